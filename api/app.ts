@@ -1,0 +1,50 @@
+import { Elysia } from 'elysia';
+import type { Logger } from 'pino';
+import type { Config } from '../sql/config.ts';
+import type { Sql } from '../sql/db.ts';
+import type { ResponseCache } from './http/cache.ts';
+import { PROBLEM_KINDS, problem, problemResponse } from './http/problem.ts';
+import { mountRest } from './http/rest.ts';
+import { mountMcp } from './mcp/mount.ts';
+import { mountOpenApi } from './openapi/mount.ts';
+import { mountBadgeImages } from './badges/mount.ts';
+import type { OperationContext, Site } from './registry/operation.ts';
+import { operations } from './registry/index.ts';
+
+export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger }
+
+export const API_PREFIX = '/api/v1';
+
+export function buildApp(deps: AppDeps) {
+  const { config } = deps;
+  const makeContext = async (request: Request): Promise<OperationContext> => ({
+    sql: deps.sql, site: deps.site, config, cache: deps.cache, principal: null,
+    requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
+  });
+  const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
+
+  const app = new Elysia({ normalize: false })
+    .onError(({ code, request, error }) => {
+      if (code === 'NOT_FOUND') return problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
+      if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
+      deps.log.error({ err: error }, 'unhandled error');
+      return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
+    })
+    .get('/healthz', async () => {
+      await deps.sql`select 1`;
+      return { ok: true };
+    })
+    .get('/problems/:kind', ({ params }) => {
+      const k = PROBLEM_KINDS[params.kind];
+      if (!k) return problemResponse(problem(config.siteUrl, 'not-found', 'No such problem type.'));
+      return new Response(`<!doctype html><meta charset="utf-8"><title>${k.title}</title><h1>${k.status} ${k.title}</h1><p>${k.about}</p>`,
+        { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    });
+
+  mountRest(app as never, API_PREFIX, operations, { makeContext, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
+  mountOpenApi(app as never, API_PREFIX, operations, config);
+  mountMcp(app as never, operations, { makeContext, config, logError });
+  mountBadgeImages(app as never, deps);
+  app.get('/', () => Response.redirect(`${config.siteUrl}/docs`, 302));
+  return app;
+}

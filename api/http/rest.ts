@@ -1,0 +1,69 @@
+import type { Elysia } from 'elysia';
+import { DomainError } from '../../sql/errors.ts';
+import type { Operation, OperationContext } from '../registry/operation.ts';
+import { etagMatches, execute, isCacheable } from './execute.ts';
+import { problem, problemFromError, problemResponse } from './problem.ts';
+import { validateInput } from './validate.ts';
+
+export type ContextFactory = (request: Request) => Promise<OperationContext>;
+export type ErrorLogger = (err: unknown, ctx: { requestId: string; operation: string }) => void;
+
+const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
+
+/** Reads a JSON body within the size cap: 413 past it, 415 for another media type, 400 for bad JSON. */
+async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
+  const buf = await request.arrayBuffer();
+  if (buf.byteLength > maxBytes) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
+  if (buf.byteLength === 0) return undefined;
+  const type = request.headers.get('content-type') ?? '';
+  if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+    throw Object.assign(new DomainError('invalid', 'Request bodies must be application/json.'), { media: true });
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(buf));
+  } catch {
+    throw Object.assign(new DomainError('invalid', 'The body is not valid JSON.'), { badJson: true });
+  }
+}
+
+function queryObject(url: URL): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of url.searchParams) {
+    if (k in out) out[k] = ([] as unknown[]).concat(out[k], v); // repeated keys fail validation as arrays
+    else out[k] = v;
+  }
+  return out;
+}
+
+export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
+  makeContext: ContextFactory; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
+}) {
+  for (const op of ops) {
+    const cacheable = isCacheable(op);
+    const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+      const ctx = await deps.makeContext(request);
+      const base = { 'x-request-id': ctx.requestId };
+      try {
+        const url = new URL(request.url);
+        const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
+        const input = validateInput(op, { path: params, query: queryObject(url), body }, { convert: true });
+        const out = await execute(op, input, ctx);
+        const headers: Record<string, string> = { ...base, 'content-type': 'application/json; charset=utf-8', etag: out.etag };
+        headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';
+        if (cacheable && etagMatches(request.headers.get('if-none-match'), out.etag)) {
+          return new Response(null, { status: 304, headers });
+        }
+        return new Response(out.body, { status: op.status ?? 200, headers });
+      } catch (err) {
+        const e = err as DomainError & { badJson?: boolean; media?: boolean };
+        if (e.badJson) return problemResponse(problem(deps.siteUrl, 'bad-request', e.message), base);
+        if (e.media) return problemResponse(problem(deps.siteUrl, 'unsupported-media-type', e.message), base);
+        if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
+        return problemResponse({ ...problemFromError(deps.siteUrl, err), instance: ctx.requestId }, base);
+      }
+    };
+    app.route(op.method, prefix + toElysiaPath(op.path), handler as never, { parse: 'none' } as never);
+  }
+}

@@ -1,0 +1,3 @@
+import type { Operation } from '../registry/operation.ts';
+
+export const awardsOperations: Operation[] = [];

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({
+    prepare: async (sql, siteId) => {
+      const [c] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
+      await sql`insert into categories (slug, name) values ('tools', 'Tools'), ('misc', 'Misc')`;
+      for (const [slug, status] of [['a', 'live'], ['b', 'live'], ['c', 'scheduled'], ['d', 'draft']]) {
+        await sql`insert into listings (site_id, company_id, slug, name, url, domain, status)
+                  values (${siteId}, ${c.id}, ${slug}, ${slug}, 'https://acme.test', 'acme.test', ${status})`;
+      }
+    },
+  });
+});
+afterAll(() => app.stop());
+
+describe('get_site_info', () => {
+  test('returns live counts and where docs, OpenAPI and MCP are', async () => {
+    const { status, body } = await app.json('/site');
+    expect(status).toBe(200);
+    expect(body.counts).toEqual({ live_listings: 2, upcoming_listings: 1, categories: 2, founders: 0 });
+    expect(body.urls.openapi).toBe(`${app.url}/api/v1/openapi.json`);
+    expect(body.urls.mcp).toBe(`${app.url}/mcp`);
+    expect(body.urls.docs).toBe(`${app.url}/docs`);
+  });
+
+  test('rejects unknown query parameters with a problem naming them', async () => {
+    const res = await app.get('/site?foo=1');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const p = await res.json();
+    expect(p.errors[0]).toMatchObject({ field: '(root)', in: 'query' });
+  });
+
+  test('sends an ETag and answers 304 to a matching If-None-Match', async () => {
+    const first = await app.get('/site');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get('cache-control')).toContain('public');
+    const second = await app.get('/site', { headers: { 'if-none-match': etag } });
+    expect(second.status).toBe(304);
+  });
+
+  test('unknown paths are 404 problems', async () => {
+    const res = await app.get('/nope');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+  });
+});

@@ -1,0 +1,24 @@
+import type { Operation } from './operation.ts';
+import { siteOperations } from '../operations/site.ts';
+import { listingsOperations } from '../operations/listings.ts';
+import { categoriesOperations } from '../operations/categories.ts';
+import { launchesOperations } from '../operations/launches.ts';
+import { leaderboardsOperations } from '../operations/leaderboards.ts';
+import { foundersOperations } from '../operations/founders.ts';
+import { blogOperations } from '../operations/blog.ts';
+import { awardsOperations } from '../operations/awards.ts';
+import { badgesOperations } from '../operations/badges.ts';
+import { interviewOperations } from '../operations/interview.ts';
+import { productsOperations } from '../operations/products.ts';
+
+/** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
+export const operations: Operation[] = [
+  ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
+  ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
+];
+
+const names = new Set<string>();
+for (const op of operations) {
+  if (names.has(op.name)) throw new Error(`operation ${op.name} is defined twice`);
+  names.add(op.name);
+}

@@ -1,0 +1,59 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { Config } from '../../sql/config.ts';
+import type { Sql } from '../../sql/db.ts';
+import type { ResponseCache } from '../http/cache.ts';
+
+export type Scope = 'account:read' | 'listings:write' | 'orders:write';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The deployment's own site, resolved once at start. */
+export interface Site { id: number; key: string; name: string; purpose: string; url: string }
+
+export interface Principal { userId: string; kind: 'api_key' | 'oauth' | 'session'; scopes: Scope[] }
+
+export interface OperationContext {
+  sql: Sql;
+  site: Site;
+  config: Config;
+  cache: ResponseCache;
+  principal: Principal | null;
+  requestId: string;
+}
+
+type In<T> = T extends TObject ? Static<T> : {};
+
+/**
+ * One operation of the spec, defined once. REST routes, MCP tools and the OpenAPI document are
+ * generated from these fields; nothing about an operation lives anywhere else.
+ */
+export interface OperationDef<P extends TObject | undefined, Q extends TObject | undefined, B extends TObject | undefined, O extends TSchema> {
+  name: string;
+  method: Method;
+  /** OpenAPI-style path under /api/v1, e.g. /listings/{slug}. */
+  path: string;
+  summary: string;
+  description: string;
+  tag: string;
+  /** null for public operations. */
+  scope: Scope | null;
+  params?: P;
+  query?: Q;
+  body?: B;
+  output: O;
+  /** 201 for create operations. */
+  status?: 200 | 201;
+  /** The operation accepts an Idempotency-Key header. */
+  idempotent?: boolean;
+  /** Path parameters whose invalid values mean "no such resource" (404) rather than bad input. */
+  notFoundParams?: string[];
+  /** Extra lines for the OpenAPI description: decisions where the spec says "not shown". */
+  notes?: string;
+  handler: (input: In<P> & In<Q> & In<B>, ctx: OperationContext) => Promise<Static<O>>;
+}
+
+export type Operation = OperationDef<TObject | undefined, TObject | undefined, TObject | undefined, TSchema>;
+
+export function defineOperation<P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined,
+  B extends TObject | undefined = undefined, O extends TSchema = TSchema>(op: OperationDef<P, Q, B, O>): Operation {
+  return op as unknown as Operation;
+}

@@ -1,0 +1,44 @@
+import pino from 'pino';
+import type { Config } from '../sql/config.ts';
+import { connect, type Sql } from '../sql/db.ts';
+import { ensureSite } from '../sql/site.ts';
+import { buildApp } from './app.ts';
+import { createCache } from './http/cache.ts';
+
+export interface RunningEdge { url: string; port: number; stop(): Promise<void> }
+
+/** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
+export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
+  const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
+  const sql = opts.sql ?? connect(databaseUrl, { max: 20 });
+  const site = await ensureSite(sql, config.siteKey, config.siteUrl);
+  const [{ gen }] = await sql<{ gen: string }[]>`select last_value::text as gen from cache_generation`;
+  const cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen) });
+  // Writes anywhere (this instance, another, the worker) announce a new generation.
+  const listener = await sql.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
+  const app = buildApp({ config, sql, site, cache, log });
+  const fetch = (req: Request) => app.handle(req);
+
+  const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
+  let port: number; let close: () => Promise<void>;
+  if (g.Bun) {
+    const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes + 1024 });
+    port = server.port; close = async () => { server.stop(true); };
+  } else if (g.Deno) {
+    const server = g.Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, fetch);
+    port = server.addr.port; close = () => server.shutdown();
+  } else {
+    throw new Error('The edge runs on Bun or Deno.');
+  }
+  log.info({ port }, 'edge listening');
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await close();
+      await listener.unlisten().catch(() => {});
+      await cache.close();
+      if (!opts.sql) await sql.end({ timeout: 5 });
+    },
+  };
+}

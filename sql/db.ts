@@ -1,0 +1,15 @@
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql<{}>;
+
+/** One pool per process; statements are prepared because public reads repeat the same shapes. */
+export function connect(url: string, opts: { max?: number } = {}): Sql {
+  return postgres(url, {
+    max: opts.max ?? 10,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    types: { bigint: postgres.BigInt },
+    transform: { undefined: null },
+  }) as unknown as Sql;
+}

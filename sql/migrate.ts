@@ -1,0 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sql } from './db.ts';
+
+const dir = join(import.meta.dirname, 'migrations');
+const LOCK = 7_301_911; // advisory lock key for migrations
+
+/** Applies pending migrations, each in its own transaction, under an advisory lock. */
+export async function migrate(sql: Sql): Promise<string[]> {
+  const files = readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const applied: string[] = [];
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${LOCK})`;
+    await tx`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
+    const done = new Set((await tx`select name from schema_migrations`).map((r) => r.name as string));
+    for (const file of files) {
+      if (done.has(file)) continue;
+      // Insert our row first so a concurrent migrator fails cleanly on the primary key.
+      await tx`insert into schema_migrations (name) values (${file})`;
+      await tx.unsafe(readFileSync(join(dir, file), 'utf8'));
+      applied.push(file);
+    }
+  });
+  return applied;
+}

@@ -1,0 +1,46 @@
+import { createServer } from 'node:net';
+import { loadConfig, type Config } from '../sql/config.ts';
+import type { Sql } from '../sql/db.ts';
+import { startEdge } from '../api/server.ts';
+import { ensureSite } from '../sql/site.ts';
+import { freshDatabase } from './db.ts';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+    s.on('error', reject);
+  });
+}
+
+export interface TestApp {
+  url: string; api: string; sql: Sql; config: Config; siteId: number; databaseUrl: string;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A running edge on a real port against a fresh database. `prepare` runs before the edge starts
+ * (insert fixtures there, or call a seed). Pass env to override configuration.
+ */
+export async function startTestApp(opts: { env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void> } = {}): Promise<TestApp> {
+  const db = await freshDatabase();
+  const port = await freePort();
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', ...opts.env });
+  const site = await ensureSite(db.sql, config.siteKey, config.siteUrl);
+  if (opts.prepare) await opts.prepare(db.sql, site.id);
+  await db.sql`select refresh_directory_views()`;
+  const edge = await startEdge(config, db.url);
+  const api = `${edge.url}/api/v1`;
+  const get = (path: string, init?: RequestInit) => fetch(path.startsWith('http') ? path : `${api}${path}`, init);
+  return {
+    url: edge.url, api, sql: db.sql, config, siteId: site.id, databaseUrl: db.url, get,
+    async json(path, init) {
+      const res = await get(path, init);
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+    },
+    async stop() { await edge.stop(); await db.drop(); },
+  };
+}
