@@ -1,0 +1,33 @@
+import type { Sql } from '../db.ts';
+
+export interface ListingSummaryRow {
+  id: number; slug: string; name: string; url: string; profile_url: string; tagline: string | null; logo_url: string | null;
+  status: string; plan: string; category: { slug: string; name: string } | null; pricing_model: string | null;
+  country: string | null; launch_week: string | null; launched_at: string | null; votes: number; follows: number; views: number;
+}
+
+/**
+ * Every listing list shows the same summary: ranking queries pick ordered ids, then this hydrates
+ * them in one round trip, in the order given.
+ */
+export async function listingSummaries(sql: Sql, ids: (number | bigint | string)[], siteUrl: string): Promise<ListingSummaryRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<ListingSummaryRow[]>`
+    select l.id::int as id, l.slug, l.name, l.url, ${siteUrl + '/listings/'} || l.slug as profile_url,
+           l.tagline, l.logo_url, l.status, l.plan,
+           case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name) end as category,
+           l.pricing_model, l.country, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
+           to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as launched_at,
+           coalesce(s.votes, 0)::int as votes, coalesce(s.follows, 0)::int as follows, coalesce(s.views, 0)::int as views
+    from unnest(${ids.map(String)}::bigint[]) with ordinality as ids(id, ord)
+    join listings l on l.id = ids.id
+    left join categories c on c.id = l.primary_category_id
+    left join mv_listing_stats s on s.listing_id = l.id
+    order by ids.ord`;
+  return rows;
+}
+
+/** Paging arithmetic shared by every list operation. */
+export const offsetOf = (page: number, perPage: number) => (page - 1) * perPage;
+export const pageInfo = (page: number, perPage: number, total: number) =>
+  ({ page, per_page: perPage, total, has_more: page * perPage < total });
