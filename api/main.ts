@@ -1,0 +1,25 @@
+import { loadConfig } from '../sql/config.ts';
+import { resolveDatabase } from '../sql/bootstrap.ts';
+import { connect } from '../sql/db.ts';
+import { migrate } from '../sql/migrate.ts';
+import { startEdge } from './server.ts';
+
+// The edge alone (production split). Migrations are advisory-locked, so every instance may run them.
+const config = loadConfig(process.env);
+const db = await resolveDatabase(config);
+const sql = connect(db.url, { max: 1 });
+await migrate(sql);
+await sql.end();
+const edge = await startEdge(config, db.url);
+console.log(`edge listening on ${config.siteUrl} (port ${edge.port})`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await edge.stop();
+  await db.stop();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,100 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Operation } from '../registry/operation.ts';
+import { PROBLEM_KINDS } from '../http/problem.ts';
+import { isCacheable } from '../http/execute.ts';
+
+/** JSON Schema of an operation's part, without TypeBox's symbol keys (JSON round trip drops them). */
+const plain = (s: TSchema) => JSON.parse(JSON.stringify(s));
+
+const problemRef = { $ref: '#/components/schemas/Problem' };
+const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: problemRef } } });
+
+function parameters(schema: TObject | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, s]) => {
+    const { description, ...rest } = plain(s as TSchema);
+    return { name, in: where, required: where === 'path' || required.has(name), description, schema: rest };
+  });
+}
+
+const DOC_NOTES = [
+  'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
+  'Invalid input is always 400 (never 422), including unknown query parameters and unknown body keys. Unknown paths and resources are 404. Bodies over the size limit are 413.',
+  'Public reads send `ETag` and `Cache-Control`; send `If-None-Match` to get 304 Not Modified. Responses are cached for a few seconds and writes invalidate the cache.',
+  'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`.',
+  'Every operation is also an MCP tool of the same name and input schema at `/mcp` (Streamable HTTP; protocol 2026-07-28 and 2025-03-26 to 2025-11-25).',
+];
+
+export function buildOpenApi(ops: Operation[], siteUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of ops) {
+    const method = op.method.toLowerCase();
+    const params = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')];
+    if (op.idempotent) params.push({
+      name: 'Idempotency-Key', in: 'header' as never, required: false,
+      description: 'Makes a retried request safe: the same key with the same body replays the first response.',
+      schema: { type: 'string', maxLength: 255 },
+    });
+    const responses: Record<string, unknown> = {
+      [String(op.status ?? 200)]: {
+        description: op.status === 201 ? 'Created' : 'OK',
+        ...(isCacheable(op) ? { headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } } : {}),
+        content: { 'application/json': { schema: plain(op.output) } },
+      },
+      ...(isCacheable(op) ? { 304: { description: 'Not modified: the If-None-Match ETag still matches.' } } : {}),
+      400: problemResponse('Invalid input; `errors` names each offending field.'),
+      ...(op.scope ? { 401: problemResponse('Missing or invalid credential.'), 403: problemResponse('The credential lacks the required scope.') } : {}),
+      ...(op.params || /leaderboard|launch_week/.test(op.name) ? { 404: problemResponse('No such resource.') } : {}),
+      ...(op.body ? { 413: problemResponse('The body is too large.'), 415: problemResponse('The body is not JSON.') } : {}),
+      429: problemResponse('Rate limited; see Retry-After.'),
+      500: problemResponse('Internal error.'),
+    };
+    const description = [op.description, op.notes, op.scope ? `Requires scope \`${op.scope}\`.` : 'Public: no credential needed (a valid one is accepted).']
+      .filter(Boolean).join('\n\n');
+    (paths[op.path] ??= {})[method] = {
+      operationId: op.name,
+      summary: op.summary,
+      description,
+      tags: [op.tag],
+      parameters: params.length ? params : undefined,
+      requestBody: op.body ? { required: (op.body.required ?? []).length > 0, content: { 'application/json': { schema: plain(op.body) } } } : undefined,
+      responses,
+      security: op.scope ? [{ bearer: [op.scope] }] : [{}, { bearer: [] }],
+      'x-mcp-tool': op.name,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Listing Directory API',
+      version: '1.0.0',
+      description: ['A public directory of software products with a weekly launch calendar, leaderboards and awards.', ...DOC_NOTES].join('\n\n'),
+    },
+    servers: [{ url: `${siteUrl}/api/v1` }],
+    tags: [...new Set(ops.map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key or an OAuth 2.1 access token: `Authorization: Bearer <token>`.' },
+      },
+      schemas: {
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail'],
+          properties: {
+            type: { type: 'string', format: 'uri', description: `One of ${Object.keys(PROBLEM_KINDS).map((k) => `${siteUrl}/problems/${k}`).join(', ')}.` },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            instance: { type: 'string', description: 'The request id.' },
+            errors: {
+              type: 'array',
+              items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, in: { type: 'string', enum: ['path', 'query', 'body', 'header'] }, message: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { operations } from '../registry/index.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+
+let app: TestApp;
+beforeAll(async () => { app = await startTestApp(); });
+afterAll(() => app.stop());
+
+test('the OpenAPI document passes a standard OpenAPI 3.1 validator', async () => {
+  const res = await app.get(`${app.url}/api/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  const doc = await res.json();
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.info.version).toBe('1.0.0');
+  const result = await new Validator().validate(doc);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+});
+
+test('the OpenAPI document has exactly the registry operations', async () => {
+  const doc = await (await app.get(`${app.url}/api/v1/openapi.json`)).json();
+  const ids = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId)).sort();
+  expect(ids).toEqual(operations.map((o) => o.name).sort());
+  for (const op of operations) {
+    const entry = doc.paths[op.path][op.method.toLowerCase()];
+    const names = (entry.parameters ?? []).filter((p: any) => p.in !== 'header').map((p: any) => p.name).sort();
+    expect(names).toEqual([...Object.keys(op.params?.properties ?? {}), ...Object.keys(op.query?.properties ?? {})].sort());
+  }
+});
+
+test('the docs page lists every operation and links the OpenAPI document and MCP', async () => {
+  const res = await app.get(`${app.url}/docs`);
+  expect(res.headers.get('content-type')).toContain('text/html');
+  const html = await res.text();
+  for (const op of operations) expect(html).toContain(`id="${op.name}"`);
+  expect(html).toContain('/api/v1/openapi.json');
+  expect(html).toContain('/mcp');
+});

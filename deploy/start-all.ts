@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { loadConfig } from '../sql/config.ts';
+import { resolveDatabase } from '../sql/bootstrap.ts';
+import { connect } from '../sql/db.ts';
+import { migrate } from '../sql/migrate.ts';
+import { ensureSite } from '../sql/site.ts';
+import { seedDemo } from '../seeds/demo.ts';
+
+/**
+ * `npm start`: the whole service on one machine. Starts the database (embedded unless
+ * DATABASE_URL is set), migrates, seeds an empty database with demo data, then runs the edge and
+ * the worker as two processes, as they run in production. Ctrl-C stops all of it.
+ */
+const config = loadConfig(process.env);
+const db = await resolveDatabase(config);
+const sql = connect(db.url, { max: 2 });
+await migrate(sql);
+const site = await ensureSite(sql, config.siteKey, config.siteUrl);
+const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from listings`;
+if (n === 0 && config.seedOnEmpty) {
+  const t = Date.now();
+  const seeded = await seedDemo(sql, site.id);
+  console.log(`seeded demo data: ${seeded.listings} listings, ${seeded.categories} categories in ${Date.now() - t} ms`);
+}
+await sql.end();
+
+const root = join(import.meta.dirname, '..');
+const env = { ...process.env, DATABASE_URL: db.url };
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function launch(name: string, entry: string) {
+  const child = spawn(process.execPath, [join(root, entry)], { env, stdio: 'inherit' });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${signal ?? code}); stopping everything`);
+      void shutdown(1);
+    }
+  });
+  children.push(child);
+}
+
+async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(children.map((c) => new Promise<void>((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) return resolve();
+    c.once('exit', () => resolve());
+    c.kill('SIGTERM');
+    setTimeout(() => { c.kill('SIGKILL'); }, 10_000).unref();
+  })));
+  await db.stop();
+  process.exit(code);
+}
+
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+launch('edge', 'api/main.ts');
+launch('worker', 'pipeline/main.ts');
+console.log(`directory starting at ${config.siteUrl} (docs ${config.siteUrl}/docs, MCP ${config.siteUrl}/mcp)`);

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { Logger, quickAddJob, runOnce } from 'graphile-worker';
+import { ensureSite } from '../sql/site.ts';
+import { freshDatabase } from '../test/db.ts';
+import { taskList } from './worker.ts';
+
+const logger = new Logger(() => () => {});
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let siteId: number;
+beforeAll(async () => {
+  db = await freshDatabase();
+  siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
+});
+afterAll(() => db.drop());
+
+test('award_weeks grants #1-#3 of a finished week by votes cast during that week', async () => {
+  const { sql } = db;
+  const [c] = await sql`insert into companies (name, domain, website_url) values ('Co', 'co.test', 'https://co.test') returning id`;
+  const week = (await sql`select (date_trunc('week', now() at time zone 'utc')::date - 14) as w`)[0].w;
+  const ids: number[] = [];
+  for (const slug of ['alpha', 'beta', 'gamma', 'delta']) {
+    const [l] = await sql`insert into listings (site_id, company_id, slug, name, url, domain, status, launch_week, launched_at)
+      values (${siteId}, ${c.id}, ${slug}, ${slug}, 'https://co.test', 'co.test', 'live', ${week}, ${week}::timestamptz + interval '1 hour') returning id`;
+    ids.push(Number(l.id));
+  }
+  const users = await sql`insert into users (email) select 'u' || g || '@example.com' from generate_series(1, 10) g returning id`;
+  // In-week votes: delta 4, gamma 3, beta 2, alpha 1. Alpha also gets 8 votes after the week, which must not count.
+  const inWeek = [1, 2, 3, 4];
+  for (let i = 0; i < 4; i++) {
+    for (let v = 0; v < inWeek[i]; v++) {
+      await sql`insert into votes (listing_id, user_id, created_at) values (${ids[i]}, ${users[v].id}, ${week}::timestamptz + interval '2 days')`;
+    }
+  }
+  for (let v = 1; v < 9; v++) {
+    await sql`insert into votes (listing_id, user_id, created_at) values (${ids[0]}, ${users[v].id}, ${week}::timestamptz + interval '9 days')`
+      .catch(() => {}); // user 0 already voted for alpha in-week
+  }
+  await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
+  await runOnce({ connectionString: db.url, taskList, logger });
+  const awards = await sql`select l.slug, a.rank, a.votes from awards a join listings l on l.id = a.listing_id order by a.rank`;
+  expect(awards.map((a) => [a.slug, a.rank, a.votes])).toEqual([['delta', 1, 4], ['gamma', 2, 3], ['beta', 3, 2]]);
+  // Running it again grants nothing more.
+  await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
+  await runOnce({ connectionString: db.url, taskList, logger });
+  expect((await sql`select count(*)::int as n from awards`)[0].n).toBe(3);
+});
+
+test('refresh_views recomputes counters and announces a new cache generation', async () => {
+  const { sql } = db;
+  const before = Number((await sql`select last_value from cache_generation`)[0].last_value);
+  await quickAddJob({ connectionString: db.url }, 'refresh_views', {});
+  await runOnce({ connectionString: db.url, taskList, logger });
+  const after = Number((await sql`select last_value from cache_generation`)[0].last_value);
+  expect(after).toBeGreaterThan(before);
+  const [alpha] = await sql`select s.votes from mv_listing_stats s join listings l on l.id = s.listing_id where l.slug = 'alpha'`;
+  expect(alpha.votes).toBe(9);
+});
