@@ -1,0 +1,58 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from './ports.ts';
+import { benchDatabase } from './database.ts';
+import { scenarios } from './scenarios.ts';
+
+/**
+ * `npm run bench`: every scenario against the edge on a 100k-listing database, each printed next to
+ * the bare hello-world ceiling of the same runtime measured in the same run.
+ * BENCH_LISTINGS (100000), BENCH_DURATION seconds (10), BENCH_CONNECTIONS (50), BENCH_ONLY=name,name.
+ */
+const target = Number(process.env.BENCH_LISTINGS ?? 100_000);
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const only = process.env.BENCH_ONLY?.split(',');
+const root = join(import.meta.dirname, '..');
+
+function startProcess(entry: string, env: Record<string, string>): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout!.on('data', (d: Buffer) => { if (/READY|listening/.test(d.toString())) resolve(child); });
+    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+  });
+}
+
+async function load(name: string, base: string, make: autocannon.Options['requests'], extra: Partial<autocannon.Options> = {}) {
+  const result = await autocannon({ url: base, connections, duration, requests: make, ...extra });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad, total: result.requests.total };
+}
+
+const db = await benchDatabase(target);
+const helloPort = await freePort();
+const edgePort = await freePort();
+const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) });
+const edge = await startProcess('api/main.ts', {
+  PORT: String(edgePort), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${edgePort}`, DATABASE_URL: db.url, LOG_LEVEL: 'warn',
+});
+try {
+  const rows = [] as Awaited<ReturnType<typeof load>>[];
+  rows.push(await load('hello-world ceiling', `http://127.0.0.1:${helloPort}`, [{ method: 'GET', path: '/' }]));
+  for (const s of await scenarios(db.sql, db.siteId)) {
+    if (only && !only.includes(s.name)) continue;
+    rows.push(await load(s.name, `http://127.0.0.1:${edgePort}`, s.requests));
+  }
+  const ceiling = rows[0].rps;
+  console.log(`\n${target} listings, ${connections} connections, ${duration}s each, Bun ${Bun.version}\n`);
+  console.log('scenario                 req/s    p50 ms  p99 ms  % of ceiling  non-2xx+errors');
+  for (const r of rows) {
+    console.log(`${r.name.padEnd(22)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`);
+  }
+  if (rows.some((r) => r.bad > 0)) process.exitCode = 1;
+} finally {
+  hello.kill('SIGTERM');
+  edge.kill('SIGTERM');
+  await db.stop();
+}
