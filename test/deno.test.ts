@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freshDatabase } from './db.ts';
+import { freePort } from './harness.ts';
+
+// The edge is web-standard only, so it also runs on Deno: start it there and call a few operations.
+const root = join(import.meta.dirname, '..');
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let deno: ChildProcess;
+let base: string;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  const [c] = await db.sql`insert into companies (name, domain, website_url) values ('Denoly', 'denoly.test', 'https://denoly.test') returning id`;
+  const [cat] = await db.sql`insert into categories (slug, name) values ('runtimes', 'Runtimes') returning id`;
+  await db.sql`insert into sites (key, name, url, is_self) values ('main', 'Launchpad Directory', 'http://localhost', true)`;
+  const [site] = await db.sql`select id from sites where key = 'main'`;
+  await db.sql`insert into listings (site_id, company_id, slug, name, url, domain, status, primary_category_id, tagline)
+               values (${site.id}, ${c.id}, 'denoly', 'Denoly', 'https://denoly.test', 'denoly.test', 'live', ${cat.id}, 'A runtime tester')`;
+  await db.sql`select refresh_directory_views()`;
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  deno = spawn(join(root, 'node_modules/.bin/deno'), ['run', '-A', 'api/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', SITE_URL: base, LOG_LEVEL: 'warn', REDIS_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  deno.stderr!.on('data', (d) => { err += d; });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Deno edge did not start: ${err}`)), 90_000);
+    deno.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('edge listening')) { clearTimeout(timer); resolve(); } });
+    deno.on('exit', (code) => { clearTimeout(timer); reject(new Error(`Deno exited ${code}: ${err}`)); });
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (deno && deno.exitCode === null) {
+    const exited = new Promise((r) => deno.once('exit', r));
+    deno.kill('SIGTERM');
+    await exited;
+  }
+  await db.drop();
+});
+
+test('the edge answers under Deno', async () => {
+  const res = await fetch(`${base}/api/v1/site`);
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body.counts.live_listings).toBe(1);
+  expect(body.urls.mcp).toBe(`${base}/mcp`);
+  expect(res.headers.get('etag')).toBeTruthy();
+});
+
+test('OpenAPI, validation problems and 404s work under Deno', async () => {
+  expect((await fetch(`${base}/api/v1/openapi.json`)).status).toBe(200);
+  const bad = await fetch(`${base}/api/v1/site?x=1`);
+  expect(bad.status).toBe(400);
+  expect(bad.headers.get('content-type')).toBe('application/problem+json');
+  const missing = await fetch(`${base}/api/v1/nothing-here`);
+  expect(missing.status).toBe(404);
+});
