@@ -1,6 +1,75 @@
 import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
+import { etagMatches, etagOf } from '../http/execute.ts';
+import { problem, problemResponse } from '../http/problem.ts';
+import { listingBadges } from '../../sql/queries/badges.ts';
+import { describeBadge, KIND_PATTERN } from './catalogue.ts';
+import { MODES, renderBadgeSvg, SHAPES, SIZES, type Mode, type Shape, type Size } from './svg.ts';
 
-export function mountBadgeImages(_app: Elysia, _deps: AppDeps) {
-  // filled in by the badges work
+const SLUG = /^[a-z0-9][a-z0-9-]{0,219}$/;
+/** Badges sit on other sites' homepages: let browsers and CDNs keep them a few minutes. */
+const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=600';
+
+interface Choice { shape: Shape; mode: Mode; size: Size }
+type Issue = { field: string; in: 'query'; message: string };
+
+/** Reads shape, mode and size (defaults standard, light, m). Other parameters, e.g. cache busters, are ignored. */
+function readQuery(url: URL): { choice: Choice; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const pick = <T extends string>(field: string, allowed: readonly T[], dflt: T): T => {
+    const all = url.searchParams.getAll(field);
+    if (all.length === 0) return dflt;
+    if (all.length > 1) issues.push({ field, in: 'query', message: 'must be given once' });
+    else if (!allowed.includes(all[0] as T)) issues.push({ field, in: 'query', message: `must be one of ${allowed.join(', ')}` });
+    return all[0] as T;
+  };
+  const choice = { shape: pick('shape', SHAPES, 'standard'), mode: pick('mode', MODES, 'light'), size: pick('size', SIZES, 'm') };
+  return { choice, issues };
+}
+
+/**
+ * GET {site_url}/badges/{slug}/{kind}.svg?shape=&mode=light|dark&size= — the images get_badges
+ * links to. 400 for a bad shape/mode/size, 404 for an unknown listing or a kind it may not show.
+ */
+export function mountBadgeImages(app: Elysia, deps: AppDeps) {
+  const { config, sql, site, cache, log } = deps;
+  const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
+
+  app.get('/badges/:slug/:file', async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    try {
+      const { choice, issues } = readQuery(new URL(request.url));
+      if (issues.length) {
+        const detail = `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`;
+        return problemResponse(problem(config.siteUrl, 'validation', detail, { errors: issues }));
+      }
+      const slug = params.slug;
+      const kind = params.file.endsWith('.svg') ? params.file.slice(0, -4) : '';
+      if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(`No badge image ${slug}/${params.file}.`);
+
+      const key = `badge-svg:${slug}:${kind}:${choice.shape}:${choice.mode}:${choice.size}`;
+      let image = await cache.get(key);
+      if (!image) {
+        const gen = cache.generation;
+        const listing = await listingBadges(sql, site.id, slug);
+        if (!listing) return notFound(`No listing with slug "${slug}" on this site.`);
+        const row = listing.badges.find((b) => b.kind === kind);
+        if (!row) return notFound(`The listing "${slug}" has no ${kind} badge.`);
+        const art = describeBadge(row, listing.name, site.name).art;
+        const body = renderBadgeSvg(art, choice.shape, choice.mode, choice.size);
+        image = { body, etag: etagOf(body) };
+        if (gen === cache.generation) await cache.set(key, image); // computed before any write landed
+      }
+      const headers = {
+        'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': CACHE_CONTROL, etag: image.etag,
+        'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'cross-origin',
+        // Opened directly, an SVG is a document: it needs no script or outside content.
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      };
+      if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
+      return new Response(image.body, { headers });
+    } catch (err) {
+      log.error({ err }, 'badge image failed');
+      return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
+    }
+  });
 }
