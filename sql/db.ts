@@ -9,6 +9,7 @@ export function connect(url: string, opts: { max?: number } = {}): Sql {
     idle_timeout: 30,
     connect_timeout: 10,
     onnotice: () => {},
+    connection: { TimeZone: 'UTC' }, // weeks and days are UTC whatever the server's default
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
   }) as unknown as Sql;

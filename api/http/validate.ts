@@ -1,4 +1,4 @@
-import type { TObject } from '@sinclair/typebox';
+import { FormatRegistry, type TObject } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { DomainError, type FieldIssue } from '../../sql/errors.ts';
@@ -7,12 +7,40 @@ import type { Operation } from '../registry/operation.ts';
 export type Location = 'path' | 'query' | 'body';
 export interface RawInput { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }
 
+// TypeBox knows no string formats until they are registered; these are the ones the spec uses.
+const formats: Record<string, (v: string) => boolean> = {
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+  'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)),
+  // The WHATWG form a browser's <input type=email> accepts: practical, not RFC 5322 in full.
+  email: (v) => /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/.test(v),
+  uri: (v) => { try { return Boolean(new URL(v).protocol); } catch { return false; } },
+  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+};
+for (const [name, test] of Object.entries(formats)) if (!FormatRegistry.Has(name)) FormatRegistry.Set(name, test);
+
 const compiled = new WeakMap<TObject, TypeCheck<TObject>>();
 const check = (schema: TObject) => {
   let c = compiled.get(schema);
   if (!c) compiled.set(schema, (c = TypeCompiler.Compile(schema)));
   return c;
 };
+
+/**
+ * Path and query values arrive as strings. Convert only exact spellings ("12", "true"), so that
+ * "1.5" or "yes" stay strings and fail validation instead of being coerced (TypeBox's Convert
+ * would truncate 1.5 to 1).
+ */
+function convertStrings(schema: TObject, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, raw] of Object.entries(value)) {
+    const prop = schema.properties[key] as { type?: string } | undefined;
+    if (!prop || typeof raw !== 'string') continue;
+    if (prop.type === 'integer' && /^-?\d{1,15}$/.test(raw)) out[key] = Number(raw);
+    else if (prop.type === 'number' && /^-?\d{1,15}(\.\d{1,15})?$/.test(raw)) out[key] = Number(raw);
+    else if (prop.type === 'boolean' && (raw === 'true' || raw === 'false')) out[key] = raw === 'true';
+  }
+  return out;
+}
 
 function fieldName(path: string): string {
   return path.replace(/^\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.') || '(root)';
@@ -30,8 +58,7 @@ function part(schema: TObject | undefined, value: unknown, where: Location, conv
     issues.push({ field: '(root)', in: where, message: 'must be a JSON object' });
     return {};
   }
-  v = Value.Clone(v);
-  if (convert) v = Value.Convert(schema, v);
+  v = convert ? convertStrings(schema, v as Record<string, unknown>) : Value.Clone(v);
   v = Value.Default(schema, v);
   const c = check(schema);
   if (!c.Check(v)) {

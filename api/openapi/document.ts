@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Operation } from '../registry/operation.ts';
+import { requiredNames } from '../registry/inputs.ts';
 import { PROBLEM_KINDS } from '../http/problem.ts';
 import { isCacheable } from '../http/execute.ts';
 
@@ -11,7 +12,7 @@ const problemResponse = (description: string) => ({ description, content: { 'app
 
 function parameters(schema: TObject | undefined, where: 'path' | 'query') {
   if (!schema) return [];
-  const required = new Set(schema.required ?? []);
+  const required = new Set(requiredNames(schema));
   return Object.entries(schema.properties).map(([name, s]) => {
     const { description, ...rest } = plain(s as TSchema);
     return { name, in: where, required: where === 'path' || required.has(name), description, schema: rest };
@@ -58,7 +59,7 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
       description,
       tags: [op.tag],
       parameters: params.length ? params : undefined,
-      requestBody: op.body ? { required: (op.body.required ?? []).length > 0, content: { 'application/json': { schema: plain(op.body) } } } : undefined,
+      requestBody: op.body ? { required: requiredNames(op.body).length > 0, content: { 'application/json': { schema: plain(op.body) } } } : undefined,
       responses,
       security: op.scope ? [{ bearer: [op.scope] }] : [{}, { bearer: [] }],
       'x-mcp-tool': op.name,

@@ -37,3 +37,12 @@ test('the docs page lists every operation and links the OpenAPI document and MCP
   expect(html).toContain('/api/v1/openapi.json');
   expect(html).toContain('/mcp');
 });
+
+test('parameters with a default are optional in the document', async () => {
+  const doc = await (await app.get(`${app.url}/api/v1/openapi.json`)).json();
+  for (const path of Object.values(doc.paths) as any[]) {
+    for (const op of Object.values(path) as any[]) {
+      for (const p of op.parameters ?? []) if (p.schema?.default !== undefined) expect([op.operationId, p.name, p.required]).toEqual([op.operationId, p.name, false]);
+    }
+  }
+});

@@ -49,3 +49,19 @@ describe('get_site_info', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
   });
 });
+
+describe('query conversion', () => {
+  test('integers must be written as integers: 1.5 and 1e1 are 400, not truncated', async () => {
+    for (const bad of ['1.5', '1e1', ' 2', 'two']) {
+      const res = await app.get(`/blog?per_page=${encodeURIComponent(bad)}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors[0]).toMatchObject({ field: 'per_page', in: 'query' });
+    }
+    expect((await app.get('/blog?per_page=3')).status).toBe(200);
+  });
+
+  test('booleans must be true or false', async () => {
+    expect((await app.get('/categories?include_empty=yes')).status).toBe(400);
+    expect((await app.get('/categories?include_empty=false')).status).toBe(200);
+  });
+});

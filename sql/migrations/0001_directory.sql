@@ -16,7 +16,7 @@ create table sites (
   free_queue_min_weeks int not null default 6 check (free_queue_min_weeks between 1 and 52),
   free_queue_max_weeks int not null default 8 check (free_queue_max_weeks between 1 and 52),
   launch_slots_per_week int not null default 20 check (launch_slots_per_week between 1 and 1000),
-  first_launch_week date not null default date_trunc('week', now() - interval '52 weeks')::date
+  first_launch_week date not null default date_trunc('week', (now() at time zone 'utc') - interval '52 weeks')::date
     check (extract(isodow from first_launch_week) = 1),
   created_at timestamptz not null default now(),
   check (free_queue_min_weeks <= free_queue_max_weeks)

@@ -35,7 +35,8 @@ select l.site_id, l.launch_week as week, l.id as listing_id,
 from listings l
 left join (select vo.listing_id, count(*) as votes
            from votes vo join listings li on li.id = vo.listing_id
-           where vo.created_at >= li.launch_week and vo.created_at < li.launch_week + 7
+           where vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
+             and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc')
            group by vo.listing_id) v on v.listing_id = l.id
 where l.status = 'live' and l.launch_week is not null;
 create unique index mv_weekly_ranking_pk on mv_weekly_ranking (listing_id);
