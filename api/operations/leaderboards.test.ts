@@ -1,0 +1,182 @@
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Sql } from '../../sql/db.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { leaderboardsOperations } from './leaderboards.ts';
+
+// Responses must match the declared output schema (OpenAPI is generated from it).
+if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => !Number.isNaN(Date.parse(v)));
+const conforms = (schema: TSchema, body: unknown) => expect([...Value.Errors(schema, body)].map((e) => `${e.path} ${e.message}`)).toEqual([]);
+
+const DAY = 86_400_000;
+const NOW = Date.now();
+const t = new Date(NOW);
+const TODAY = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
+const CUR = TODAY - ((t.getUTCDay() + 6) % 7) * DAY;
+const W = (n: number) => CUR + n * 7 * DAY;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const LAST_MONTH = iso(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() - 1, 1));
+const OLDER_MONTH = iso(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() - 3, 1));
+
+interface Fx {
+  slug: string; status?: string; week?: number; votes?: number[]; other?: boolean;
+  billboard?: number[]; ratings?: [number, number][]; revenue?: [string, number, boolean][];
+}
+const FX: Fx[] = [
+  { slug: 'ann', week: W(0), votes: [NOW], billboard: [500, 700], ratings: [[0, 40], [30, 30]],
+    revenue: [[LAST_MONTH, 100000, true], [OLDER_MONTH, 999999, false]] },
+  { slug: 'ben', week: W(0), votes: [NOW, NOW, NOW], billboard: [5000], ratings: [[0, 70]], revenue: [[LAST_MONTH, 50000, false]] },
+  // cat launched last week: 2 votes inside the week, 4 after it.
+  { slug: 'cat', week: W(-1), votes: [W(-1) + DAY, W(-1) + 2 * DAY, NOW, NOW, NOW, NOW], ratings: [[1, 55], [10, 10], [40, 60]] },
+  { slug: 'dan' },
+  // Not shown anywhere: a scheduled listing and another site's live one.
+  { slug: 'eve', status: 'scheduled', week: W(1), billboard: [90000], ratings: [[0, 99]], revenue: [[LAST_MONTH, 9999999, true]] },
+  { slug: 'zed', other: true, week: W(0), votes: [NOW, NOW, NOW, NOW, NOW], billboard: [80000], ratings: [[0, 98]], revenue: [[LAST_MONTH, 8888888, true]] },
+];
+
+async function insertFixtures(sql: Sql, siteId: number) {
+  const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
+  const users = await sql`insert into users (email) select 'u' || g || '@x.test' from generate_series(1, 8) g returning id`;
+  await sql`update sites set first_launch_week = ${iso(W(-10))}::date where id = ${siteId}`;
+  for (const f of FX) {
+    const [c] = await sql`insert into companies (name, domain, website_url) values (${f.slug}, ${f.slug + '.test'}, ${'https://' + f.slug + '.test'}) returning id`;
+    const [l] = await sql`
+      insert into listings (site_id, company_id, slug, name, url, domain, status, launch_week, launched_at)
+      values (${f.other ? other.id : siteId}, ${c.id}, ${f.slug}, ${f.slug}, ${'https://' + f.slug + '.test'}, ${f.slug + '.test'},
+              ${f.status ?? 'live'}, ${f.week === undefined ? null : iso(f.week)}::date, ${f.week === undefined ? null : new Date(f.week)})
+      returning id`;
+    for (const [i, at] of (f.votes ?? []).entries()) await sql`insert into votes (listing_id, user_id, created_at) values (${l.id}, ${users[i].id}, ${new Date(at)})`;
+    for (const cents of f.billboard ?? []) await sql`insert into billboard_contributions (listing_id, amount_cents) values (${l.id}, ${cents})`;
+    for (const [daysAgo, rating] of f.ratings ?? []) {
+      await sql`insert into domain_ratings (company_id, measured_on, rating) values (${c.id}, ${iso(TODAY - daysAgo * DAY)}::date, ${rating})`;
+    }
+    for (const [month, mrr, verified] of f.revenue ?? []) {
+      await sql`insert into revenue_figures (company_id, month, mrr_cents, verified) values (${c.id}, ${month}::date, ${mrr}, ${verified})`;
+    }
+  }
+}
+
+let app: TestApp;
+beforeAll(async () => { app = await startTestApp({ prepare: insertFixtures }); }, 120_000);
+afterAll(() => app?.stop(), 60_000);
+
+const board = async (path: string) => {
+  const { status, body } = await app.json(`/leaderboards/${path}`);
+  expect(status).toBe(200);
+  return body;
+};
+const rows = (body: any) => body.items.map((i: any) => [i.rank, i.listing.slug, i.metric.value]);
+
+describe('get_leaderboard', () => {
+  test('community-weekly defaults to this week and counts votes cast during it', async () => {
+    const body = await board('community-weekly');
+    expect(body).toMatchObject({ board: 'community-weekly', week: iso(W(0)), week_end: iso(W(0) + 6 * DAY), label: 'this', is_future: false, paid: false, total: 2 });
+    expect(body.disclosure).toBeUndefined();
+    expect(rows(body)).toEqual([[1, 'ben', 3], [2, 'ann', 1]]);
+    expect(body.items[0].metric.name).toBe('week_votes');
+    expect(body.items[0].listing).toMatchObject({ name: 'ben', url: 'https://ben.test', votes: 3 });
+  });
+
+  test('community-weekly for last week or a date in it', async () => {
+    for (const week of ['last', iso(W(-1) + 4 * DAY)]) {
+      const body = await board(`community-weekly?week=${week}`);
+      expect(body).toMatchObject({ week: iso(W(-1)), label: 'last' });
+      expect(rows(body)).toEqual([[1, 'cat', 2]]);
+      expect(body.items[0].listing.votes).toBe(6); // all-time votes include those after the week
+    }
+  });
+
+  test('community-weekly: bad, unreal and out-of-calendar weeks', async () => {
+    for (const bad of ['next', '2026-02-30', '2025-02-29', 'yesterday', '2026-01-011']) {
+      const res = await app.json(`/leaderboards/community-weekly?week=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: any) => e.field)).toEqual(['week']);
+    }
+    expect((await app.get(`/leaderboards/community-weekly?week=${iso(W(-11))}`)).status).toBe(404);
+    expect((await app.get(`/leaderboards/community-weekly?week=${iso(W(53))}`)).status).toBe(404);
+    expect((await board(`community-weekly?week=${iso(W(-10))}`)).items).toEqual([]);
+  });
+
+  test('community-all-time ranks live listings with votes', async () => {
+    const body = await board('community-all-time');
+    expect(body).toMatchObject({ board: 'community-all-time', paid: false, total: 3 });
+    expect(body.week).toBeUndefined();
+    expect(rows(body)).toEqual([[1, 'cat', 6], [2, 'ben', 3], [3, 'ann', 1]]);
+    expect(body.items.every((i: any) => i.metric.name === 'votes' && i.paid === false)).toBe(true);
+  });
+
+  test('billboard is the paid ranking, marked paid everywhere', async () => {
+    const body = await board('billboard');
+    expect(body).toMatchObject({ board: 'billboard', paid: true, total: 2 });
+    expect(body.disclosure).toMatch(/paid/i);
+    expect(body.items.map((i: any) => [i.rank, i.listing.slug, i.metric])).toEqual([
+      [1, 'ben', { name: 'amount_cents', value: 5000, currency: 'USD', contributions: 1 }],
+      [2, 'ann', { name: 'amount_cents', value: 1200, currency: 'USD', contributions: 2 }],
+    ]);
+    expect(body.items.every((i: any) => i.paid === true && i.disclosure === body.disclosure)).toBe(true);
+  });
+
+  test('domain-rating: latest rating and its four-week trend', async () => {
+    const body = await board('domain-rating');
+    expect(body).toMatchObject({ board: 'domain-rating', paid: false });
+    expect(body.items.map((i: any) => [i.rank, i.listing.slug, i.metric])).toEqual([
+      [1, 'ben', { name: 'domain_rating', value: 70, trend: null, measured_on: iso(TODAY) }],
+      [2, 'cat', { name: 'domain_rating', value: 55, trend: -5, measured_on: iso(TODAY - DAY) }],
+      [3, 'ann', { name: 'domain_rating', value: 40, trend: 10, measured_on: iso(TODAY) }],
+    ]);
+  });
+
+  test('revenue: latest month per company', async () => {
+    const body = await board('revenue');
+    expect(body.items.map((i: any) => [i.rank, i.listing.slug, i.metric])).toEqual([
+      [1, 'ann', { name: 'mrr_cents', value: 100000, currency: 'USD', month: LAST_MONTH, verified: true }],
+      [2, 'ben', { name: 'mrr_cents', value: 50000, currency: 'USD', month: LAST_MONTH, verified: false }],
+    ]);
+  });
+
+  test('every board describes itself', async () => {
+    for (const b of ['community-weekly', 'community-all-time', 'billboard', 'domain-rating', 'revenue']) {
+      const body = await board(b);
+      expect(body.board).toBe(b);
+      expect(body.title.length).toBeGreaterThan(0);
+      expect(body.description.length).toBeGreaterThan(0);
+      expect(body.items.map((i: any) => i.listing.slug)).not.toContain('zed');
+      expect(body.items.map((i: any) => i.listing.slug)).not.toContain('eve');
+    }
+  });
+
+  test('an unknown board is 404', async () => {
+    for (const b of ['nope', 'Billboard', 'community']) {
+      const res = await app.get(`/leaderboards/${b}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+    }
+  });
+
+  test('week with any other board is 400 naming week', async () => {
+    for (const b of ['community-all-time', 'billboard', 'domain-rating', 'revenue']) {
+      const res = await app.json(`/leaderboards/${b}?week=this`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ field: 'week', in: 'query', message: expect.any(String) }]);
+    }
+  });
+
+  test('paging and bounds', async () => {
+    const p2 = await board('community-all-time?page=2&per_page=2');
+    expect(p2).toMatchObject({ page: 2, per_page: 2, total: 3, has_more: false });
+    expect(rows(p2)).toEqual([[3, 'ann', 1]]);
+    expect((await board('community-all-time?per_page=2')).has_more).toBe(true);
+    expect((await board('billboard?page=1000&per_page=100')).items).toEqual([]);
+    for (const q of ['page=0', 'page=1001', 'per_page=0', 'per_page=101', 'limit=5']) {
+      expect((await app.get(`/leaderboards/community-all-time?${q}`)).status).toBe(400);
+    }
+  });
+
+  test('responses match the declared output schema', async () => {
+    for (const b of ['community-weekly', 'community-weekly?week=last', 'community-all-time', 'billboard', 'domain-rating', 'revenue']) {
+      conforms(leaderboardsOperations[0].output, await board(b));
+    }
+  });
+});
