@@ -1,8 +1,77 @@
+import { createMcpHandler, McpServer, originValidationResponse, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Elysia } from 'elysia';
 import type { Config } from '../../sql/config.ts';
 import type { ContextFactory, ErrorLogger } from '../http/rest.ts';
 import type { Operation } from '../registry/operation.ts';
+import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
 
-export function mountMcp(_app: Elysia, _ops: Operation[], _deps: { makeContext: ContextFactory; config: Config; logError: ErrorLogger }) {
-  // filled in by the MCP work
+/** 2026-07-28 through server/discover; the initialize-based 2025 versions through the stateless legacy leg. */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+
+export const SERVER_INFO = { name: 'listing-directory', version: '1.0.0' };
+
+export const INSTRUCTIONS = [
+  'A public directory of software products: listings with profiles, categories, a weekly launch calendar,',
+  'leaderboards, awards, founders and a blog. Every tool is one operation of the REST API under /api/v1,',
+  'with the same name, the same inputs and the same JSON result (also given as structuredContent).',
+  'Read tools need no sign-in. Tools that change or read your own data (drafts, listings, claims, orders)',
+  'need a bearer token (OAuth access token or API key) with the scope the tool names.',
+  'Errors come back as tool results with isError and an RFC 9457 problem; for invalid arguments its',
+  '`errors` list names each offending field.',
+].join(' ');
+
+/**
+ * The registry's schemas are JSON Schema already. The SDK wants a Standard Schema that can print
+ * itself as JSON Schema; validation passes everything through because callTool validates with the
+ * REST validator, so both surfaces reject the same inputs with the same messages.
+ */
+function asStandardSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'listing-directory',
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: ContextFactory; config: Config; logError: ErrorLogger }) {
+  const { config } = deps;
+  const specs: ToolSpec[] = ops.map(toolSpecOf);
+  const schemas = new Map(specs.map((s) => [s.name, { input: asStandardSchema(s.inputSchema), output: asStandardSchema(s.outputSchema) }]));
+
+  // One fresh server per HTTP request (stateless, so any instance behind a load balancer can answer).
+  const factory = ({ requestInfo }: { requestInfo?: Request }) => {
+    const server = new McpServer(SERVER_INFO, {
+      instructions: INSTRUCTIONS,
+      supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
+      capabilities: { tools: { listChanged: false } },
+      // The tool list changes only with a deploy; 2026-07-28 clients may cache it.
+      cacheHints: { 'tools/list': { ttlMs: 300_000, cacheScope: 'public' }, 'server/discover': { ttlMs: 300_000, cacheScope: 'public' } },
+    });
+    for (const spec of specs) {
+      const schema = schemas.get(spec.name)!;
+      server.registerTool(spec.name, {
+        title: spec.title, description: spec.description, annotations: spec.annotations,
+        inputSchema: schema.input, outputSchema: schema.output,
+      }, async (args, ctx) => {
+        // The HTTP request reaches the operation context, so credentials sent on it (a later
+        // change) are resolved the same way as for REST.
+        const request = ctx.http?.req ?? requestInfo ?? new Request(`${config.siteUrl}/mcp`, { method: 'POST' });
+        const opCtx = await deps.makeContext(request);
+        return callTool(spec, args, opCtx, { siteUrl: config.siteUrl, logError: deps.logError });
+      });
+    }
+    return server;
+  };
+
+  const handler = createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: config.maxBodyBytes });
+  // DNS-rebinding guard the transport spec asks for: a browser page from another site gets 403.
+  const allowedOrigins = [new URL(config.siteUrl).hostname];
+
+  const serve = ({ request }: { request: Request }) => originValidationResponse(request, allowedOrigins) ?? handler.fetch(request);
+  // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
+  // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.
+  app.all('/mcp', serve as never, { parse: 'none' } as never);
 }

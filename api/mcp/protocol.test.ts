@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { operations } from '../registry/index.ts';
+
+// The 2025 protocol versions no installed client speaks (the 1.x client always offers 2025-11-25),
+// spoken by hand: each POST stands alone, as it does for any client of a stateless server.
+
+let app: TestApp;
+// Generous: the first app of a run also starts the shared PostgreSQL.
+beforeAll(async () => { app = await startTestApp(); }, 60_000);
+afterAll(() => app.stop());
+
+let nextId = 1;
+async function rpc(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const id = nextId++;
+  const res = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
+  const text = await res.text();
+  // A JSON body or an SSE stream whose data lines carry the JSON-RPC messages.
+  const messages = res.headers.get('content-type')?.startsWith('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)))
+    : [JSON.parse(text)];
+  return { status: res.status, headers: res.headers, message: messages.find((m) => m.id === id) ?? messages[0] };
+}
+
+const initialize = (protocolVersion: string) =>
+  rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'by-hand', version: '1.0.0' } });
+
+describe.each(['2025-03-26', '2025-06-18', '2025-11-25'])('protocol %s', (version) => {
+  test('initialize agrees on the version and names the server', async () => {
+    const { status, message } = await initialize(version);
+    expect(status).toBe(200);
+    expect(message.result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'listing-directory', version: '1.0.0' }, capabilities: { tools: {} } });
+    expect(message.result.instructions).toContain('bearer token');
+  });
+
+  test('tools/list and tools/call work without a session', async () => {
+    const headers = { 'mcp-protocol-version': version };
+    const list = await rpc('tools/list', {}, headers);
+    expect(list.message.result.tools.map((t: { name: string }) => t.name)).toEqual(operations.map((o) => o.name));
+    const call = await rpc('tools/call', { name: 'get_site_info', arguments: {} }, headers);
+    expect(call.headers.get('mcp-session-id')).toBeNull();
+    const rest = await app.json('/site');
+    expect(call.message.result.structuredContent).toEqual(rest.body);
+    expect(JSON.parse(call.message.result.content[0].text)).toEqual(rest.body);
+  });
+});
+
+describe('version negotiation and transport rules', () => {
+  test('an older version offered in initialize gets 2025-11-25 back', async () => {
+    expect((await initialize('2024-11-05')).message.result.protocolVersion).toBe('2025-11-25');
+  });
+
+  test('a request naming an unsupported version in its header is refused', async () => {
+    const { status, message } = await rpc('tools/list', {}, { 'mcp-protocol-version': '2024-11-05' });
+    expect(status).toBe(400);
+    expect(message.error.message).toContain('2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26');
+  });
+
+  test('an unknown tool is JSON-RPC invalid params', async () => {
+    const { message } = await rpc('tools/call', { name: 'no_such_tool', arguments: {} }, { 'mcp-protocol-version': '2025-06-18' });
+    expect(message.error.code).toBe(-32602);
+  });
+
+  test.each(['GET', 'DELETE', 'PUT'])('%s is 405: a stateless server has no stream to open or session to end', async (method) => {
+    const res = await fetch(`${app.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  test('a browser page from another origin is refused; our own origin is served', async () => {
+    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(403);
+    expect((await rpc('tools/list', {}, { origin: app.url, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+  });
+
+  test('a body that is not JSON is 415', async () => {
+    const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: 'hello' });
+    expect(res.status).toBe(415);
+  });
+});

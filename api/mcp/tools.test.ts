@@ -1,0 +1,91 @@
+import { Type } from '@sinclair/typebox';
+import { describe, expect, test } from 'bun:test';
+import { DomainError } from '../../sql/errors.ts';
+import { defineOperation } from '../registry/operation.ts';
+import { Paging, Slug } from '../registry/schemas.ts';
+import { inputSchemaOf, toolSpecOf, validateArguments } from './tools.ts';
+
+// An operation with inputs in all three places, so the merge and the split are both exercised
+// whatever the registry holds today.
+const op = defineOperation({
+  name: 'edit_thing', method: 'PATCH', path: '/things/{slug}', tag: 'Test', scope: null,
+  summary: 'Edit a thing.', description: 'Changes a thing.',
+  params: Type.Object({ slug: Slug() }, { additionalProperties: false }),
+  query: Type.Object({ ...Paging, sort: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('old')], { default: 'new' })) }, { additionalProperties: false }),
+  body: Type.Object({ title: Type.String({ maxLength: 10 }), tags: Type.Optional(Type.Array(Type.String(), { maxItems: 2 })) }, { additionalProperties: false }),
+  notFoundParams: ['slug'],
+  output: Type.Object({ ok: Type.Boolean() }),
+  handler: async () => ({ ok: true }),
+});
+const spec = toolSpecOf(op);
+
+const issuesOf = (args: unknown) => {
+  try { validateArguments(spec, args); } catch (e) { return e as DomainError; }
+  throw new Error('expected a validation error');
+};
+
+describe('tool input schema', () => {
+  test('merges path, query and body properties into one closed object', () => {
+    const s = inputSchemaOf(op) as any;
+    expect(s.type).toBe('object');
+    expect(s.additionalProperties).toBe(false);
+    expect(Object.keys(s.properties).sort()).toEqual(['page', 'per_page', 'slug', 'sort', 'tags', 'title']);
+    // page and per_page are required in TypeBox but have defaults: callers need not send them.
+    expect(s.required.sort()).toEqual(['slug', 'title']);
+    expect(s.properties.per_page).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(JSON.stringify(s)).toBe(JSON.stringify(JSON.parse(JSON.stringify(s))));
+  });
+
+  test('an operation without inputs takes an empty object', () => {
+    const none = defineOperation({ name: 'x', method: 'GET', path: '/x', tag: 'T', scope: null, summary: 'X', description: '', output: Type.Object({}), handler: async () => ({}) });
+    expect(inputSchemaOf(none)).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(toolSpecOf(none).annotations.readOnlyHint).toBe(true);
+  });
+
+  test('title, description and hints come from the operation', () => {
+    expect(spec.title).toBe('Edit a thing');
+    expect(spec.description).toBe('Edit a thing. Changes a thing.');
+    const scoped = toolSpecOf(defineOperation({ ...op, name: 'y', scope: 'listings:write' } as never));
+    expect(scoped.description).toBe('Edit a thing. Changes a thing. Needs a bearer token (OAuth access token or API key) with the listings:write scope.');
+    expect(spec.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(spec.outputSchema).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
+  });
+});
+
+describe('tool arguments', () => {
+  test('valid arguments become the merged input, with defaults', () => {
+    expect(validateArguments(spec, { slug: 'abc', title: 'Hi', tags: ['a'] }))
+      .toEqual({ slug: 'abc', page: 1, per_page: 20, sort: 'new', title: 'Hi', tags: ['a'] });
+  });
+
+  test('every bound is checked and named', () => {
+    const e = issuesOf({ slug: 'abc', title: 'far too long a title', per_page: 101, page: 0, sort: 'sideways', tags: ['a', 'b', 'c'] });
+    expect(e.kind).toBe('invalid');
+    expect(e.fields.map((f) => f.field).sort()).toEqual(['page', 'per_page', 'sort', 'tags', 'title']);
+    expect(e.fields.every((f) => !('in' in f))).toBe(true);
+  });
+
+  test('strings are not converted to numbers', () => {
+    expect(issuesOf({ slug: 'abc', title: 'Hi', page: '2' }).fields).toEqual([expect.objectContaining({ field: 'page' })]);
+  });
+
+  test('a missing required argument is named', () => {
+    expect(issuesOf({ slug: 'abc' }).fields.map((f) => f.field)).toEqual(['title']);
+  });
+
+  test('unknown arguments are named one by one, next to other problems', () => {
+    const e = issuesOf({ slug: 'abc', title: 'Hi', colour: 'red', size: 2, per_page: 0 });
+    expect(e.fields.map((f) => f.field)).toEqual(['colour', 'size', 'per_page']);
+    expect(e.fields[0].message).toBe('is not a known field');
+  });
+
+  test('arguments that are not an object are rejected', () => {
+    expect(issuesOf([1, 2]).fields[0].field).toBe('(root)');
+    expect(issuesOf('x').fields[0].field).toBe('(root)');
+  });
+
+  test('a malformed identifier in a not-found parameter is a not-found error, as on REST', () => {
+    const e = issuesOf({ slug: 'NOT A SLUG', title: 'Hi' });
+    expect(e.kind).toBe('not_found');
+  });
+});

@@ -1,0 +1,113 @@
+import { DomainError, type FieldIssue } from '../../sql/errors.ts';
+import { execute } from '../http/execute.ts';
+import { problemFromError } from '../http/problem.ts';
+import { validateInput } from '../http/validate.ts';
+import type { Operation, OperationContext } from '../registry/operation.ts';
+import { mergedInputSchema } from '../registry/inputs.ts';
+
+/** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What tools/list shows for one operation; built once from the registry. */
+export interface ToolSpec {
+  op: Operation;
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  /** Which REST location each argument belongs to. */
+  keys: { path: Set<string>; query: Set<string>; body: Set<string> };
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+// JSON round trip: TypeBox keeps its Kind/Optional markers under symbol keys, which must not leak.
+const plain = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+
+/** The tool's input schema is the operation's merged input (path, query and body side by side). */
+export const inputSchemaOf = (op: Operation): JsonSchema => mergedInputSchema(op);
+
+export function toolSpecOf(op: Operation): ToolSpec {
+  const summary = op.summary.replace(/\.$/, '');
+  const read = op.method === 'GET';
+  return {
+    op,
+    name: op.name,
+    title: summary,
+    description: [`${summary}.`, op.description, op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`]
+      .filter(Boolean).join(' '),
+    inputSchema: inputSchemaOf(op),
+    outputSchema: plain(op.output),
+    annotations: read
+      ? { readOnlyHint: true, openWorldHint: false }
+      : { readOnlyHint: false, destructiveHint: op.method === 'DELETE', idempotentHint: op.method === 'PUT' || op.method === 'DELETE', openWorldHint: false },
+    keys: {
+      path: new Set(Object.keys(op.params?.properties ?? {})),
+      query: new Set(Object.keys(op.query?.properties ?? {})),
+      body: new Set(Object.keys(op.body?.properties ?? {})),
+    },
+  };
+}
+
+function pick(args: Record<string, unknown>, keys: Set<string>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in args) out[k] = args[k];
+  return out;
+}
+
+function invalidArguments(issues: FieldIssue[]): DomainError {
+  return new DomainError('invalid', `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`, issues);
+}
+
+/**
+ * Checks tool arguments with the same validator as REST (no string conversion: MCP arguments are
+ * typed JSON). Arguments the operation does not know are named one by one, not as "(root)".
+ */
+export function validateArguments(spec: ToolSpec, raw: unknown): Record<string, unknown> {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw invalidArguments([{ field: '(root)', message: 'arguments must be a JSON object' }]);
+  }
+  const args = (raw ?? {}) as Record<string, unknown>;
+  const { path, query, body } = spec.keys;
+  const unknown: FieldIssue[] = Object.keys(args)
+    .filter((k) => !path.has(k) && !query.has(k) && !body.has(k))
+    .map((field) => ({ field, message: 'is not a known field' }));
+  try {
+    const input = validateInput(spec.op, {
+      path: pick(args, path), query: pick(args, query), body: spec.op.body ? pick(args, body) : undefined,
+    }, { convert: false });
+    if (unknown.length) throw invalidArguments(unknown);
+    return input;
+  } catch (err) {
+    if (!(err instanceof DomainError) || err.kind !== 'invalid' || !err.fields.length) throw err;
+    // One arguments object on MCP: where REST would carry a field (path, query, body) is noise here.
+    const fields = err.fields.map(({ field, message }) => ({ field, message }));
+    throw invalidArguments([...unknown.filter((u) => !fields.some((f) => f.field === u.field)), ...fields]);
+  }
+}
+
+/**
+ * Runs one tool call: validate, execute through the same cache as REST, and shape the result.
+ * Domain errors are tool results with isError and the problem JSON REST would send, so the model
+ * can read them and correct its call; they are not protocol errors.
+ */
+export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: OperationContext, deps: {
+  siteUrl: string; logError: (err: unknown, meta: { requestId: string; operation: string }) => void;
+}): Promise<ToolResult> {
+  try {
+    const input = validateArguments(spec, rawArgs);
+    const out = await execute(spec.op, input, ctx);
+    return { content: [{ type: 'text', text: out.body }], structuredContent: JSON.parse(out.body) as Record<string, unknown> };
+  } catch (err) {
+    if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: spec.op.name });
+    const problem = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
+    return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
+  }
+}
