@@ -118,6 +118,10 @@ comment on table listings is 'A company''s listing on one site. status: draft, a
 comment on column listings.not_found_on_website is 'Profile facts the company''s own website did not state; left blank rather than invented.';
 comment on column listings.attributes is 'Values of the category attributes, keyed by attribute key, for compare_listings.';
 create index listings_status_week on listings (site_id, status, launch_week);
+-- Covers the filters and sorts of search_listings so counts need not read the wide rows.
+create index listings_browse on listings (site_id, status)
+  include (id, primary_category_id, stage, country, pricing_model, domain, launched_at);
+create index listings_domain_suffix on listings (reverse(lower(domain)) text_pattern_ops);
 create index listings_company on listings (company_id);
 create index listings_primary_category on listings (primary_category_id) where status = 'live';
 create index listings_domain on listings (lower(domain));

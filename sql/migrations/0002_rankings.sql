@@ -24,6 +24,8 @@ left join (select rv.listing_id, round(avg(rv.rating)::numeric, 2)::float8 as ra
 create unique index mv_listing_stats_pk on mv_listing_stats (listing_id);
 create index mv_listing_stats_votes on mv_listing_stats (site_id, votes desc, listing_id);
 create index mv_listing_stats_trending on mv_listing_stats (site_id, trending desc, listing_id);
+create index mv_listing_stats_views on mv_listing_stats (site_id, views desc, listing_id);
+create index mv_listing_stats_follows on mv_listing_stats (site_id, follows desc, listing_id);
 comment on materialized view mv_listing_stats is 'Votes, trending score, follows, views and the genuine community rating per listing.';
 
 -- Launch rankings: live listings of each launch week ranked by votes cast during that week.
@@ -110,21 +112,35 @@ comment on materialized view mv_search_words is 'Distinct words of listing text,
 -- A tsquery that tolerates typos: each term matches itself, its prefix, and the nearest known words.
 create function typo_tsquery(q text) returns tsquery language plpgsql stable parallel safe as $$
 declare
+  terms text[];
   term text;
   alt tsquery;
   result tsquery;
   w text;
+  has_content boolean;
 begin
-  for term in
-    select t from (select distinct t, min(ord) as ord
-                   from regexp_split_to_table(lower(unaccent(q)), '[^[:alnum:]]+') with ordinality as x(t, ord)
-                   where length(t) > 0 group by t order by ord limit 8) terms
-  loop
-    alt := to_tsquery('simple', quote_literal(term) || ':*') || plainto_tsquery('english', term);
+  select array_agg(t order by ord) into terms from (
+    select t, min(ord) as ord
+    from regexp_split_to_table(lower(unaccent(q)), '[^[:alnum:]]+') with ordinality as x(t, ord)
+    where t <> '' group by t order by min(ord) limit 8) s;
+  if terms is null then return null; end if;
+  -- English stop words match nothing in the stemmed columns: drop them unless nothing else is left.
+  has_content := exists (select 1 from unnest(terms) t where numnode(plainto_tsquery('english', t)) > 0);
+  foreach term in array terms loop
+    continue when has_content and numnode(plainto_tsquery('english', term)) = 0;
+    -- One or two characters match whole words only: as prefixes they would match most listings.
+    alt := to_tsquery('simple', quote_literal(term) || case when length(term) >= 3 then ':*' else '' end)
+           || plainto_tsquery('english', term);
     if length(term) >= 4 then
       for w in
         select c.word from (select word from mv_search_words order by word <-> term limit 6) c
         where c.word <> term and levenshtein(c.word, term) <= case when length(term) >= 7 then 2 else 1 end
+        union
+        -- An adjacent swap ("notoin" -> "notion") is one typo, though Levenshtein counts two.
+        select s.word from mv_search_words s
+        where s.word <> term and s.word in (
+          select overlay(term placing substr(term, i + 1, 1) || substr(term, i, 1) from i for 2)
+          from generate_series(1, length(term) - 1) i)
       loop
         alt := alt || to_tsquery('simple', quote_literal(w)) || plainto_tsquery('english', w);
       end loop;
