@@ -61,3 +61,21 @@ test('OpenAPI, validation problems and 404s work under Deno', async () => {
   const missing = await fetch(`${base}/api/v1/nothing-here`);
   expect(missing.status).toBe(404);
 });
+
+test('listing reads and an MCP tool call work under Deno', async () => {
+  const listing = await (await fetch(`${base}/api/v1/listings/denoly`)).json();
+  expect(listing.name).toBe('Denoly');
+  const search = await (await fetch(`${base}/api/v1/listings?q=denoyl`)).json();
+  expect(search.items.map((i: { slug: string }) => i.slug)).toEqual(['denoly']);
+  const categories = await (await fetch(`${base}/api/v1/categories`)).json();
+  expect(categories.items[0].slug).toBe('runtimes');
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_listing', arguments: { slug: 'denoly' } } }),
+  });
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  const json = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\n').find((l) => l.startsWith('data:'))!.slice(5));
+  expect(json.result.structuredContent).toEqual(listing);
+});
