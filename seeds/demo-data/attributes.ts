@@ -1,0 +1,67 @@
+// Category attributes compare_listings shows side by side: key -> label and the values a listing may hold.
+// open_source, free_tier and starting_price are derived from a listing's pricing instead of drawn.
+
+export const ATTRIBUTES: Record<string, { label: string; values: string[] }> = {
+  open_source: { label: 'Open source', values: ['Yes', 'No'] },
+  free_tier: { label: 'Free tier', values: ['Yes', 'No'] },
+  starting_price: { label: 'Starting price', values: [] },
+  self_hosted: { label: 'Self-hosted option', values: ['Yes', 'No', 'Enterprise plan only'] },
+  public_api: { label: 'Public API', values: ['REST', 'GraphQL', 'REST and GraphQL', 'REST and webhooks', 'No'] },
+  sso: { label: 'SSO / SAML', values: ['Yes', 'Business plan', 'Enterprise plan', 'No'] },
+  platforms: { label: 'Platforms', values: ['Web', 'Web, macOS, Windows', 'Web, iOS, Android', 'macOS and iOS', 'Web, desktop and mobile'] },
+  integrations: { label: 'Integrations', values: ['Slack, GitHub', 'Zapier, Slack', '200+ via Zapier', 'Google Workspace, Microsoft 365', 'Slack, Jira, Linear', 'HubSpot, Salesforce'] },
+  data_residency: { label: 'Data residency', values: ['EU', 'US', 'EU or US', 'Any AWS region'] },
+  free_trial: { label: 'Free trial', values: ['7 days', '14 days', '30 days', 'No'] },
+  mobile_apps: { label: 'Mobile apps', values: ['iOS and Android', 'iOS only', 'No'] },
+  offline: { label: 'Works offline', values: ['Yes', 'Read-only', 'No'] },
+  // Developer tools
+  api_styles: { label: 'API styles', values: ['REST', 'REST and GraphQL', 'gRPC and REST', 'REST and webhooks', 'tRPC'] },
+  sdk_languages: { label: 'SDK languages', values: ['TypeScript, Python', 'TypeScript, Go, Python', 'Java, Kotlin, Swift', 'Ruby, PHP, Node.js', 'Rust, Go'] },
+  db_engine: { label: 'Engine', values: ['PostgreSQL', 'MySQL', 'SQLite', 'PostgreSQL-compatible', 'Custom LSM engine', 'Redis-compatible'] },
+  backups: { label: 'Backups', values: ['Point-in-time recovery', 'Daily snapshots', 'Continuous, 30 days', 'Manual only'] },
+  scales_to_zero: { label: 'Scales to zero', values: ['Yes', 'No'] },
+  hosted_runners: { label: 'Hosted runners', values: ['Linux', 'Linux and macOS', 'Linux, Windows and macOS', 'Bring your own'] },
+  pipeline_config: { label: 'Pipeline config', values: ['YAML', 'TypeScript', 'Starlark', 'Visual editor'] },
+  retention: { label: 'Data retention', values: ['7 days', '15 days', '30 days', '13 months'] },
+  opentelemetry: { label: 'OpenTelemetry', values: ['Native', 'Via collector', 'No'] },
+  alerting: { label: 'Alerting', values: ['Slack, PagerDuty', 'Email, SMS', 'Slack, email, webhooks', 'Opsgenie, PagerDuty'] },
+  // AI
+  models: { label: 'Models', values: ['GPT-class hosted models', 'Open-weight models', 'Own fine-tuned models', 'Bring your own key'] },
+  languages: { label: 'Languages', values: ['English', 'English, Spanish, German', '30+ languages', '90+ languages'] },
+  on_prem_models: { label: 'Runs on your infrastructure', values: ['Yes', 'No', 'Enterprise plan only'] },
+  gpu_types: { label: 'GPU types', values: ['A100, H100', 'L4, A10G', 'H100 only', 'Bring your own cluster'] },
+  tool_calling: { label: 'Tool calling', values: ['Yes', 'Beta', 'No'] },
+  // Productivity
+  markdown: { label: 'Markdown support', values: ['Full', 'Partial', 'No'] },
+  end_to_end: { label: 'End-to-end encryption', values: ['Yes', 'No', 'Optional'] },
+  views: { label: 'Views', values: ['List, board', 'List, board, timeline', 'Board, calendar, Gantt', 'List only'] },
+  calendar_sync: { label: 'Calendar sync', values: ['Google, Outlook', 'Google, Outlook, iCloud', 'Google only'] },
+  invoicing_from_time: { label: 'Invoices from tracked time', values: ['Yes', 'No'] },
+  // Marketing and sales
+  contacts_free: { label: 'Contacts on free plan', values: ['500', '1,000', '2,500', 'Unlimited', 'None'] },
+  cookieless: { label: 'Cookieless tracking', values: ['Yes', 'No'] },
+  channels: { label: 'Channels', values: ['X, LinkedIn', 'X, LinkedIn, Instagram', 'All major networks', 'LinkedIn only'] },
+  rank_tracking: { label: 'Rank tracking', values: ['Daily', 'Weekly', 'No'] },
+  pipelines: { label: 'Sales pipelines', values: ['1', '5', 'Unlimited'] },
+  email_sequences: { label: 'Email sequences', values: ['Yes', 'No'] },
+  live_chat: { label: 'Live chat widget', values: ['Yes', 'No'] },
+  ai_answers: { label: 'AI answers', values: ['Yes', 'Beta', 'No'] },
+  enrichment: { label: 'Data enrichment', values: ['Built in', 'Via integrations', 'No'] },
+  // Design
+  realtime_collab: { label: 'Real-time collaboration', values: ['Yes', 'No'] },
+  export_formats: { label: 'Export formats', values: ['PNG, SVG, PDF', 'MP4, GIF', 'PDF, PPTX', 'Figma, code'] },
+  templates: { label: 'Templates', values: ['50+', '200+', '1,000+', 'None'] },
+  max_resolution: { label: 'Max export resolution', values: ['1080p', '4K', '8K'] },
+  // Finance
+  currencies: { label: 'Currencies', values: ['USD only', 'USD, EUR, GBP', '40+ currencies', '130+ currencies'] },
+  tax_handling: { label: 'Sales tax / VAT', values: ['Automatic', 'Manual rates', 'No'] },
+  countries: { label: 'Countries supported', values: ['US only', 'US and Canada', 'EU and UK', '30+ countries'] },
+  bank_sync: { label: 'Bank sync', values: ['Yes', 'No'] },
+  receipt_scanning: { label: 'Receipt scanning', values: ['Yes', 'No'] },
+  // Security
+  audit_log: { label: 'Audit log', values: ['Yes', 'Business plan', 'No'] },
+  certifications: { label: 'Certifications', values: ['SOC 2 Type II', 'ISO 27001', 'SOC 2 and ISO 27001', 'None yet'] },
+  passkeys: { label: 'Passkeys', values: ['Yes', 'No'] },
+  frameworks: { label: 'Frameworks covered', values: ['SOC 2', 'SOC 2, ISO 27001', 'SOC 2, ISO 27001, HIPAA', 'GDPR, ISO 27001'] },
+  zero_knowledge: { label: 'Zero-knowledge', values: ['Yes', 'No'] },
+};

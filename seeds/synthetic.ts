@@ -1,0 +1,84 @@
+// Synthetic load-test data: `bun seeds/synthetic.ts --listings 100000` adds N live/scheduled listings
+// with companies, votes, follows, views and Domain Ratings, all with set-based SQL.
+import { loadConfig } from '../sql/config.ts';
+import { connect, type Sql } from '../sql/db.ts';
+import { startEmbeddedPostgres } from '../sql/embedded.ts';
+import { migrate } from '../sql/migrate.ts';
+import { ensureSite } from '../sql/site.ts';
+import { seedDemo } from './demo.ts';
+import { insertSyntheticActivity, insertSyntheticListings, planSynthetic } from './synthetic-sql.ts';
+
+export interface SyntheticResult { listings: number; live: number; users: number; votes: number; follows: number; views: number; awards: number; ms: number }
+
+/** Smallest prime >= n: voters are picked with a stride modulo a prime, so no voter repeats on a listing. */
+function primeAtLeast(n: number): number {
+  const isPrime = (k: number) => { for (let d = 2; d * d <= k; d++) if (k % d === 0) return false; return k >= 2; };
+  while (!isPrime(n)) n++;
+  return n;
+}
+
+export async function seedSynthetic(sql: Sql, siteId: number, n: number): Promise<SyntheticResult> {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`listings must be a positive integer, got ${n}`);
+  const started = Date.now();
+  const [{ has }] = await sql`select exists (select 1 from categories) as has`;
+  if (!has) await seedDemo(sql, siteId); // synthetic listings need the category tree
+
+  const users = primeAtLeast(Math.max(1009, Math.ceil(n / 5)));
+  const result = await sql.begin(async (t) => {
+    const tx = t as unknown as Sql; // a transaction runs the same queries; postgres.js types it apart
+    await tx`set local time zone 'UTC'`;
+    const leaves = await tx`
+      select id from categories c where not exists (select 1 from categories k where k.parent_id = c.id) order by id`;
+    await planSynthetic(tx, siteId, n, leaves.map((r) => Number(r.id)));
+    await insertSyntheticListings(tx, siteId);
+    await insertSyntheticActivity(tx, users);
+    const [counts] = await tx`
+      select count(*) filter (where status = 'live')::int as live,
+             (select count(*) from votes v join synth s on s.listing_id = v.listing_id)::int as votes,
+             (select count(*) from follows f join synth s on s.listing_id = f.listing_id)::int as follows,
+             (select count(*) from listing_views w join synth s on s.listing_id = w.listing_id)::int as views
+      from synth`;
+    // Rankings first, then awards for finished weeks that had none, then tell edges.
+    await tx`select refresh_directory_views()`;
+    const [{ awards }] = await tx`
+      select coalesce(sum(award_week(${siteId}, week)), 0)::int as awards
+      from synth_weeks where not awarded and week < date_trunc('week', now())::date`;
+    await tx`select directory_changed()`;
+    return { ...counts, awards } as { live: number; votes: number; follows: number; views: number; awards: number };
+  });
+  return { listings: n, users, ...result, ms: Date.now() - started };
+}
+
+function parseListings(argv: string[]): number {
+  const i = argv.findIndex((a) => a === '--listings' || a.startsWith('--listings='));
+  if (i < 0) return 100_000;
+  const raw = argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) throw new Error(`--listings must be an integer between 1 and 10000000, got "${raw}"`);
+  return n;
+}
+
+async function main() {
+  const n = parseListings(process.argv.slice(2));
+  const config = loadConfig(process.env);
+  const pg = config.databaseUrl
+    ? { url: config.databaseUrl, stop: async () => {} }
+    : await startEmbeddedPostgres(`${config.dataDir}/pg`, config.embeddedPgPort);
+  const sql = connect(pg.url, { max: 2 });
+  try {
+    const applied = await migrate(sql);
+    if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
+    const site = await ensureSite(sql, config.siteKey, config.siteUrl);
+    console.log(`adding ${n} synthetic listings to site "${site.key}" (${config.databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})...`);
+    const r = await seedSynthetic(sql, site.id, n);
+    console.log(`done in ${(r.ms / 1000).toFixed(1)} s: ${r.listings} listings (${r.live} live), ${r.users} voters, ` +
+      `${r.votes} votes, ${r.follows} follows, ${r.views} view-days, ${r.awards} new awards; ranking views refreshed`);
+  } finally {
+    await sql.end();
+    await pg.stop();
+  }
+}
+
+if (import.meta.main) {
+  main().catch((err) => { console.error(err instanceof Error ? err.message : err); process.exit(1); });
+}
