@@ -17,8 +17,9 @@ const db = await resolveDatabase(config);
 const sql = connect(db.url, { max: 2 });
 await migrate(sql);
 const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from listings`;
-if (n === 0 && config.seedOnEmpty) {
+const [{ empty }] = await sql<{ empty: boolean }[]>`
+  select not exists (select 1 from listings) and not exists (select 1 from categories) as empty`;
+if (empty && config.seedOnEmpty) {
   const t = Date.now();
   const seeded = await seedDemo(sql, site.id);
   console.log(`seeded demo data: ${seeded.listings} listings, ${seeded.categories} categories in ${Date.now() - t} ms`);

