@@ -38,6 +38,8 @@ export async function seedSynthetic(sql: Sql, siteId: number, n: number): Promis
              (select count(*) from follows f join synth s on s.listing_id = f.listing_id)::int as follows,
              (select count(*) from listing_views w join synth s on s.listing_id = w.listing_id)::int as views
       from synth`;
+    // Fresh planner statistics for the bulk-loaded tables, or the first reads plan as if they were empty.
+    await tx`analyze listings, listing_categories, votes, follows, listing_views, domain_ratings, companies, users`;
     // Rankings first, then awards for finished weeks that had none, then tell edges.
     await tx`select refresh_directory_views()`;
     const [{ awards }] = await tx`

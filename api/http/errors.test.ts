@@ -37,3 +37,17 @@ test('a path outside the API is a 404 problem too', async () => {
   expect(res.status).toBe(404);
   expect((await res.json()).title).toBe('Not found');
 });
+
+test('an oversized body is a 413 problem', async () => {
+  const small = await startTestApp({ env: { MAX_BODY_BYTES: '2048' } });
+  try {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(5000) } });
+    const res = await fetch(`${small.url}/mcp`, {
+      method: 'POST', body,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect((await res.json()).status).toBe(413);
+  } finally { await small.stop(); }
+});

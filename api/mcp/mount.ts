@@ -1,5 +1,6 @@
 import { createMcpHandler, McpServer, originValidationResponse, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Elysia } from 'elysia';
+import { problem, problemResponse } from '../http/problem.ts';
 import type { Config } from '../../sql/config.ts';
 import type { ContextFactory, ErrorLogger } from '../http/rest.ts';
 import type { Operation } from '../registry/operation.ts';
@@ -70,7 +71,13 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
   // DNS-rebinding guard the transport spec asks for: a browser page from another site gets 403.
   const allowedOrigins = [new URL(config.siteUrl).hostname];
 
-  const serve = ({ request }: { request: Request }) => originValidationResponse(request, allowedOrigins) ?? handler.fetch(request);
+  // A declared oversized body is refused as a problem before the SDK reads it; the SDK's own cap
+  // (maxRequestBodySize) still covers bodies sent without a length.
+  const tooLarge = (request: Request) => Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
+    ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
+    : null;
+  const serve = ({ request }: { request: Request }) =>
+    originValidationResponse(request, allowedOrigins) ?? tooLarge(request) ?? handler.fetch(request);
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.
   app.all('/mcp', serve as never, { parse: 'none' } as never);
