@@ -21,8 +21,10 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number; let close: () => Promise<void>;
+  // Bun's own cap sits above ours so that the edge, not Bun, answers an oversized body (413 as a
+  // problem); it still stops absurd bodies before they are buffered.
   if (g.Bun) {
-    const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes + 1024 });
+    const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
     port = server.port; close = async () => { server.stop(true); };
   } else if (g.Deno) {
     const server = g.Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, fetch);
