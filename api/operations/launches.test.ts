@@ -249,3 +249,49 @@ describe('list_launches', () => {
     }
   });
 });
+
+// Runs last: it changes a listing and refreshes the views. Each read uses a per_page not asked for
+// before, so the edge's short cache cannot answer it.
+describe('a listing hidden since the last view refresh', () => {
+  test('leaves the week and every list at once; totals follow at the next refresh', async () => {
+    const setStatus = (status: string) => app.sql`update listings set status = ${status} where site_id = ${app.siteId} and slug = 'charlie'`;
+    const read = async (path: string) => (await app.json(path)).body;
+    expect(weekOrder(W(0))[0]).toBe('charlie');
+    await setStatus('draft');
+    try {
+      // The week walks its ranking past charlie: the others keep their weekly ranks, pages count live rows.
+      const p1 = await read('/launches/weeks/this?per_page=7');
+      expect(p1.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([['bravo', 2], ['alpha', 3], ['delta', 4]]);
+      expect(p1.total).toBe(4); // counted at the last refresh
+      const p2 = await read('/launches/weeks/this?per_page=1&page=2');
+      expect(p2.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([['alpha', 3]]);
+      expect((await read('/launches?section=this-week&per_page=7')).items.map((i: any) => [i.slug, i.rank])).toEqual([['bravo', 2], ['alpha', 3], ['delta', 4]]);
+      // Sections number the live listings they show.
+      const live = shown.filter((f) => f.slug !== 'charlie');
+      const cases: [string, ((f: Fx) => number)[]][] = [
+        ['most-voted', [(f) => -f.votes.length, idx]], ['most-viewed', [(f) => -(f.views ?? 0), idx]],
+        ['trending', [(f) => -trending(f), (f) => -f.votes.length, idx]],
+      ];
+      for (const [name, keys] of cases) {
+        const body = await read(`/launches?section=${name}&per_page=7`);
+        expect(slugs(body)).toEqual([...live].sort(by(...keys)).slice(0, 7).map((f) => f.slug));
+        expect(body.items.map((i: any) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        expect(body).toMatchObject({ total: shown.length, has_more: true });
+      }
+      const recent = await read('/launches?section=recent&per_page=7');
+      expect(slugs(recent)).not.toContain('charlie');
+      expect(slugs(recent)).toEqual([...live].sort(by((f) => -f.launched!, (f) => -idx(f))).slice(0, 7).map((f) => f.slug));
+      expect(slugs(await read('/launches?section=today&per_page=7'))).not.toContain('charlie');
+
+      await app.sql`select refresh_directory_views()`;
+      const week = await read('/launches/weeks/this?per_page=8');
+      expect(week.items.map((i: any) => [i.listing.slug, i.rank, i.votes])).toEqual([['bravo', 1, 3], ['alpha', 2, 2], ['delta', 3, 1]]);
+      expect(week.total).toBe(3);
+      expect((await read('/launches?section=most-voted&per_page=8')).total).toBe(live.length);
+      expect((await read('/launches?section=recent&per_page=8')).total).toBe(live.length);
+    } finally {
+      await setStatus('live');
+      await app.sql`select refresh_directory_views()`;
+    }
+  });
+});

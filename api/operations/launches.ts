@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Nullable, Paging } from '../registry/schemas.ts';
 import {
-  LAUNCH_SECTIONS, SECTION_METRIC, launchSection, launchWeekRanking, pagedRanking, withSummaries,
+  LAUNCH_SECTIONS, SECTION_METRIC, launchSection, launchWeekRanking, pageOf, pagedRanking, withSummaries,
 } from '../../sql/queries/launches.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { MAX_WEEKS_AHEAD, WEEK_PATTERN, resolveWeek } from '../../sql/queries/weeks.ts';
@@ -51,10 +51,12 @@ export const launchesOperations: Operation[] = [
     notes: `${weekNotes} Past and current weeks list live launches only, ranked by votes cast during the week ` +
       `(ties: earlier launch first); \`award\` appears on Launch of the Week winners. A future week lists the listings ` +
       `scheduled for it in launch order then name, with rank and votes null. \`label\` is set whenever the week is this, ` +
-      `next or last week, however it was asked for.`,
+      `next or last week, however it was asked for. Weekly ranks and total come from a ranking view refreshed about every ` +
+      `minute; a launch hidden since the last refresh is left out at once (the others keep their ranks, pages count what is ` +
+      `shown), while total counts the week as of that refresh.`,
     handler: async ({ week, page, per_page }, { sql, site, config }) => {
       const w = await resolveWeek(sql, site.id, week, 'path');
-      const { total, rows } = await pagedRanking(sql, launchWeekRanking(sql, site.id, w.week, w.is_future), page, per_page);
+      const { total, rows } = await pagedRanking(sql, launchWeekRanking(sql, site.id, w.week, w.is_future, pageOf(sql, page, per_page)));
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
         rank: row.rank, votes: row.votes, listing,
         ...(row.award ? { award: row.award as 1 | 2 | 3 } : {}),
@@ -77,9 +79,11 @@ export const launchesOperations: Operation[] = [
       'as get_launch_week does (votes cast during the week). trending: all live listings by votes decayed with a 3-day half-life. ' +
       'most-voted, most-viewed, most-followed: all live listings by all-time votes, profile views, followers. recent: live ' +
       'listings by launched_at, newest first. upcoming: scheduled listings by launch week, soonest first. Counters come from ' +
-      'ranking views refreshed about every minute.',
+      'ranking views refreshed about every minute. Status is re-checked as items are read, so a listing hidden since the last ' +
+      'refresh is left out at once; total is counted at that refresh (today\'s is counted exactly), and a listing added since ' +
+      'then joins trending, most-voted, most-viewed and most-followed at the next one.',
     handler: async ({ section = 'this-week', page, per_page }, { sql, site, config }) => {
-      const { total, rows } = await pagedRanking(sql, launchSection(sql, site.id, section), page, per_page);
+      const { total, rows } = await pagedRanking(sql, launchSection(sql, site.id, section, pageOf(sql, page, per_page)));
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
         ...listing, rank: row.pos, metric: { name: SECTION_METRIC[section], value: row.metric_text ?? row.metric_num },
       }));

@@ -180,3 +180,33 @@ describe('get_leaderboard', () => {
     }
   });
 });
+
+// Runs last: it changes a listing and refreshes the views. Each read uses a per_page not asked for
+// before, so the edge's short cache cannot answer it.
+describe('a listing hidden since the last view refresh', () => {
+  test('leaves every board at once, the others keep their ranks; totals follow at the next refresh', async () => {
+    const setStatus = (status: string) => app.sql`update listings set status = ${status} where site_id = ${app.siteId} and slug = 'ben'`;
+    await setStatus('draft');
+    try {
+      // Pages count the live rows: page 2 of one is ann, ranked 3rd when the board was last refreshed.
+      expect(rows(await board('community-all-time?per_page=5'))).toEqual([[1, 'cat', 6], [3, 'ann', 1]]);
+      expect(rows(await board('community-all-time?per_page=1&page=2'))).toEqual([[3, 'ann', 1]]);
+      expect(await board('community-all-time?per_page=6')).toMatchObject({ total: 3 }); // counted at the last refresh
+      expect(rows(await board('community-weekly?per_page=5'))).toEqual([[2, 'ann', 1]]);
+      expect(rows(await board('billboard?per_page=5'))).toEqual([[2, 'ann', 1200]]);
+      expect(rows(await board('domain-rating?per_page=5'))).toEqual([[2, 'cat', 55], [3, 'ann', 40]]);
+      expect(rows(await board('revenue?per_page=5'))).toEqual([[1, 'ann', 100000]]);
+
+      await app.sql`select refresh_directory_views()`;
+      const after = await board('community-all-time?per_page=7');
+      expect(rows(after)).toEqual([[1, 'cat', 6], [2, 'ann', 1]]);
+      expect(after).toMatchObject({ total: 2, has_more: false });
+      expect(await board('domain-rating?per_page=7')).toMatchObject({ total: 2 });
+      expect(await board('community-weekly?per_page=7')).toMatchObject({ total: 1 });
+      expect(await board('billboard?page=2&per_page=1')).toMatchObject({ items: [], total: 1, has_more: false });
+    } finally {
+      await setStatus('live');
+      await app.sql`select refresh_directory_views()`;
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../sql/errors.ts';
 import { BOARDS, boardRanking, type Board } from '../../sql/queries/leaderboards.ts';
-import { pagedRanking, withSummaries, type RankedRow } from '../../sql/queries/launches.ts';
+import { pageOf, pagedRanking, withSummaries, type RankedRow } from '../../sql/queries/launches.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { MAX_WEEKS_AHEAD, resolveWeek, type LaunchWeek } from '../../sql/queries/weeks.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';
@@ -75,7 +75,9 @@ export const leaderboardsOperations: Operation[] = [
       'board is a 400 naming `week`. Weeks are UTC, Monday to Sunday; a date that does not exist is a 400, and a week before ' +
       `the site's first launch week or more than ${MAX_WEEKS_AHEAD} weeks ahead is a 404. The weekly response also carries ` +
       'week, week_end, label and is_future. The billboard is a paid ranking: the response and every item carry paid: true ' +
-      'and a disclosure sentence. Money is integer cents with a currency. Boards read ranking views refreshed about every minute.',
+      'and a disclosure sentence. Money is integer cents with a currency. Boards read ranking views refreshed about every minute; ' +
+      'a listing hidden since the last refresh is left out at once (the others keep their ranks, pages count what is shown), ' +
+      'while total counts the board as of that refresh.',
     handler: async ({ board, week, page, per_page }, { sql, site, config }) => {
       let w: LaunchWeek | null = null;
       if (board === 'community-weekly') {
@@ -84,7 +86,7 @@ export const leaderboardsOperations: Operation[] = [
         const issue = { field: 'week', in: 'query', message: 'applies to the community-weekly board only' };
         throw invalid(`Invalid input: week ${issue.message}`, [issue]);
       }
-      const { total, rows } = await pagedRanking(sql, boardRanking(sql, site.id, board, w?.week ?? null), page, per_page);
+      const { total, rows } = await pagedRanking(sql, boardRanking(sql, site.id, board, w?.week ?? null, pageOf(sql, page, per_page)));
       const paid = board === 'billboard';
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
         rank: row.rank ?? row.pos, listing, metric: metricOf(board, row), paid, ...(paid ? { disclosure: DISCLOSURE } : {}),

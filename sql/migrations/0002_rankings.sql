@@ -13,7 +13,8 @@ select l.id as listing_id,
        coalesce(r.rating_count, 0)::int as rating_count
 from listings l
 left join (select listing_id, count(*) as votes,
-                  sum(exp(-ln(2) * extract(epoch from (now() - created_at)) / (3 * 86400))) as trending
+                  -- clamped: exp() of a vote years old would underflow and fail the refresh
+                  sum(exp(greatest(-ln(2) * extract(epoch from (now() - created_at)) / (3 * 86400), -700))) as trending
            from votes group by listing_id) v on v.listing_id = l.id
 left join (select listing_id, count(*) as follows from follows group by listing_id) f on f.listing_id = l.id
 left join (select listing_id, sum(views) as views from listing_views group by listing_id) w on w.listing_id = l.id
@@ -23,17 +24,32 @@ left join (select rv.listing_id, round(avg(rv.rating)::numeric, 2)::float8 as ra
            group by rv.listing_id) r on r.listing_id = l.id;
 create unique index mv_listing_stats_pk on mv_listing_stats (listing_id);
 create index mv_listing_stats_votes on mv_listing_stats (site_id, votes desc, listing_id);
-create index mv_listing_stats_trending on mv_listing_stats (site_id, trending desc, listing_id);
+-- Each counter index matches a list_launches order (trending breaks ties by votes), so a page stops early.
+create index mv_listing_stats_trending on mv_listing_stats (site_id, trending desc, votes desc, listing_id);
 create index mv_listing_stats_views on mv_listing_stats (site_id, views desc, listing_id);
 create index mv_listing_stats_follows on mv_listing_stats (site_id, follows desc, listing_id);
 comment on materialized view mv_listing_stats is 'Votes, trending score, follows, views and the genuine community rating per listing.';
+
+-- How many listings each site has in each status, so paged lists over all live (or scheduled)
+-- listings read their total instead of counting tens of thousands of rows per request.
+create materialized view mv_listing_counts as
+select site_id, status, count(*)::int as listings from listings group by site_id, status;
+create unique index mv_listing_counts_pk on mv_listing_counts (site_id, status);
+comment on materialized view mv_listing_counts is 'Listings per site and status as of the last refresh: totals of paged lists.';
+
+-- Paged lists read straight from listings in these orders: live by launch (newest first) and
+-- scheduled by launch week, then launch time and name. Both cover the columns read (index-only).
+create index listings_live_launched on listings (site_id, launched_at desc nulls last, id desc) where status = 'live';
+create index listings_scheduled_order on listings (site_id, launch_week, launched_at, name, id) where status = 'scheduled';
 
 -- Launch rankings: live listings of each launch week ranked by votes cast during that week.
 create materialized view mv_weekly_ranking as
 select l.site_id, l.launch_week as week, l.id as listing_id,
        coalesce(v.votes, 0)::int as votes,
        row_number() over (partition by l.site_id, l.launch_week
-                          order by coalesce(v.votes, 0) desc, l.launched_at asc nulls last, l.id asc)::int as rank
+                          order by coalesce(v.votes, 0) desc, l.launched_at asc nulls last, l.id asc)::int as rank,
+       -- Every ranking view carries its size, so a page reads its total instead of counting.
+       count(*) over (partition by l.site_id, l.launch_week)::int as total
 from listings l
 left join (select vo.listing_id, count(*) as votes
            from votes vo join listings li on li.id = vo.listing_id
@@ -47,7 +63,8 @@ comment on materialized view mv_weekly_ranking is 'Per launch week, live launche
 
 create materialized view mv_board_all_time as
 select s.site_id, s.listing_id, s.votes,
-       row_number() over (partition by s.site_id order by s.votes desc, s.listing_id)::int as rank
+       row_number() over (partition by s.site_id order by s.votes desc, s.listing_id)::int as rank,
+       count(*) over (partition by s.site_id)::int as total
 from mv_listing_stats s join listings l on l.id = s.listing_id
 where l.status = 'live' and s.votes > 0;
 create unique index mv_board_all_time_pk on mv_board_all_time (listing_id);
@@ -57,7 +74,8 @@ comment on materialized view mv_board_all_time is 'All-time community leaderboar
 create materialized view mv_board_billboard as
 select l.site_id, l.id as listing_id, sum(b.amount_cents)::bigint as amount_cents, min(b.currency) as currency,
        count(*)::int as contributions,
-       row_number() over (partition by l.site_id order by sum(b.amount_cents) desc, min(b.created_at), l.id)::int as rank
+       row_number() over (partition by l.site_id order by sum(b.amount_cents) desc, min(b.created_at), l.id)::int as rank,
+       count(*) over (partition by l.site_id)::int as total
 from billboard_contributions b join listings l on l.id = b.listing_id
 where l.status = 'live'
 group by l.site_id, l.id;
@@ -77,7 +95,8 @@ with latest as (
 )
 select l.site_id, l.id as listing_id, la.rating, la.measured_on,
        (la.rating - e.rating)::int as trend,
-       row_number() over (partition by l.site_id order by la.rating desc, l.id)::int as rank
+       row_number() over (partition by l.site_id order by la.rating desc, l.id)::int as rank,
+       count(*) over (partition by l.site_id)::int as total
 from listings l join latest la on la.company_id = l.company_id
 left join earlier e on e.company_id = l.company_id
 where l.status = 'live';
@@ -91,7 +110,8 @@ with latest as (
   from revenue_figures order by company_id, month desc
 )
 select l.site_id, l.id as listing_id, la.mrr_cents, la.currency, la.month, la.verified,
-       row_number() over (partition by l.site_id order by la.mrr_cents desc, l.id)::int as rank
+       row_number() over (partition by l.site_id order by la.mrr_cents desc, l.id)::int as rank,
+       count(*) over (partition by l.site_id)::int as total
 from listings l join latest la on la.company_id = l.company_id
 where l.status = 'live';
 create unique index mv_board_revenue_pk on mv_board_revenue (listing_id);
@@ -133,7 +153,9 @@ begin
            || plainto_tsquery('english', term);
     if length(term) >= 4 then
       for w in
-        select c.word from (select word from mv_search_words order by word <-> term limit 6) c
+        -- The 6 nearest known words by trigram distance (a kNN walk of the GiST index); ties by
+        -- spelling, so the pick does not depend on the index's page order.
+        select c.word from (select word from mv_search_words order by word <-> term, word limit 6) c
         where c.word <> term and levenshtein(c.word, term) <= case when length(term) >= 7 then 2 else 1 end
         union
         -- An adjacent swap ("notoin" -> "notion") is one typo, though Levenshtein counts two.
@@ -154,6 +176,7 @@ comment on function typo_tsquery is 'Builds a tsquery from free text where each 
 create function refresh_directory_views() returns void language plpgsql as $$
 begin
   refresh materialized view concurrently mv_listing_stats;
+  refresh materialized view concurrently mv_listing_counts;
   refresh materialized view concurrently mv_weekly_ranking;
   refresh materialized view concurrently mv_board_all_time;
   refresh materialized view concurrently mv_board_billboard;

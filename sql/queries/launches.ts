@@ -15,14 +15,36 @@ export interface RankedRow {
 }
 
 /**
- * Pages a ranking. `ranked` is a select yielding listing_id and pos (1-based order) plus any other
- * columns; one round trip returns the page and the total (one row of nulls when the page is empty).
+ * One page of a ranking, costing the page rather than the ranking. `total` is a scalar select of
+ * the ranking's size (a view's total column or a small count); `rows` selects the page (listing_id,
+ * pos and the metric columns) by walking an index in the ranking's order, ending with pageOf's clause.
  */
-export async function pagedRanking(sql: Sql, ranked: postgres.Fragment, page: number, perPage: number) {
+export interface RankingPage { total: postgres.Fragment; rows: postgres.Fragment }
+
+/**
+ * The LIMIT/OFFSET clause ending a RankingPage's `rows`. Past the end (by pagedRanking's total in
+ * `t`) the limit is 0, so no index is walked in vain. A row_number() in the same select runs before
+ * LIMIT/OFFSET, streaming along the index, so it numbers rows across pages.
+ */
+export function pageOf(sql: Sql, page: number, perPage: number): postgres.Fragment {
+  const offset = offsetOf(page, perPage);
+  return sql`limit case when (select total from t) > ${offset} then ${perPage} else 0 end offset ${offset}`;
+}
+
+/**
+ * Liveness re-check of a ranked row as a correlated boolean subquery: the planner cannot turn it
+ * into a join over the whole ranking, and estimates it true for half the rows (a comparison with
+ * the subquery would be guessed at 0.5%, making a full scan and sort look cheaper), so even a
+ * generic prepared plan walks the index and stops at the page.
+ */
+export const isLive = (sql: Sql, listingId: postgres.Fragment) =>
+  sql`(select ll.status = 'live' from listings ll where ll.id = ${listingId})`;
+
+/** Runs a RankingPage in one round trip: the total and the page's rows in order. */
+export async function pagedRanking(sql: Sql, ranking: RankingPage) {
   const rows = await sql<({ total: number } & RankedRow)[]>`
-    with ranked as (${ranked})
-    select t.total, p.* from (select count(*)::int as total from ranked) t
-    left join lateral (select * from ranked order by pos limit ${perPage} offset ${offsetOf(page, perPage)}) p on true
+    with t as materialized (select coalesce((${ranking.total}), 0)::int as total)
+    select t.total, p.* from t left join lateral (${ranking.rows}) p on true
     order by p.pos`;
   const total = rows[0]?.total ?? 0;
   return { total, rows: rows.filter((r) => r.listing_id !== null) as RankedRow[] };
@@ -39,23 +61,33 @@ export async function withSummaries<R extends { listing_id: bigint | number }>(s
 }
 
 /**
- * One launch week. Past and current weeks: live launches ranked by votes cast during the week
- * (mv_weekly_ranking) with any award. Future weeks: the listings scheduled for it, unranked.
+ * One page of a launch week. Past and current weeks: live launches ranked by votes cast during the
+ * week (mv_weekly_ranking) with any award. Future weeks: the listings scheduled for it, unranked.
  */
-export function launchWeekRanking(sql: Sql, siteId: number, week: string, isFuture: boolean) {
+export function launchWeekRanking(sql: Sql, siteId: number, week: string, isFuture: boolean, page: postgres.Fragment): RankingPage {
   if (isFuture) {
-    return sql`
-      select l.id as listing_id, null::int as rank, null::int as votes, null::int as award,
-             row_number() over (order by l.launched_at asc nulls last, l.name, l.id)::int as pos
-      from listings l
-      where l.site_id = ${siteId} and l.status = 'scheduled' and l.launch_week = ${week}::date`;
+    // A week's schedule is small: counted exactly; listings_scheduled_order gives the order.
+    return {
+      total: sql`select count(*) from listings where site_id = ${siteId} and status = 'scheduled' and launch_week = ${week}::date`,
+      rows: sql`
+        select l.id as listing_id, null::int as rank, null::int as votes, null::int as award,
+               row_number() over (order by l.launched_at asc nulls last, l.name, l.id)::int as pos
+        from listings l
+        where l.site_id = ${siteId} and l.status = 'scheduled' and l.launch_week = ${week}::date
+        order by l.launched_at asc nulls last, l.name, l.id ${page}`,
+    };
   }
-  return sql`
-    select r.listing_id, r.rank, r.votes, a.rank as award, r.rank as pos
-    from mv_weekly_ranking r
-    join listings l on l.id = r.listing_id and l.status = 'live'
-    left join awards a on a.site_id = r.site_id and a.listing_id = r.listing_id and a.week = r.week
-    where r.site_id = ${siteId} and r.week = ${week}::date`;
+  return {
+    total: sql`select total from mv_weekly_ranking where site_id = ${siteId} and week = ${week}::date order by rank limit 1`,
+    // Awards are joined to the page's rows only, not to those skipped by OFFSET.
+    rows: sql`
+      select r.*, a.rank as award
+      from (select r.listing_id, r.rank, r.votes, r.rank as pos
+            from mv_weekly_ranking r
+            where r.site_id = ${siteId} and r.week = ${week}::date and ${isLive(sql, sql`r.listing_id`)}
+            order by r.rank ${page}) r
+      left join awards a on a.site_id = ${siteId} and a.week = ${week}::date and a.listing_id = r.listing_id`,
+  };
 }
 
 export const LAUNCH_SECTIONS = ['today', 'this-week', 'trending', 'most-voted', 'recent', 'most-viewed', 'most-followed', 'upcoming'] as const;
@@ -67,44 +99,80 @@ export const SECTION_METRIC: Record<LaunchSection, string> = {
   recent: 'launched_at', 'most-viewed': 'views', 'most-followed': 'follows', upcoming: 'launch_week',
 };
 
-/** The ordered selection behind one list_launches section (listing_id, pos, metric_num or metric_text). */
-export function launchSection(sql: Sql, siteId: number, section: LaunchSection) {
-  if (section === 'this-week') {
-    return sql`
-      select r.listing_id, r.rank as pos, r.votes::float8 as metric_num, null::text as metric_text
-      from mv_weekly_ranking r join listings l on l.id = r.listing_id and l.status = 'live'
-      where r.site_id = ${siteId} and r.week = date_trunc('week', now() at time zone 'utc')::date`;
+/** Listings of the site in one status as of the last view refresh (mv_listing_counts). */
+const countOf = (sql: Sql, siteId: number, status: 'live' | 'scheduled') =>
+  sql`select listings from mv_listing_counts where site_id = ${siteId} and status = ${status}`;
+
+const launchedAt = (sql: Sql) => sql`to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/** The counter sections walk the matching mv_listing_stats index (site_id, counter desc, ..., listing_id). */
+const COUNTER_SECTIONS = {
+  trending: { order: 's.trending desc, s.votes desc, s.listing_id', metric: 'round(s.trending::numeric, 4)::float8' },
+  'most-voted': { order: 's.votes desc, s.listing_id', metric: 's.votes::float8' },
+  'most-viewed': { order: 's.views desc, s.listing_id', metric: 's.views::float8' },
+  'most-followed': { order: 's.follows desc, s.listing_id', metric: 's.follows::float8' },
+} as const;
+
+/** One page of a list_launches section (listing_id, pos, metric_num or metric_text). */
+export function launchSection(sql: Sql, siteId: number, section: LaunchSection, page: postgres.Fragment): RankingPage {
+  const pos = (order: string) => sql`row_number() over (order by ${sql.unsafe(order)})::int as pos`;
+  switch (section) {
+    case 'this-week': {
+      const week = sql`date_trunc('week', now() at time zone 'utc')::date`;
+      return {
+        total: sql`select total from mv_weekly_ranking where site_id = ${siteId} and week = ${week} order by rank limit 1`,
+        rows: sql`
+          select r.listing_id, r.rank as pos, r.votes::float8 as metric_num, null::text as metric_text
+          from mv_weekly_ranking r
+          where r.site_id = ${siteId} and r.week = ${week} and ${isLive(sql, sql`r.listing_id`)}
+          order by r.rank ${page}`,
+      };
+    }
+    case 'upcoming': {
+      const order = 'l.launch_week asc nulls last, l.launched_at asc nulls last, l.name, l.id';
+      return {
+        total: countOf(sql, siteId, 'scheduled'),
+        rows: sql`
+          select l.id as listing_id, null::float8 as metric_num, to_char(l.launch_week, 'YYYY-MM-DD') as metric_text, ${pos(order)}
+          from listings l where l.site_id = ${siteId} and l.status = 'scheduled'
+          order by ${sql.unsafe(order)} ${page}`,
+      };
+    }
+    case 'recent': {
+      const order = 'l.launched_at desc nulls last, l.id desc';
+      return {
+        total: countOf(sql, siteId, 'live'),
+        rows: sql`
+          select l.id as listing_id, null::float8 as metric_num, ${launchedAt(sql)} as metric_text, ${pos(order)}
+          from listings l where l.site_id = ${siteId} and l.status = 'live'
+          order by ${sql.unsafe(order)} ${page}`,
+      };
+    }
+    case 'today': {
+      // A day's launches are few (a range of listings_live_launched): counted and sorted exactly.
+      const day = sql`l.site_id = ${siteId} and l.status = 'live'
+        and l.launched_at >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'
+        and l.launched_at < (date_trunc('day', now() at time zone 'utc') + interval '1 day') at time zone 'utc'`;
+      const order = 'coalesce(s.votes, 0) desc, l.launched_at asc, l.id';
+      return {
+        total: sql`select count(*) from listings l where ${day}`,
+        rows: sql`
+          select l.id as listing_id, coalesce(s.votes, 0)::float8 as metric_num, null::text as metric_text, ${pos(order)}
+          from listings l left join mv_listing_stats s on s.listing_id = l.id
+          where ${day} order by ${sql.unsafe(order)} ${page}`,
+      };
+    }
+    default: {
+      // Counters exist for listings present at the last refresh; one added since joins at the next.
+      const { order, metric } = COUNTER_SECTIONS[section];
+      return {
+        total: countOf(sql, siteId, 'live'),
+        rows: sql`
+          select s.listing_id, ${sql.unsafe(metric)} as metric_num, null::text as metric_text, ${pos(order)}
+          from mv_listing_stats s
+          where s.site_id = ${siteId} and ${isLive(sql, sql`s.listing_id`)}
+          order by ${sql.unsafe(order)} ${page}`,
+      };
+    }
   }
-  if (section === 'upcoming') {
-    return sql`
-      select l.id as listing_id, null::float8 as metric_num, to_char(l.launch_week, 'YYYY-MM-DD') as metric_text,
-             row_number() over (order by l.launch_week asc nulls last, l.launched_at asc nulls last, l.name, l.id)::int as pos
-      from listings l where l.site_id = ${siteId} and l.status = 'scheduled'`;
-  }
-  const today = section === 'today'
-    ? sql`and l.launched_at >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'
-          and l.launched_at < (date_trunc('day', now() at time zone 'utc') + interval '1 day') at time zone 'utc'`
-    : sql``;
-  const order = {
-    today: sql`coalesce(s.votes, 0) desc, l.launched_at asc, l.id`,
-    trending: sql`coalesce(s.trending, 0) desc, coalesce(s.votes, 0) desc, l.id`,
-    'most-voted': sql`coalesce(s.votes, 0) desc, l.id`,
-    recent: sql`l.launched_at desc nulls last, l.id desc`,
-    'most-viewed': sql`coalesce(s.views, 0) desc, l.id`,
-    'most-followed': sql`coalesce(s.follows, 0) desc, l.id`,
-  }[section];
-  const metric = {
-    today: sql`coalesce(s.votes, 0)::float8`,
-    trending: sql`round(coalesce(s.trending, 0)::numeric, 4)::float8`,
-    'most-voted': sql`coalesce(s.votes, 0)::float8`,
-    recent: sql`null::float8`,
-    'most-viewed': sql`coalesce(s.views, 0)::float8`,
-    'most-followed': sql`coalesce(s.follows, 0)::float8`,
-  }[section];
-  return sql`
-    select l.id as listing_id, ${metric} as metric_num,
-           case when ${section === 'recent'} then to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') end as metric_text,
-           row_number() over (order by ${order})::int as pos
-    from listings l left join mv_listing_stats s on s.listing_id = l.id
-    where l.site_id = ${siteId} and l.status = 'live' ${today}`;
 }

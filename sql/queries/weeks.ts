@@ -23,14 +23,18 @@ interface WeekRow extends LaunchWeek { valid: boolean; in_calendar: boolean }
  * a week before the site's first launch week or more than MAX_WEEKS_AHEAD weeks ahead.
  */
 export async function resolveWeek(sql: Sql, siteId: number, input: string, where: 'path' | 'query', field = 'week'): Promise<LaunchWeek> {
-  // regexp_match yields null for this/next/last, so the casts never see text; make_date only runs on a
-  // checked year, month and day (CASE arms are evaluated lazily), so a bad date is reported, not raised.
+  // The casts only see a date-shaped input (CASE arms are evaluated lazily), and make_date only runs
+  // on a checked year, month and day, so a bad date is reported, not raised. No capturing regexp:
+  // the CTEs are inlined, so each reference to y, m or dd re-evaluates its expression.
   const [row] = await sql<WeekRow[]>`
     with parts as (
-      select ${input}::text as w, regexp_match(${input}::text, '^([0-9]{4})-([0-9]{2})-([0-9]{2})$') as d,
+      select ${input}::text as w, ${input}::text ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' as is_date,
              date_trunc('week', now() at time zone 'utc')::date as cur
     ), ymd as (
-      select w, cur, d[1]::int as y, d[2]::int as m, d[3]::int as dd from parts
+      select w, cur, case when is_date then substr(w, 1, 4)::int end as y,
+             case when is_date then substr(w, 6, 2)::int end as m,
+             case when is_date then substr(w, 9, 2)::int end as dd
+      from parts
     ), dim as (
       select ymd.*, case when y >= 1 and m between 1 and 12
                          then extract(day from make_date(y, m, 1) + interval '1 month' - interval '1 day')::int end as days
