@@ -69,6 +69,16 @@ beforeAll(async () => {
       // not live, or not ours: never found by live searches
       await listing(sql, siteId, { slug: 'upcoming-one', name: 'Upcoming Notion Tool', status: 'scheduled', launchWeek: nextWeek, category: review });
       await listing(sql, siteId, { slug: 'overdue', name: 'Overdue Notion Tool', status: 'scheduled', launchWeek: pastWeek, category: review });
+      // relevance tiers among upcoming listings: exact name, name prefix, tagline (votes break the tie), description only
+      const soon = { status: 'scheduled', launchWeek: nextWeek, category: review };
+      await listing(sql, siteId, { slug: 'quasar', name: 'Quasar', ...soon });
+      await listing(sql, siteId, { slug: 'quasar-labs', name: 'Quasar Labs', ...soon });
+      await listing(sql, siteId, { slug: 'nebula-kit', name: 'Nebula Kit', tagline: 'Quasar tooling', votes: [1, 1], ...soon });
+      await listing(sql, siteId, { slug: 'pulsar-kit', name: 'Pulsar Kit', tagline: 'Quasar tooling', votes: [1, 1, 1, 1, 1], ...soon });
+      await listing(sql, siteId, { slug: 'comet-desk', name: 'Comet Desk', tagline: 'Desk for comets', description: 'Works with quasar.',
+        votes: [1, 1, 1, 1, 1, 1, 1, 1, 1], ...soon });
+      // similar to "quasar" as a whole (trigrams) without sharing its words
+      await listing(sql, siteId, { slug: 'qua-sar', name: 'Qua Sar', ...soon });
       await listing(sql, siteId, { slug: 'notion-draft', name: 'Notion Draft', status: 'draft', category: productivity });
       await listing(sql, siteId, { slug: 'notion-elsewhere', name: 'Notion Elsewhere', site: other.id, category: productivity, launchedDaysAgo: 1 });
     },
@@ -83,6 +93,7 @@ const search = async (qs: string) => {
 };
 const slugs = async (qs: string) => (await search(qs)).items.map((i: any) => i.slug);
 const ALL_LIVE = ['notion-clone', 'invoicer', 'reviewbot', 'mailer', 'mailer-plus', 'importer', 'oldie', 'hotnew'];
+const UPCOMING = ['upcoming-one', 'quasar', 'quasar-labs', 'nebula-kit', 'pulsar-kit', 'comet-desk', 'qua-sar'];
 
 describe('search_listings text', () => {
   test('finds a name with two letters swapped', async () => {
@@ -112,6 +123,31 @@ describe('search_listings text', () => {
     expect(await slugs('q=notio')).toEqual(['notion-clone', 'importer']);
     expect(await slugs('q=no')).toEqual([]);
     expect(await search('q=%21%21%21')).toMatchObject({ items: [], total: 0 });
+  });
+
+  test('relevance: exact name, name prefix, then text rank (votes break ties), description-only matches last', async () => {
+    const order = ['quasar', 'quasar-labs', 'pulsar-kit', 'nebula-kit', 'comet-desk'];
+    expect(await search('status=upcoming&q=quasar')).toMatchObject({ total: 5, has_more: false });
+    expect(await slugs('status=upcoming&q=quasar')).toEqual(order); // qua-sar is similar as a whole, but words matched
+    // one letter missing: the same matches, but no longer an exact name or prefix (then most recently added first)
+    expect(await slugs('status=upcoming&q=qasar')).toEqual(['quasar-labs', 'quasar', 'pulsar-kit', 'nebula-kit', 'comet-desk']);
+    // a page boundary inside the tie between the two taglines: votes still decide it
+    expect(await search('status=upcoming&q=quasar&per_page=3')).toMatchObject({ total: 5, has_more: true });
+    expect(await slugs('status=upcoming&q=quasar&per_page=3')).toEqual(order.slice(0, 3));
+    expect(await slugs('status=upcoming&q=quasar&per_page=3&page=2')).toEqual(order.slice(3));
+    expect(await slugs('status=upcoming&q=quasar&per_page=1&page=4')).toEqual([order[3]]);
+    expect(await slugs('status=upcoming&q=quasar&page=2')).toEqual([]);
+  });
+
+  test('when no words match, names similar to q as a whole match, counted alike', async () => {
+    expect(await search('q=notionclone')).toMatchObject({ total: 1, items: [{ slug: 'notion-clone' }] });
+    expect(await search('q=notionclone&country=DE')).toMatchObject({ total: 0, items: [] });
+    expect(await search('status=upcoming&q=quasarr%20labz')).toMatchObject({ total: 1, items: [{ slug: 'quasar-labs' }] });
+    expect(await search('q=zqxjvw')).toMatchObject({ total: 0, items: [] }); // similar to nothing
+    // "mailer" is similar too, less so: relevance orders by similarity, the other sorts as usual
+    expect(await slugs('q=mailerplus')).toEqual(['mailer-plus', 'mailer']);
+    expect(await slugs('q=mailerplus&sort=newest')).toEqual(['mailer', 'mailer-plus']);
+    expect(await search('q=mailerplus&sort=most_followed&per_page=1')).toMatchObject({ total: 2, has_more: true, items: [{ slug: 'mailer' }] });
   });
 
   test('a blank q is no q; q over 200 characters is a 400 naming q', async () => {
@@ -174,8 +210,9 @@ describe('search_listings filters', () => {
 
   test('status upcoming lists scheduled listings whose week is not past', async () => {
     const body = await search('status=upcoming');
-    expect(body.items.map((i: any) => i.slug)).toEqual(['upcoming-one']);
-    expect(body.items[0]).toMatchObject({ status: 'scheduled', launched_at: null });
+    expect(body.items.map((i: any) => i.slug).sort()).toEqual([...UPCOMING].sort()); // not 'overdue'
+    expect(body.total).toBe(UPCOMING.length);
+    expect(body.items.every((i: any) => i.status === 'scheduled' && i.launched_at === null)).toBe(true);
     expect(await slugs('status=upcoming&q=notion')).toEqual(['upcoming-one']);
     expect((await app.json('/listings?status=draft')).status).toBe(400);
   });

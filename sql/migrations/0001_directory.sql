@@ -112,6 +112,13 @@ create table listings (
     setweight(to_tsvector('english', words_of(keywords)), 'B') ||
     setweight(to_tsvector('english', coalesce(description, '')), 'C')
   ) stored,
+  -- What search ranks by: search without the description, so ranking never reads (or detoasts)
+  -- a large description vector; the description still matches through search.
+  search_rank tsvector generated always as (
+    setweight(to_tsvector('simple', coalesce(name, '')), 'A') ||
+    setweight(to_tsvector('english', coalesce(tagline, '')), 'B') ||
+    setweight(to_tsvector('english', words_of(keywords)), 'B')
+  ) stored,
   unique (site_id, slug)
 );
 comment on table listings is 'A company''s listing on one site. status: draft, awaiting_badge, scheduled, live (open-ended). unlocked_sections: paid sections shown publicly.';
@@ -128,6 +135,7 @@ create index listings_domain on listings (lower(domain));
 create index listings_country on listings (country);
 create index listings_created on listings (created_at desc);
 create index listings_search on listings using gin (search);
+-- search_listings falls back to names similar to q as a whole only when no words match.
 create index listings_name_trgm on listings using gin (lower(name) gin_trgm_ops);
 create index listings_tagline_trgm on listings using gin (lower(tagline) gin_trgm_ops);
 
