@@ -56,3 +56,5 @@ try {
   edge.kill('SIGTERM');
   await db.stop();
 }
+// Failed or timed-out requests make the run fail, so a broken scenario is never reported as a number.
+process.exit(process.exitCode ?? 0);
