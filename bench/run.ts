@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from './ports.ts';
+import { freePort } from '../test/ports.ts';
 import { benchDatabase } from './database.ts';
 import { scenarios } from './scenarios.ts';
 

@@ -1,17 +1,11 @@
-import { createServer } from 'node:net';
 import { loadConfig, type Config } from '../sql/config.ts';
 import type { Sql } from '../sql/db.ts';
 import { startEdge } from '../api/server.ts';
 import { ensureSite } from '../sql/site.ts';
 import { freshDatabase } from './db.ts';
+import { freePort } from './ports.ts';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-    s.on('error', reject);
-  });
-}
+export { freePort };
 
 export interface TestApp {
   url: string; api: string; sql: Sql; config: Config; siteId: number; databaseUrl: string;
