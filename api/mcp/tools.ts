@@ -3,7 +3,7 @@ import { execute } from '../http/execute.ts';
 import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { mergedInputSchema } from '../registry/inputs.ts';
+import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -28,8 +28,7 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-// JSON round trip: TypeBox keeps its Kind/Optional markers under symbol keys, which must not leak.
-const plain = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+const plain = (schema: unknown): JsonSchema => plainSchema(schema);
 
 /** The tool's input schema is the operation's merged input (path, query and body side by side). */
 export const inputSchemaOf = (op: Operation): JsonSchema => mergedInputSchema(op);

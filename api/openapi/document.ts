@@ -1,11 +1,10 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Operation } from '../registry/operation.ts';
-import { requiredNames } from '../registry/inputs.ts';
+import { plainSchema, requiredNames } from '../registry/inputs.ts';
 import { PROBLEM_KINDS } from '../http/problem.ts';
 import { isCacheable } from '../http/execute.ts';
 
-/** JSON Schema of an operation's part, without TypeBox's symbol keys (JSON round trip drops them). */
-const plain = (s: TSchema) => JSON.parse(JSON.stringify(s));
+const plain = (s: TSchema) => plainSchema(s) as Record<string, any>;
 
 const problemRef = { $ref: '#/components/schemas/Problem' };
 const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: problemRef } } });

@@ -1,14 +1,9 @@
-import { FormatRegistry, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { conforms } from '../../test/conforms.ts';
 import { leaderboardsOperations } from './leaderboards.ts';
 
-// Responses must match the declared output schema (OpenAPI is generated from it).
-if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => !Number.isNaN(Date.parse(v)));
-const conforms = (schema: TSchema, body: unknown) => expect([...Value.Errors(schema, body)].map((e) => `${e.path} ${e.message}`)).toEqual([]);
 
 const DAY = 86_400_000;
 const NOW = Date.now();

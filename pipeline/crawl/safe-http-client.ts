@@ -38,32 +38,30 @@ export class SafeHttpClient implements BaseHttpClient {
     const buffer = Buffer.from(response.body);
     const type = request.responseType ?? 'text';
     const body = type === 'buffer' ? buffer : type === 'json' ? JSON.parse(buffer.toString('utf8')) : buffer.toString('utf8');
-    return {
-      request,
-      url: response.url,
-      redirectUrls: response.redirects.map((url) => new URL(url)),
-      statusCode: response.status,
-      headers: headersOf(response),
-      trailers: {},
-      complete: true,
-      body,
-    } as HttpResponse<T>;
+    return { ...envelope(request, response), body } as HttpResponse<T>;
   }
 
   async stream(request: HttpRequest): Promise<StreamingHttpResponse> {
     const response = await this.get(request as HttpRequest<keyof ResponseTypes>);
     const total = response.body.byteLength;
     return {
-      request,
-      url: response.url,
-      redirectUrls: response.redirects.map((url) => new URL(url)),
-      statusCode: response.status,
-      headers: headersOf(response),
-      trailers: {},
-      complete: true,
+      ...envelope(request, response),
       stream: Readable.from([Buffer.from(response.body)]),
       downloadProgress: { percent: 1, transferred: total, total },
       uploadProgress: { percent: 1, transferred: 0, total: 0 },
     };
   }
+}
+
+/** The part of Crawlee's response shape that buffered and streamed responses share. */
+function envelope<R>(request: R, response: SafeResponse) {
+  return {
+    request,
+    url: response.url,
+    redirectUrls: response.redirects.map((url) => new URL(url)),
+    statusCode: response.status,
+    headers: headersOf(response),
+    trailers: {},
+    complete: true as const,
+  };
 }
