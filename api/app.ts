@@ -9,6 +9,8 @@ import { mountMcp } from './mcp/mount.ts';
 import { mountOpenApi } from './openapi/mount.ts';
 import { mountBadgeImages } from './badges/mount.ts';
 import type { OperationContext, Site } from './registry/operation.ts';
+import { resolvePrincipal } from './auth/principal.ts';
+import { resourcesOf } from './auth/challenge.ts';
 import { operations } from './registry/index.ts';
 
 export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger }
@@ -17,10 +19,15 @@ export const API_PREFIX = '/api/v1';
 
 export function buildApp(deps: AppDeps) {
   const { config } = deps;
-  const makeContext = async (request: Request): Promise<OperationContext> => ({
-    sql: deps.sql, site: deps.site, config, cache: deps.cache, principal: null,
-    requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
-  });
+  const resources = resourcesOf(config);
+  // Credentials are resolved per surface: an OAuth token is valid only at the resource it was issued for.
+  const makeContext = async (request: Request, surface: 'rest' | 'mcp' = 'rest'): Promise<OperationContext> => {
+    const { principal, rejected } = await resolvePrincipal(deps.sql, request.headers.get('authorization'), resources[surface]);
+    return {
+      sql: deps.sql, site: deps.site, config, cache: deps.cache, principal, credentialRejected: rejected,
+      requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
+    };
+  };
   const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
 
   const app = new Elysia({ normalize: false })
@@ -41,7 +48,7 @@ export function buildApp(deps: AppDeps) {
         { headers: { 'content-type': 'text/html; charset=utf-8' } });
     });
 
-  mountRest(app as never, API_PREFIX, operations, { makeContext, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
+  mountRest(app as never, API_PREFIX, operations, { makeContext, config, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
   mountOpenApi(app as never, API_PREFIX, operations, config);
   mountMcp(app as never, operations, { makeContext, config, logError });
   mountBadgeImages(app as never, deps);

@@ -8,7 +8,7 @@ import { startEdge } from './server.ts';
 const config = loadConfig(process.env);
 const db = await resolveDatabase(config);
 const sql = connect(db.url, { max: 1 });
-await migrate(sql);
+await migrate(sql, db.url);
 await sql.end();
 const edge = await startEdge(config, db.url);
 console.log(`edge listening on ${config.siteUrl} (port ${edge.port})`);

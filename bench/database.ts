@@ -16,7 +16,7 @@ export async function benchDatabase(target: number) {
     ? { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
     : await startEmbeddedPostgres(`${config.dataDir}/bench-pg`, config.embeddedPgPort + 1, 'bench');
   const sql = connect(pg.url, { max: 4 });
-  await migrate(sql);
+  await migrate(sql, pg.url);
   const site = await ensureSite(sql, config.siteKey, 'http://127.0.0.1');
   let [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`;
   if (n === 0) { await seedDemo(sql, site.id); n = (await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`)[0].n; }

@@ -15,7 +15,7 @@ import { seedDemo } from '../seeds/demo.ts';
 const config = loadConfig(process.env);
 const db = await resolveDatabase(config);
 const sql = connect(db.url, { max: 2 });
-await migrate(sql);
+await migrate(sql, db.url);
 const site = await ensureSite(sql, config.siteKey, config.siteUrl);
 const [{ empty }] = await sql<{ empty: boolean }[]>`
   select not exists (select 1 from listings) and not exists (select 1 from categories) as empty`;

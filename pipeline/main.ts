@@ -8,7 +8,7 @@ import { startWorker } from './worker.ts';
 const config = loadConfig(process.env);
 const db = await resolveDatabase(config);
 const sql = connect(db.url, { max: 1 });
-await migrate(sql);
+await migrate(sql, db.url);
 await sql.end();
 const runner = await startWorker(config, db.url);
 // Awards for weeks that finished while nothing ran; a no-op when they exist.

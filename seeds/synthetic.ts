@@ -68,7 +68,7 @@ async function main() {
     : await startEmbeddedPostgres(`${config.dataDir}/pg`, config.embeddedPgPort);
   const sql = connect(pg.url, { max: 2 });
   try {
-    const applied = await migrate(sql);
+    const applied = await migrate(sql, pg.url);
     if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
     const site = await ensureSite(sql, config.siteKey, config.siteUrl);
     console.log(`adding ${n} synthetic listings to site "${site.key}" (${config.databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})...`);

@@ -14,6 +14,27 @@ export interface Config {
   seedOnEmpty: boolean;
   viewRefreshCron: string;
   logLevel: string;
+  /** Trust the first X-Forwarded-For hop as the client address (behind our own proxy only). */
+  trustProxy: boolean;
+  mail: { smtpUrl: string | null; from: string };
+  auth: {
+    sessionTtlHours: number;
+    loginLinkTtlMinutes: number;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlDays: number;
+    authCodeTtlSeconds: number;
+  };
+  rateLimits: {
+    windowSeconds: number;
+    anonymousReads: number;
+    authenticatedReads: number;
+    writes: number;
+  };
+  idempotencyTtlHours: number;
+  /** Server-side fetches (crawls, client metadata documents) may reach loopback: tests only. */
+  allowLoopbackFetch: boolean;
+  crawlerUserAgent: string;
+  drafter: { kind: 'extractive' | 'llm'; openaiApiKey: string | null; openaiBaseUrl: string | null; model: string; timeoutMs: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -32,6 +53,13 @@ function bool(env: Env, key: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new Error(`${key} must be true or false, got "${env[key]}"`);
+}
+
+function oneOf<T extends string>(env: Env, key: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) throw new Error(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 export function loadConfig(env: Env): Config {
@@ -53,5 +81,30 @@ export function loadConfig(env: Env): Config {
     seedOnEmpty: bool(env, 'SEED_ON_EMPTY', true),
     viewRefreshCron: env.VIEW_REFRESH_CRON || '* * * * *',
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `no-reply@${new URL(siteUrl).hostname}` },
+    auth: {
+      sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 720, 1, 8760),
+      loginLinkTtlMinutes: int(env, 'LOGIN_LINK_TTL_MINUTES', 15, 1, 1440),
+      accessTokenTtlSeconds: int(env, 'OAUTH_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86400),
+      refreshTokenTtlDays: int(env, 'OAUTH_REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+      authCodeTtlSeconds: int(env, 'OAUTH_CODE_TTL_SECONDS', 60, 10, 600),
+    },
+    rateLimits: {
+      windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+      anonymousReads: int(env, 'RATE_LIMIT_ANONYMOUS_READS', 600, 1, 10_000_000),
+      authenticatedReads: int(env, 'RATE_LIMIT_AUTHENTICATED_READS', 1200, 1, 10_000_000),
+      writes: int(env, 'RATE_LIMIT_WRITES', 120, 1, 10_000_000),
+    },
+    idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 48, 24, 8760),
+    allowLoopbackFetch: bool(env, 'ALLOW_LOOPBACK_FETCH', false),
+    crawlerUserAgent: env.CRAWLER_USER_AGENT || `ListingDirectoryBot/1.0 (+${siteUrl}/bot)`,
+    drafter: {
+      kind: oneOf(env, 'DRAFTER', env.OPENAI_API_KEY ? 'llm' : 'extractive', ['extractive', 'llm'] as const),
+      openaiApiKey: env.OPENAI_API_KEY || null,
+      openaiBaseUrl: env.OPENAI_BASE_URL || null,
+      model: env.OPENAI_MODEL || 'gpt-4.1-mini',
+      timeoutMs: int(env, 'OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
+    },
   };
 }

@@ -1,12 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Logger, runMigrations } from 'graphile-worker';
 import type { Sql } from './db.ts';
 
 const dir = join(import.meta.dirname, 'migrations');
 const LOCK = 7_301_911; // advisory lock key for migrations
 
-/** Applies pending migrations, each in its own transaction, under an advisory lock. */
-export async function migrate(sql: Sql): Promise<string[]> {
+const quiet = new Logger(() => () => {});
+
+/**
+ * Applies pending migrations, each in its own transaction, under an advisory lock, then installs
+ * graphile-worker's schema (its own migrations, its own lock): the edge enqueues jobs with
+ * graphile_worker.add_job inside its transactions, so the schema must exist before either side runs.
+ */
+export async function migrate(sql: Sql, connectionString: string): Promise<string[]> {
   const files = readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
   const applied: string[] = [];
   await sql.begin(async (tx) => {
@@ -21,5 +28,6 @@ export async function migrate(sql: Sql): Promise<string[]> {
       applied.push(file);
     }
   });
+  await runMigrations({ connectionString, logger: quiet });
   return applied;
 }

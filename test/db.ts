@@ -32,7 +32,7 @@ async function boot(): Promise<TestServer> {
   await admin.unsafe(`drop database if exists ${template}`);
   await admin.unsafe(`create database ${template}`);
   const tpl = connect(withDb(adminUrl, template), { max: 1 });
-  await migrate(tpl);
+  await migrate(tpl, withDb(adminUrl, template));
   await tpl.end();
   await admin.end();
   return { adminUrl, template, counter: 0, stop: stopServer };

@@ -5,6 +5,7 @@ import type { CachedBody } from './cache.ts';
 
 /** Public reads are cached and carry an ETag; everything else runs every time. */
 export const isCacheable = (op: Operation) => op.method === 'GET' && op.scope === null;
+// Public reads give the same answer to everyone, so a credential doesn't bypass the shared cache.
 
 function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
@@ -17,6 +18,9 @@ export const etagOf = (body: string) => `"${createHash('sha1').update(body).dige
 
 /** Runs an operation with already-validated input and returns its serialised body. */
 export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext): Promise<CachedBody> {
+  // A credential that was sent but is not valid is refused on every operation, public ones
+  // included: a mistyped or revoked key should fail loudly, not read as anonymous.
+  if (ctx.credentialRejected) throw new DomainError('unauthorized', 'The credential is invalid, expired, revoked or issued for another resource.');
   if (op.scope !== null) {
     if (!ctx.principal) throw new DomainError('unauthorized', 'This operation needs a credential: send Authorization: Bearer <API key or access token>.');
     if (!ctx.principal.scopes.includes(op.scope)) throw new DomainError('forbidden', `This credential lacks the ${op.scope} scope.`);

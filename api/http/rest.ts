@@ -4,8 +4,17 @@ import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
 import { problem, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
+import type { Config } from '../../sql/config.ts';
+import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 
-export type ContextFactory = (request: Request) => Promise<OperationContext>;
+/** WWW-Authenticate for a 401 or a missing scope's 403, naming the REST resource's metadata. */
+export function authChallenge(config: Config, status: number, op: Operation, ctx: OperationContext, resource: string): Record<string, string> {
+  if (status === 401) return { 'www-authenticate': bearerChallenge(config, resource, ctx.credentialRejected ? { error: 'invalid_token' } : {}) };
+  if (status === 403 && op.scope) return { 'www-authenticate': bearerChallenge(config, resource, { error: 'insufficient_scope', scope: op.scope }) };
+  return {};
+}
+
+export type ContextFactory = (request: Request, surface?: 'rest' | 'mcp') => Promise<OperationContext>;
 export type ErrorLogger = (err: unknown, ctx: { requestId: string; operation: string }) => void;
 
 const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
@@ -38,7 +47,7 @@ function queryObject(url: URL): Record<string, unknown> {
 }
 
 export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
-  makeContext: ContextFactory; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
+  makeContext: ContextFactory; config: Config; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
 }) {
   for (const op of ops) {
     const cacheable = isCacheable(op);
@@ -61,7 +70,8 @@ export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
         if (e.badJson) return problemResponse(problem(deps.siteUrl, 'bad-request', e.message), base);
         if (e.media) return problemResponse(problem(deps.siteUrl, 'unsupported-media-type', e.message), base);
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
-        return problemResponse({ ...problemFromError(deps.siteUrl, err), instance: ctx.requestId }, base);
+        const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
+        return problemResponse(p, { ...base, ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
       }
     };
     app.route(op.method, prefix + toElysiaPath(op.path), handler as never, { parse: 'none' } as never);

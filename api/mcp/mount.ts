@@ -5,6 +5,7 @@ import type { Config } from '../../sql/config.ts';
 import type { ContextFactory, ErrorLogger } from '../http/rest.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
+import { mcpAuthGate } from './auth-gate.ts';
 
 /** 2026-07-28 through server/discover; the initialize-based 2025 versions through the stateless legacy leg. */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
@@ -60,7 +61,7 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
         // The HTTP request reaches the operation context, so credentials sent on it (a later
         // change) are resolved the same way as for REST.
         const request = ctx.http?.req ?? requestInfo ?? new Request(`${config.siteUrl}/mcp`, { method: 'POST' });
-        const opCtx = await deps.makeContext(request);
+        const opCtx = await deps.makeContext(request, 'mcp');
         return callTool(spec, args, opCtx, { siteUrl: config.siteUrl, logError: deps.logError });
       });
     }
@@ -76,8 +77,9 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
   const tooLarge = (request: Request) => Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
     ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
     : null;
-  const serve = ({ request }: { request: Request }) =>
-    originValidationResponse(request, allowedOrigins) ?? tooLarge(request) ?? handler.fetch(request);
+  const gate = mcpAuthGate(ops, deps);
+  const serve = async ({ request }: { request: Request }) =>
+    originValidationResponse(request, allowedOrigins) ?? tooLarge(request) ?? (await gate(request)) ?? handler.fetch(request);
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.
   app.all('/mcp', serve as never, { parse: 'none' } as never);

@@ -10,11 +10,13 @@ import { awardsOperations } from '../operations/awards.ts';
 import { badgesOperations } from '../operations/badges.ts';
 import { interviewOperations } from '../operations/interview.ts';
 import { productsOperations } from '../operations/products.ts';
+import { accountOperations } from '../operations/account.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
   ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
+  ...accountOperations(() => operations),
 ];
 
 const names = new Set<string>();

@@ -3,13 +3,16 @@ import type { Config } from '../../sql/config.ts';
 import type { Sql } from '../../sql/db.ts';
 import type { ResponseCache } from '../http/cache.ts';
 
-export type Scope = 'account:read' | 'listings:write' | 'orders:write';
+import type { Scope } from '../../sql/auth/scopes.ts';
+
+export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The deployment's own site, resolved once at start. */
 export interface Site { id: number; key: string; name: string; purpose: string; url: string }
 
-export interface Principal { userId: string; kind: 'api_key' | 'oauth' | 'session'; scopes: Scope[] }
+/** Who is calling and what the credential allows; credentialId keys rate limits and audits. */
+export interface Principal { userId: string; email: string; kind: 'api_key' | 'oauth'; credentialId: string; scopes: Scope[] }
 
 export interface OperationContext {
   sql: Sql;
@@ -17,7 +20,11 @@ export interface OperationContext {
   config: Config;
   cache: ResponseCache;
   principal: Principal | null;
+  /** A credential was sent but is unknown, expired, revoked or for another resource. */
+  credentialRejected: boolean;
   requestId: string;
+  /** The Idempotency-Key sent with the request, if any (REST header or MCP argument). */
+  idempotencyKey?: string;
 }
 
 type In<T> = T extends TObject ? Static<T> : {};
