@@ -11,6 +11,8 @@ import { mountBadgeImages } from './badges/mount.ts';
 import type { OperationContext, Site } from './registry/operation.ts';
 import { resolvePrincipal } from './auth/principal.ts';
 import { resourcesOf } from './auth/challenge.ts';
+import { mountSitePages } from './site/mount.ts';
+import { mountOAuth } from './oauth/mount.ts';
 import { operations } from './registry/index.ts';
 
 export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger }
@@ -26,6 +28,7 @@ export function buildApp(deps: AppDeps) {
     return {
       sql: deps.sql, site: deps.site, config, cache: deps.cache, principal, credentialRejected: rejected,
       requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
+      idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     };
   };
   const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
@@ -52,6 +55,8 @@ export function buildApp(deps: AppDeps) {
   mountOpenApi(app as never, API_PREFIX, operations, config);
   mountMcp(app as never, operations, { makeContext, config, logError });
   mountBadgeImages(app as never, deps);
+  mountSitePages(app as never, deps);
+  mountOAuth(app as never, deps);
   app.get('/', () => Response.redirect(`${config.siteUrl}/docs`, 302));
   return app;
 }
