@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../sql/config.ts';
 import type { Sql } from '../sql/db.ts';
 import type { ResponseCache } from './http/cache.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
+import { rateGate } from './http/rate-gate.ts';
 import { PROBLEM_KINDS, problem, problemResponse } from './http/problem.ts';
 import { mountRest } from './http/rest.ts';
 import { mountMcp } from './mcp/mount.ts';
@@ -15,7 +17,7 @@ import { mountSitePages } from './site/mount.ts';
 import { mountOAuth } from './oauth/mount.ts';
 import { operations } from './registry/index.ts';
 
-export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger }
+export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger; limiter: RateLimiter }
 
 export const API_PREFIX = '/api/v1';
 
@@ -31,6 +33,7 @@ export function buildApp(deps: AppDeps) {
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     };
   };
+  const rateLimit = rateGate(deps.limiter, config);
   const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
 
   const app = new Elysia({ normalize: false })
@@ -51,9 +54,9 @@ export function buildApp(deps: AppDeps) {
         { headers: { 'content-type': 'text/html; charset=utf-8' } });
     });
 
-  mountRest(app as never, API_PREFIX, operations, { makeContext, config, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
+  mountRest(app as never, API_PREFIX, operations, { makeContext, rateLimit, config, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
   mountOpenApi(app as never, API_PREFIX, operations, config);
-  mountMcp(app as never, operations, { makeContext, config, logError });
+  mountMcp(app as never, operations, { makeContext, rateLimit, config, logError });
   mountBadgeImages(app as never, deps);
   mountSitePages(app as never, deps);
   mountOAuth(app as never, deps);

@@ -4,6 +4,7 @@ import { connect, type Sql } from '../sql/db.ts';
 import { ensureSite } from '../sql/site.ts';
 import { buildApp } from './app.ts';
 import { createCache } from './http/cache.ts';
+import { createRateLimiter, notePeerAddress } from './http/rate-limit.ts';
 
 export interface RunningEdge { url: string; port: number; stop(): Promise<void> }
 
@@ -16,17 +17,25 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen) });
   // Writes anywhere (this instance, another, the worker) announce a new generation.
   const listener = await sql.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
-  const app = buildApp({ config, sql, site, cache, log });
-  const fetch = (req: Request) => app.handle(req);
+  const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}` });
+  const app = buildApp({ config, sql, site, cache, log, limiter });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number; let close: () => Promise<void>;
   // Bun's own cap sits above ours so that the edge, not Bun, answers an oversized body (413 as a
   // problem); it still stops absurd bodies before they are buffered.
   if (g.Bun) {
+    const fetch = (req: Request, server: { requestIP(r: Request): { address: string } | null }) => {
+      notePeerAddress(req, server.requestIP(req)?.address);
+      return app.handle(req);
+    };
     const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
     port = server.port; close = async () => { server.stop(true); };
   } else if (g.Deno) {
+    const fetch = (req: Request, info: { remoteAddr: { hostname: string } }) => {
+      notePeerAddress(req, info.remoteAddr.hostname);
+      return app.handle(req);
+    };
     const server = g.Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, fetch);
     port = server.addr.port; close = () => server.shutdown();
   } else {
@@ -40,6 +49,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       await close();
       await listener.unlisten().catch(() => {});
       await cache.close();
+      await limiter.close();
       if (!opts.sql) await sql.end({ timeout: 5 });
     },
   };

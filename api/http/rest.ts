@@ -4,6 +4,8 @@ import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
 import { problem, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
+import type { RateGate } from './rate-gate.ts';
+import { authorize } from './authorize.ts';
 import type { Config } from '../../sql/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 
@@ -47,14 +49,20 @@ function queryObject(url: URL): Record<string, unknown> {
 }
 
 export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
-  makeContext: ContextFactory; config: Config; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
+  makeContext: ContextFactory; rateLimit: RateGate; config: Config; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
 }) {
   for (const op of ops) {
     const cacheable = isCacheable(op);
     const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const ctx = await deps.makeContext(request);
-      const base = { 'x-request-id': ctx.requestId };
+      const limit = await deps.rateLimit(request, ctx, op.method !== 'GET');
+      const base = { 'x-request-id': ctx.requestId, ...limit.headers };
+      if (limit.refused) {
+        for (const [k, v] of Object.entries(base)) limit.refused.headers.set(k, v);
+        return limit.refused;
+      }
       try {
+        authorize(op, ctx);
         const url = new URL(request.url);
         const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
         const input = validateInput(op, { path: params, query: queryObject(url), body }, { convert: true });

@@ -2,7 +2,15 @@ import type { Config } from '../../sql/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import type { ContextFactory } from '../http/rest.ts';
-import type { Operation, Scope } from '../registry/operation.ts';
+import type { Operation, Principal, Scope } from '../registry/operation.ts';
+
+export interface GateResult {
+  principal: Principal | null;
+  /** The request calls a tool of a write operation (spends the write budget). */
+  write: boolean;
+  /** 401/403 to answer instead of running the request. */
+  denial: Response | null;
+}
 
 /**
  * The MCP authorization spec wants HTTP-level answers: 401 with WWW-Authenticate naming the
@@ -12,32 +20,36 @@ import type { Operation, Scope } from '../registry/operation.ts';
  */
 export function mcpAuthGate(ops: Operation[], deps: { makeContext: ContextFactory; config: Config }) {
   const scopeOf = new Map<string, Scope>(ops.filter((o) => o.scope).map((o) => [o.name, o.scope as Scope]));
+  const writes = new Set(ops.filter((o) => o.method !== 'GET').map((o) => o.name));
   const resource = resourcesOf(deps.config).mcp;
   const deny = (status: 401 | 403, challenge: string, detail: string) =>
     problemResponse(problem(deps.config.siteUrl, status === 401 ? 'unauthorized' : 'forbidden', detail), { 'www-authenticate': challenge });
 
-  return async (request: Request): Promise<Response | null> => {
-    if (request.method !== 'POST') return null;
+  return async (request: Request): Promise<GateResult> => {
+    const open = { principal: null, write: false, denial: null };
+    if (request.method !== 'POST') return open;
     let needed: Scope[] = [];
+    let write = false;
     try {
       const body = await request.clone().json();
-      const messages = Array.isArray(body) ? body : [body];
-      needed = messages
-        .map((m) => (m && m.method === 'tools/call' ? scopeOf.get(String(m.params?.name)) : undefined))
-        .filter((s): s is Scope => s !== undefined);
+      const tools = (Array.isArray(body) ? body : [body])
+        .filter((m) => m && m.method === 'tools/call').map((m) => String(m.params?.name));
+      needed = tools.map((t) => scopeOf.get(t)).filter((s): s is Scope => s !== undefined);
+      write = tools.some((t) => writes.has(t));
     } catch { /* not JSON: the SDK answers with a parse error */ }
-    if (!request.headers.get('authorization') && needed.length === 0) return null;
+    if (!request.headers.get('authorization') && needed.length === 0) return open;
     const ctx = await deps.makeContext(request, 'mcp');
+    const result = (denial: Response | null): GateResult => ({ principal: ctx.principal, write, denial });
     if (ctx.credentialRejected) {
-      return deny(401, bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.');
+      return result(deny(401, bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.'));
     }
     if (needed.length && !ctx.principal) {
-      return deny(401, bearerChallenge(deps.config, resource), 'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.');
+      return result(deny(401, bearerChallenge(deps.config, resource), 'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.'));
     }
     const missing = needed.find((s) => !ctx.principal!.scopes.includes(s));
     if (missing) {
-      return deny(403, bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }), `This credential lacks the ${missing} scope.`);
+      return result(deny(403, bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }), `This credential lacks the ${missing} scope.`));
     }
-    return null;
+    return result(null);
   };
 }

@@ -3,6 +3,7 @@ import type { Elysia } from 'elysia';
 import { problem, problemResponse } from '../http/problem.ts';
 import type { Config } from '../../sql/config.ts';
 import type { ContextFactory, ErrorLogger } from '../http/rest.ts';
+import type { RateGate } from '../http/rate-gate.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
 import { mcpAuthGate } from './auth-gate.ts';
@@ -38,7 +39,7 @@ function asStandardSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<str
   };
 }
 
-export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: ContextFactory; config: Config; logError: ErrorLogger }) {
+export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: ContextFactory; rateLimit: RateGate; config: Config; logError: ErrorLogger }) {
   const { config } = deps;
   const specs: ToolSpec[] = ops.map(toolSpecOf);
   const schemas = new Map(specs.map((s) => [s.name, { input: asStandardSchema(s.inputSchema), output: asStandardSchema(s.outputSchema) }]));
@@ -78,8 +79,19 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
     ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
     : null;
   const gate = mcpAuthGate(ops, deps);
-  const serve = async ({ request }: { request: Request }) =>
-    originValidationResponse(request, allowedOrigins) ?? tooLarge(request) ?? (await gate(request)) ?? handler.fetch(request);
+  const withHeaders = (res: Response, headers: Record<string, string>) => {
+    const out = new Response(res.body, res);
+    for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+    return out;
+  };
+  const serve = async ({ request }: { request: Request }) => {
+    const early = originValidationResponse(request, allowedOrigins) ?? tooLarge(request);
+    if (early) return early;
+    const g = await gate(request);
+    const limit = await deps.rateLimit(request, g, g.write);
+    if (limit.refused) return limit.refused;
+    return withHeaders(g.denial ?? await handler.fetch(request), limit.headers);
+  };
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.
   app.all('/mcp', serve as never, { parse: 'none' } as never);
