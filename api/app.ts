@@ -15,6 +15,7 @@ import { resolvePrincipal } from './auth/principal.ts';
 import { resourcesOf } from './auth/challenge.ts';
 import { mountSitePages } from './site/mount.ts';
 import { mountOAuth } from './oauth/mount.ts';
+import { mountBotPage } from './site/bot-page.ts';
 import { operations } from './registry/index.ts';
 
 export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger; limiter: RateLimiter }
@@ -60,6 +61,7 @@ export function buildApp(deps: AppDeps) {
   mountBadgeImages(app as never, deps);
   mountSitePages(app as never, deps);
   mountOAuth(app as never, deps);
+  mountBotPage(app as never, config);
   app.get('/', () => Response.redirect(`${config.siteUrl}/docs`, 302));
   return app;
 }
