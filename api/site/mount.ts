@@ -1,5 +1,12 @@
 import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
+import { mountAccount } from './account.ts';
+import { mountApiKeys } from './api-keys.ts';
+import { mountSignIn } from './sign-in.ts';
 
-/** Site pages: sign-in by e-mail link, sign-out, account and API keys. (Being built.) */
-export function mountSitePages(_app: Elysia, _deps: AppDeps) {}
+/** Site pages: sign-in by e-mail link, sign-out, account and API keys. */
+export function mountSitePages(app: Elysia, deps: AppDeps) {
+  mountSignIn(app, deps);
+  mountAccount(app, deps);
+  mountApiKeys(app, deps);
+}

@@ -1,0 +1,116 @@
+import type { Logger } from 'pino';
+import type { Config } from '../../sql/config.ts';
+import type { Sql } from '../../sql/db.ts';
+import type { SessionUser } from '../../sql/auth/sessions.ts';
+import { csrfToken, csrfValid } from '../auth/csrf.ts';
+import { currentUser } from '../auth/session.ts';
+import { html, page, type Html } from './html.ts';
+
+/** What a site page handler receives from Elysia (routes are mounted with parse: 'none'). */
+export interface SiteRequest { request: Request; params: Record<string, string> }
+export type SiteHandler = (ctx: SiteRequest) => Promise<Response>;
+
+/** Site forms are a few short fields; anything bigger is not one of ours. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
+/** Runs a page handler; an unexpected failure is logged and answered with an HTML error page. */
+export function sitePage(log: Logger, handler: SiteHandler): SiteHandler {
+  return async (ctx) => {
+    try {
+      return await handler(ctx);
+    } catch (err) {
+      log.error({ err, path: new URL(ctx.request.url).pathname }, 'site page failed');
+      return messagePage({ status: 500, title: 'Something went wrong', message: 'An unexpected error occurred. Please try again.' });
+    }
+  };
+}
+
+/** 303 See Other to a path on this site (after a form POST the browser follows it with GET). */
+export function redirect(config: Config, path: string, headers: [string, string][] = []): Response {
+  const h = new Headers([['location', `${config.siteUrl}${path}`], ['cache-control', 'no-store'], ...headers]);
+  return new Response(null, { status: 303, headers: h });
+}
+
+export const signInPath = (returnTo: string) => `/sign-in?return_to=${encodeURIComponent(returnTo)}`;
+
+/** The request's path and query, e.g. for return_to. */
+export function requestPath(request: Request): string {
+  const u = new URL(request.url);
+  return u.pathname + u.search;
+}
+
+/** A page with a title, a message and optional links, e.g. errors and confirmations. */
+export function messagePage(opts: { status: number; title: string; message: string | Html; links?: { href: string; label: string }[]; signedInAs?: string | null; headers?: Record<string, string> }): Response {
+  const links = (opts.links ?? []).map((l) => html`<p><a href="${l.href}">${l.label}</a></p>`);
+  const cls = opts.status >= 400 ? 'error' : 'notice';
+  return page({
+    title: opts.title, status: opts.status, signedInAs: opts.signedInAs, headers: opts.headers,
+    body: html`<h1>${opts.title}</h1><p class="${cls}">${opts.message}</p>${links}`,
+  });
+}
+
+export const notFoundPage = (signedInAs?: string | null) =>
+  messagePage({ status: 404, title: 'Not found', message: 'There is nothing here.', signedInAs, links: [{ href: '/account', label: 'Your account' }] });
+
+/** A form's hidden CSRF field plus the Set-Cookie that goes with it (when the cookie is new). */
+export function csrfField(config: Config, request: Request): { field: Html; headers: Record<string, string> } {
+  const { token, setCookie } = csrfToken(config, request);
+  return { field: html`<input type="hidden" name="csrf" value="${token}">`, headers: setCookie ? { 'set-cookie': setCookie } : {} };
+}
+
+/**
+ * Reads a POSTed form (urlencoded or multipart) within MAX_FORM_BYTES and checks its CSRF token
+ * and origin. Returns the form, or the page to answer with (413, 400 or 403).
+ */
+export async function readCheckedForm(config: Config, request: Request): Promise<{ form: FormData } | { response: Response }> {
+  const tooLarge = () => ({ response: messagePage({ status: 413, title: 'Form too large', message: 'That form was larger than any form on this site.' }) });
+  if (Number(request.headers.get('content-length') ?? '0') > MAX_FORM_BYTES) return tooLarge();
+  const buf = await request.arrayBuffer();
+  if (buf.byteLength > MAX_FORM_BYTES) return tooLarge();
+  const type = request.headers.get('content-type') ?? '';
+  let form: FormData;
+  try {
+    if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+      form = new FormData();
+      for (const [k, v] of new URLSearchParams(new TextDecoder().decode(buf))) form.append(k, v);
+    } else if (/^multipart\/form-data\b/i.test(type)) {
+      form = await new Response(buf, { headers: { 'content-type': type } }).formData();
+    } else {
+      throw new Error('not a form');
+    }
+  } catch {
+    return { response: messagePage({ status: 400, title: 'Bad request', message: 'The request was not a form submission.' }) };
+  }
+  if (!csrfValid(config, request, form)) {
+    return {
+      response: messagePage({
+        status: 403, title: 'Form expired',
+        message: 'This form could not be accepted: it expired or was sent from another site. Go back, reload the page and try again.',
+        // A fresh CSRF cookie, so that reloading the form works even if the cookie was missing.
+        headers: csrfField(config, request).headers,
+      }),
+    };
+  }
+  return { form };
+}
+
+/** A string field of a form ('' when missing or a file). */
+export const field = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return typeof v === 'string' ? v : '';
+};
+
+/**
+ * The signed-in person, or the redirect to the sign-in page that comes back to `returnTo`.
+ * Reusable by any page that needs a person (e.g. OAuth consent).
+ */
+export async function requireUser(deps: { sql: Sql; config: Config }, request: Request, returnTo = requestPath(request)): Promise<{ user: SessionUser } | { response: Response }> {
+  const user = await currentUser(deps.sql, deps.config, request);
+  return user ? { user } : { response: redirect(deps.config, signInPath(returnTo)) };
+}
+
+/** "2026-01-05 14:03 UTC" inside a <time> element. */
+export function when(d: Date | null, none = 'never'): Html {
+  if (!d) return html`${none}`;
+  return html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+}

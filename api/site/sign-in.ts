@@ -1,0 +1,127 @@
+import type { Elysia } from 'elysia';
+import type { AppDeps } from '../app.ts';
+import type { Sql } from '../../sql/db.ts';
+import { consumeLoginLink, createLoginLink, LOGIN_LINK_INTERVAL_SECONDS, peekLoginLink, type LoginLinkState } from '../../sql/auth/login-links.ts';
+import { findOrCreateUser } from '../../sql/auth/users.ts';
+import { enqueueMail } from '../../sql/mail/outbox.ts';
+import { currentUser, signIn, signOut } from '../auth/session.ts';
+import { html, page } from './html.ts';
+import { csrfField, field, messagePage, readCheckedForm, redirect, signInPath, sitePage, type SiteRequest } from './common.ts';
+import { safeReturnTo } from './return-to.ts';
+import { signInMail } from './sign-in-mail.ts';
+
+// A pragmatic address check (the link mail is the real proof): one @, no spaces or specials in the
+// local part, a dotted domain of letters, digits and hyphens (any script: IDNs are fine).
+const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+export const isEmailAddress = (s: string) => s.length <= 254 && EMAIL.test(s);
+
+/**
+ * GET/POST /sign-in, GET/POST /sign-in/verify and POST /sign-out. Signing in takes two steps on
+ * purpose: opening the mailed link shows a button, and only the button's POST uses the link, so a
+ * mail scanner that prefetches links cannot use it up or sign anyone in.
+ */
+export function mountSignIn(app: Elysia, deps: AppDeps) {
+  const { config, sql, log } = deps;
+
+  function signInForm(request: Request, opts: { returnTo: string; email?: string; error?: string; status?: number; signedInAs?: string | null }): Response {
+    const csrf = csrfField(config, request);
+    const already = opts.signedInAs
+      ? html`<p class="notice">You are signed in as ${opts.signedInAs}. <a href="${opts.returnTo}">Continue</a>, or sign in with another address below.</p>`
+      : '';
+    const error = opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : '';
+    return page({
+      title: 'Sign in', status: opts.status, signedInAs: opts.signedInAs, headers: csrf.headers,
+      body: html`<h1>Sign in</h1>${already}
+<p>We will e-mail you a link that signs you in. No password needed; a new address gets a new account.</p>${error}
+<form method="post" action="/sign-in">${csrf.field}
+<input type="hidden" name="return_to" value="${opts.returnTo}">
+<label for="email">E-mail address</label>
+<input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${opts.email ?? ''}">
+<button type="submit">E-mail me a sign-in link</button>
+</form>`,
+    });
+  }
+
+  /** The page for a link that cannot be used (any more). */
+  function unusableLink(link: Exclude<LoginLinkState, { state: 'valid' }>): Response {
+    const again = { href: signInPath(safeReturnTo(link.state === 'unknown' ? null : link.returnTo, config.siteUrl)), label: 'Request a new sign-in link' };
+    if (link.state === 'used') return messagePage({ status: 410, title: 'Link already used', message: 'This sign-in link was already used. Each link works once.', links: [again] });
+    if (link.state === 'expired') return messagePage({ status: 410, title: 'Link expired', message: `This sign-in link has expired (links last ${config.auth.loginLinkTtlMinutes} minutes).`, links: [again] });
+    return messagePage({ status: 404, title: 'Link not valid', message: 'This sign-in link is not valid. Check that the whole link was copied, or request a new one.', links: [again] });
+  }
+
+  app.get('/sign-in', sitePage(log, async ({ request }: SiteRequest) => {
+    const returnTo = safeReturnTo(new URL(request.url).searchParams.get('return_to'), config.siteUrl);
+    const user = await currentUser(sql, config, request);
+    return signInForm(request, { returnTo, signedInAs: user?.email });
+  }), { parse: 'none' } as never);
+
+  app.post('/sign-in', sitePage(log, async ({ request }: SiteRequest) => {
+    const checked = await readCheckedForm(config, request);
+    if ('response' in checked) return checked.response;
+    const { form } = checked;
+    const email = field(form, 'email').trim();
+    const returnTo = safeReturnTo(field(form, 'return_to'), config.siteUrl);
+    if (!isEmailAddress(email)) {
+      const user = await currentUser(sql, config, request);
+      return signInForm(request, { returnTo, email: email.slice(0, 254), status: 400, signedInAs: user?.email, error: 'Enter a valid e-mail address, like name@example.com.' });
+    }
+    // The link and its mail commit together. A repeat within the interval sends nothing new; the
+    // answer is the same either way, and the same whether or not the address has an account.
+    await sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const link = await createLoginLink(t, { email, returnTo, ttlMinutes: config.auth.loginLinkTtlMinutes });
+      if (!link) return;
+      const url = `${config.siteUrl}/sign-in/verify?token=${encodeURIComponent(link.token)}`;
+      await enqueueMail(t, signInMail({ to: email, link: url, siteName: deps.site.name, ttlMinutes: config.auth.loginLinkTtlMinutes }));
+    });
+    return messagePage({
+      status: 200, title: 'Check your inbox',
+      message: html`We sent a sign-in link to <strong>${email}</strong>. Open it on any device to sign in; it works once and expires in ${config.auth.loginLinkTtlMinutes} minutes. Asking again within ${LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.`,
+      links: [{ href: signInPath(returnTo), label: 'Use another address or send a new link' }],
+    });
+  }), { parse: 'none' } as never);
+
+  app.get('/sign-in/verify', sitePage(log, async ({ request }: SiteRequest) => {
+    const token = new URL(request.url).searchParams.get('token') ?? '';
+    const link = await peekLoginLink(sql, token);
+    if (link.state !== 'valid') return unusableLink(link);
+    const csrf = csrfField(config, request);
+    return page({
+      title: 'Sign in', headers: csrf.headers,
+      body: html`<h1>Sign in</h1><p>Sign in as <strong>${link.email}</strong>?</p>
+<form method="post" action="/sign-in/verify">${csrf.field}
+<input type="hidden" name="token" value="${token}">
+<button type="submit">Sign in</button>
+</form>`,
+    });
+  }), { parse: 'none' } as never);
+
+  app.post('/sign-in/verify', sitePage(log, async ({ request }: SiteRequest) => {
+    const checked = await readCheckedForm(config, request);
+    if ('response' in checked) return checked.response;
+    const token = field(checked.form, 'token');
+    // Using the link, making the account and starting the session commit together or not at all.
+    const outcome = await sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const link = await consumeLoginLink(t, token);
+      if (link.state !== 'valid') return { ok: false as const, link };
+      const user = await findOrCreateUser(t, link.email);
+      // A session already in this browser (perhaps another account's) ends: never two at once.
+      await signOut(t, config, request);
+      return { ok: true as const, returnTo: link.returnTo, cookie: await signIn(t, config, user.id) };
+    });
+    if (!outcome.ok) return unusableLink(outcome.link);
+    return redirect(config, safeReturnTo(outcome.returnTo, config.siteUrl), [['set-cookie', outcome.cookie]]);
+  }), { parse: 'none' } as never);
+
+  app.post('/sign-out', sitePage(log, async ({ request }: SiteRequest) => {
+    const checked = await readCheckedForm(config, request);
+    if ('response' in checked) return checked.response;
+    const cleared = await signOut(sql, config, request);
+    return messagePage({
+      status: 200, title: 'Signed out', message: 'You are signed out on this browser.',
+      links: [{ href: '/sign-in', label: 'Sign in again' }], headers: { 'set-cookie': cleared },
+    });
+  }), { parse: 'none' } as never);
+}

@@ -1,0 +1,47 @@
+import nodemailer from 'nodemailer';
+import type { Task } from 'graphile-worker';
+import type { Config } from '../../sql/config.ts';
+
+interface OutboxRow { id: string; to_address: string; subject: string; body_text: string; body_html: string | null; sent_at: Date | null }
+
+/**
+ * send_mail {id}: delivers one mail_outbox row by SMTP when SMTP_URL is set and marks it sent.
+ * Delivery is at least once: the row is re-read first and a sent row is left alone; a failure is
+ * recorded on the row (attempts, last_error) and rethrown so graphile-worker retries with backoff.
+ * Without SMTP_URL the row stays in the outbox for operators (`npm run ops -- outbox`).
+ */
+export function sendMailTask(config: Config): Task {
+  const smtpUrl = config.mail.smtpUrl;
+  // One transport per worker; short timeouts so a dead server fails the job instead of holding it.
+  const transport = smtpUrl
+    ? nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 })
+    : null;
+  let toldNoSmtp = false;
+
+  return async (payload, helpers) => {
+    const raw = (payload as { id?: unknown } | null)?.id;
+    const id = typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
+    if (!/^\d{1,18}$/.test(id)) throw new Error('send_mail needs {id}: a mail_outbox id');
+
+    const { rows: [row] } = await helpers.withPgClient((c) => c.query<OutboxRow>(
+      'select id::text, to_address, subject, body_text, body_html, sent_at from mail_outbox where id = $1', [id]));
+    if (!row) { helpers.logger.warn(`send_mail: no mail_outbox row ${id}`); return; }
+    if (row.sent_at) return;
+
+    if (!transport) {
+      if (!toldNoSmtp) helpers.logger.info('SMTP_URL is not set: mail stays in the mail_outbox table (npm run ops -- outbox)');
+      toldNoSmtp = true;
+      return;
+    }
+
+    try {
+      await transport.sendMail({ from: config.mail.from, to: row.to_address, subject: row.subject, text: row.body_text, html: row.body_html ?? undefined });
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+      await helpers.withPgClient((c) => c.query('update mail_outbox set attempts = attempts + 1, last_error = $2 where id = $1', [id, message]));
+      throw err;
+    }
+    await helpers.withPgClient((c) => c.query(
+      'update mail_outbox set attempts = attempts + 1, last_error = null, sent_at = now() where id = $1 and sent_at is null', [id]));
+  };
+}
