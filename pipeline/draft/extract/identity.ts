@@ -1,0 +1,158 @@
+// Name, tagline, descriptions, stage and logo: from JSON-LD, OpenGraph/meta tags, the title and
+// headings, each kept only where its words are visible on the site (the quote is that line).
+import type { Element } from 'cheerio';
+import type { Evidence } from '../../../sql/drafts/fields.ts';
+import type { Proposed } from '../types.ts';
+import { normaliseText } from '../normalise.ts';
+import { blockLines, type PageModel } from '../page-model.ts';
+import { STAGES } from '../vocabulary.ts';
+import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
+import { inChrome, wordCount, type Sources } from './sources.ts';
+
+const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+/;
+
+function titleSegments(model: PageModel | undefined): string[] {
+  const title = model?.page.title ?? model?.meta.get('og:title') ?? '';
+  return title.split(TITLE_SEPARATOR).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function firstHeading(model: PageModel | undefined): string | null {
+  if (model === undefined) return null;
+  const h1 = model.$('h1').first();
+  return h1.length > 0 ? blockLines(h1[0]!).join(' ') || null : null;
+}
+
+export function extractName(src: Sources): Proposed<string> | null {
+  const home = src.home;
+  const candidates: string[] = [];
+  for (const { node } of nodesOf(src.models, PRODUCT)) candidates.push(textOf(node.name) ?? '');
+  for (const { node } of nodesOf(src.models, ORGANIZATION)) candidates.push(textOf(node.name) ?? '');
+  for (const key of ['og:site_name', 'application-name', 'apple-mobile-web-app-title']) candidates.push(home?.meta.get(key) ?? '');
+  const segments = titleSegments(home);
+  if (segments.length > 1) candidates.push(segments[0]!, segments[segments.length - 1]!);
+  const h1 = firstHeading(home);
+  if (h1 !== null && wordCount(h1) <= 3) candidates.push(h1);
+  if (segments.length === 1 && wordCount(segments[0]!) <= 3) candidates.push(segments[0]!);
+  const pages = src.ordered('home', 'about');
+  for (const candidate of candidates) {
+    const name = candidate.trim();
+    if (name === '' || name.length > 60 || wordCount(name) > 5) continue;
+    const evidence = src.findLine(name, pages);
+    if (evidence !== null) return { value: name, evidence: [evidence] };
+  }
+  return null;
+}
+
+export function extractTagline(src: Sources, name: string | null): Proposed<string> | null {
+  const home = src.home;
+  if (home === undefined) return null;
+  const isName = (s: string) => name !== null && normaliseText(s) === normaliseText(name);
+  const candidates: string[] = [];
+  const h1 = firstHeading(home);
+  if (h1 !== null) candidates.push(h1);
+  candidates.push(...titleSegments(home).filter((s) => !isName(s)));
+  for (const key of ['og:description', 'description', 'twitter:description']) candidates.push(home.meta.get(key) ?? '');
+  for (const candidate of candidates) {
+    const text = candidate.trim();
+    if (isName(text) || wordCount(text) < 3 || text.length > 200) continue;
+    const evidence = src.findLine(text, [home]);
+    if (evidence !== null) return { value: text, evidence: [evidence] };
+  }
+  return null;
+}
+
+/** Paragraphs of real prose on a page, outside navigation, footers and forms. */
+function paragraphs(model: PageModel, minWords: number): { text: string; el: Element }[] {
+  const out: { text: string; el: Element }[] = [];
+  model.$('p').each((_, el) => {
+    if (inChrome(el)) return;
+    const text = blockLines(el).join(' ');
+    if (wordCount(text) >= minWords && text.length <= 1500) out.push({ text, el });
+  });
+  return out;
+}
+
+export function extractShortDescription(src: Sources, tagline: string | null): Proposed<string> | null {
+  const home = src.home;
+  if (home === undefined) return null;
+  const same = (s: string) => tagline !== null && normaliseText(s) === normaliseText(tagline);
+  for (const key of ['description', 'og:description', 'twitter:description']) {
+    const text = home.meta.get(key)?.trim();
+    if (!text || same(text) || wordCount(text) < 5 || text.length > 300) continue;
+    const evidence = src.findLine(text, src.ordered('home'));
+    if (evidence !== null) return { value: text, evidence: [evidence] };
+  }
+  const first = paragraphs(home, 8).find((p) => !same(p.text) && p.text.length <= 300);
+  return first === undefined ? null : { value: first.text, evidence: [{ quote: first.text, url: home.page.url }] };
+}
+
+export function extractDescription(src: Sources, exclude: string[]): Proposed<string> | null {
+  const skip = new Set(exclude.map(normaliseText));
+  const chosen: Evidence[] = [];
+  const fromJsonLd = [...nodesOf(src.models, PRODUCT), ...nodesOf(src.models, ORGANIZATION)]
+    .map(({ node }) => textOf(node.description))
+    .find((d): d is string => d !== null && src.findLine(d) !== null);
+  if (fromJsonLd !== undefined && !skip.has(normaliseText(fromJsonLd))) {
+    chosen.push(src.findLine(fromJsonLd)!);
+    skip.add(normaliseText(fromJsonLd));
+  }
+  let total = chosen.reduce((n, e) => n + e.quote.length, 0);
+  for (const model of src.ordered('home', 'about').filter((m) => ['home', 'about'].includes(src.kind(m)))) {
+    for (const p of paragraphs(model, 12)) {
+      if (chosen.length >= 6 || total > 3000) break;
+      const key = normaliseText(p.text);
+      if (skip.has(key) || [...skip].some((s) => s.includes(key))) continue;
+      skip.add(key);
+      chosen.push({ quote: p.text, url: model.page.url });
+      total += p.text.length;
+    }
+  }
+  if (chosen.length === 0) return null;
+  return { value: chosen.map((e) => e.quote).join('\n\n'), evidence: chosen };
+}
+
+export function extractStage(src: Sources): Proposed<string> | null {
+  for (const model of src.ordered('home', 'about', 'pricing')) {
+    for (const line of model.lines) {
+      if (line.length > 120) continue;
+      for (const [pattern, label] of STAGES) {
+        if (pattern.test(line)) return { value: label, evidence: [{ quote: line, url: model.page.url }] };
+      }
+    }
+  }
+  return null;
+}
+
+/** The logo the home page declares, quoted by the brand line near it (or the page's name). */
+export function extractLogo(src: Sources, name: Proposed<string> | null): Proposed<string> | null {
+  for (const model of src.ordered('home')) {
+    const logo = model.logos[0];
+    if (logo === undefined) continue;
+    const named = name === null ? null : src.findLine(name.value, [model]);
+    const evidence = (logo.el !== null ? src.nearQuote(model, logo.el) : null) ?? named ?? src.nearQuote(model, null);
+    if (evidence !== null) return { value: logo.url, evidence: [evidence] };
+  }
+  return null;
+}
+
+/** Keyword lists from meta keywords (keywords) and JSON-LD keywords (tags), visible terms only. */
+export function extractKeywords(src: Sources): { tags: Proposed<string[]> | null; keywords: Proposed<string[]> | null } {
+  const collect = (terms: string[]): Proposed<string[]> | null => {
+    const value: string[] = [];
+    const evidence: Evidence[] = [];
+    for (const term of terms.map((t) => t.trim()).filter((t) => t !== '' && t.length <= 60)) {
+      if (value.length >= 10 || value.some((v) => normaliseText(v) === normaliseText(term))) continue;
+      const line = src.findLine(term);
+      if (line === null) continue;
+      value.push(term);
+      evidence.push(line);
+    }
+    return value.length > 0 ? { value, evidence } : null;
+  };
+  const meta = src.home?.meta.get('keywords') ?? '';
+  const jsonLd = [...nodesOf(src.models, PRODUCT), ...nodesOf(src.models, ORGANIZATION)].flatMap(({ node }) => {
+    const k = node.keywords;
+    return Array.isArray(k) ? k.filter((x): x is string => typeof x === 'string') : typeof k === 'string' ? k.split(',') : [];
+  });
+  return { keywords: collect(meta.split(',')), tags: collect(jsonLd) };
+}

@@ -1,0 +1,149 @@
+// Founders from team and about pages: a person's card (a name next to a founder or C-level
+// title, and a bio paragraph), "Jane Doe, CEO" lines, "founded by ..." sentences, and JSON-LD
+// founder entries whose names are visible. The primary founder's profile links in their card
+// are the founder socials.
+import type { AnyNode, Element } from 'cheerio';
+import type { Evidence, SocialPlatform } from '../../../sql/drafts/fields.ts';
+import type { Proposed } from '../types.ts';
+import { FOUNDERS_MAX } from '../bounds.ts';
+import { normaliseText } from '../normalise.ts';
+import { blockLines, BLOCK_TAGS, type PageModel } from '../page-model.ts';
+import { socialPlatformOf } from '../vocabulary.ts';
+import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
+import { hasAncestor, wordCount, type Sources } from './sources.ts';
+
+type Founder = Proposed<{ name: string; title: string | null; bio: string | null }>;
+
+const ROLE = /\b(?:co-?founder|founder|founding partner|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
+const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]+";
+const NAME = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD}){1,3}$`, 'u');
+const FOUNDED_BY = new RegExp(`\\bfounded\\b[^.]{0,80}?\\bby\\s+(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2})(?:\\s*(?:,|and|&)\\s*(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2}))?(?:\\s*(?:,|and|&)\\s*(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2}))?`, 'gu');
+const LEAF_CANDIDATES = 'h2, h3, h4, h5, h6, p, span, div, li, strong, b, em, small, figcaption, dt, dd';
+
+const isName = (text: string) => NAME.test(text) && text.length <= 60 && !ROLE.test(text) && wordCount(text) <= 4;
+
+interface Person { name: string; title: string | null; bio: string | null; evidence: Evidence[]; card: Element | null; model: PageModel }
+
+const textOfEl = (el: AnyNode) => blockLines(el).join(' ');
+
+/** A name element next to the title element (before or after it), climbing two levels. */
+function nameNear(model: PageModel, titleEl: Element): { name: string; el: Element; card: Element } | null {
+  const $ = model.$;
+  let node = $(titleEl);
+  for (let level = 0; level < 3 && node.length > 0 && !node.is('body'); level++, node = node.parent()) {
+    const around = [...node.prevAll().slice(0, 2).toArray(), ...node.nextAll().slice(0, 1).toArray()];
+    for (const el of around) {
+      const text = textOfEl(el);
+      if (isName(text)) return { name: text, el, card: node.parent()[0] as Element };
+    }
+  }
+  return null;
+}
+
+function fromCards(model: PageModel): Person[] {
+  const $ = model.$;
+  const out: Person[] = [];
+  const url = model.page.url;
+  if (!ROLE.test(model.norm)) return out;
+  $(LEAF_CANDIDATES).each((_, el) => {
+    if (el.children.some((c) => c.type === 'tag' && BLOCK_TAGS.has((c as Element).name.toLowerCase()))) return;
+    const text = textOfEl(el);
+    if (text === '' || text.length > 80 || !ROLE.test(text)) return;
+    let name: string | null = null;
+    let title: string | null = null;
+    let card: Element | null = null;
+    const parts = text.split(/\s*[,–—|·]\s*|\s+-\s+/);
+    if (parts.length >= 2 && isName(parts[0]!) && ROLE.test(parts.slice(1).join(' '))) {
+      name = parts[0]!;
+      title = text.slice(text.indexOf(parts[1]!)).trim();
+      card = (el.parent as Element | null) ?? null;
+    } else {
+      const near = nameNear(model, el);
+      if (near === null) return;
+      name = near.name;
+      title = text;
+      card = near.card;
+    }
+    if (out.some((p) => normaliseText(p.name) === normaliseText(name!))) return;
+    const evidence: Evidence[] = [{ quote: name, url }, { quote: title, url }];
+    let bio: string | null = null;
+    if (card !== null) {
+      const para = $(card).find('p').toArray().map((p) => textOfEl(p)).find((t) => wordCount(t) >= 8 && t !== text);
+      if (para !== undefined) {
+        bio = para;
+        evidence.push({ quote: para, url });
+      }
+    }
+    out.push({ name, title, bio, evidence, card, model });
+  });
+  return out;
+}
+
+function fromSentences(model: PageModel): Person[] {
+  const out: Person[] = [];
+  for (const line of model.lines) {
+    for (const match of line.matchAll(FOUNDED_BY)) {
+      const names = match.slice(1).filter((n): n is string => n !== undefined && isName(n));
+      for (const name of names) {
+        out.push({ name, title: names.length > 1 ? 'Co-founder' : 'Founder', bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
+      }
+    }
+  }
+  return out;
+}
+
+function fromJsonLd(src: Sources): Person[] {
+  const out: Person[] = [];
+  for (const { node } of nodesOf(src.models, ORGANIZATION)) {
+    for (const person of asNodes(node.founder ?? node.founders)) {
+      const name = textOf(person.name);
+      if (name === null) continue;
+      const pages = src.ordered('team', 'about');
+      const line = src.findLine(name, pages);
+      if (line === null) continue;
+      const job = textOf(person.jobTitle);
+      const jobLine = job === null ? null : src.findLine(job, src.models.filter((m) => m.page.url === line.url));
+      out.push({
+        name, title: jobLine !== null ? job : 'Founder', bio: null,
+        evidence: jobLine === null ? [line] : [line, jobLine], card: null,
+        model: src.models.find((m) => m.page.url === line.url)!,
+      });
+    }
+  }
+  return out;
+}
+
+export function extractPeople(src: Sources): {
+  founders: Founder[];
+  founderSocials: Partial<Record<SocialPlatform, Proposed<string>>>;
+  cards: Element[];
+} {
+  const people: Person[] = [];
+  const add = (person: Person) => {
+    const existing = people.find((p) => normaliseText(p.name) === normaliseText(person.name));
+    if (existing === undefined) people.push(person);
+    else if (existing.title === null && person.title !== null) Object.assign(existing, { title: person.title, evidence: [...existing.evidence, ...person.evidence] });
+  };
+  for (const model of src.ordered('team', 'about', 'home')) fromCards(model).forEach(add);
+  for (const model of src.ordered('about', 'team', 'home')) fromSentences(model).forEach(add);
+  fromJsonLd(src).forEach(add);
+
+  // Founders first, then other leaders, in page order.
+  const founderFirst = [...people].sort((a, b) => Number(/found/i.test(b.title ?? '')) - Number(/found/i.test(a.title ?? '')));
+  const chosen = founderFirst.slice(0, FOUNDERS_MAX);
+  const founders = chosen.map((p) => ({ value: { name: p.name, title: p.title, bio: p.bio }, evidence: p.evidence }));
+
+  const founderSocials: Partial<Record<SocialPlatform, Proposed<string>>> = {};
+  const primary = chosen[0];
+  if (primary?.card != null) {
+    const model = primary.model;
+    for (const link of model.links) {
+      if (!hasAncestor(link.el, (e) => e === primary.card)) continue;
+      const platform = socialPlatformOf(link.url);
+      if (platform === null || founderSocials[platform] !== undefined) continue;
+      const evidence = src.nearQuote(model, link.el);
+      if (evidence !== null) founderSocials[platform] = { value: link.url, evidence: [evidence] };
+    }
+  }
+  return { founders, founderSocials, cards: people.map((p) => p.card).filter((c): c is Element => c !== null) };
+}

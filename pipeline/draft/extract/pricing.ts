@@ -1,0 +1,59 @@
+// Pricing from the pricing page (or a pricing section): each price line with the plan name
+// just above it and the billing period just below; the model from those words only.
+import type { Evidence } from '../../../sql/drafts/fields.ts';
+import type { Proposed } from '../types.ts';
+import { truncateWords } from '../normalise.ts';
+import type { PageModel } from '../page-model.ts';
+import { hasPrice, pricingModelOf } from '../vocabulary.ts';
+import type { Sources } from './sources.ts';
+
+const MONEY_LINE = (line: string) => line.length <= 60 && (hasPrice(line) || /^free forever$/i.test(line.trim()));
+const PERIOD_LINE = /^(?:per|\/|a|an|each|billed|every)\b.{0,40}$/i;
+const PLAN_NAME = (line: string) => line.length <= 40 && line.split(/\s+/).length <= 4 && !/\d/.test(line) && !/[.!?]$/.test(line);
+const MODEL_WORDS = /\b(?:free|freemium|open[- ]source|one[- ]time|lifetime|contact sales|custom pricing)\b/i;
+
+function pricingScopes(src: Sources): { model: PageModel; lines: Evidence[] }[] {
+  const scopes: { model: PageModel; lines: Evidence[] }[] = [];
+  for (const model of src.models.filter((m) => src.kind(m) === 'pricing')) {
+    scopes.push({ model, lines: model.lines.map((quote) => ({ quote, url: model.page.url })) });
+  }
+  if (scopes.length > 0) return scopes;
+  for (const { model, el } of src.headings(/\b(pricing|plans)\b/i, src.ordered('home'))) {
+    scopes.push({ model, lines: src.sectionLines(model, el) });
+  }
+  return scopes;
+}
+
+export function extractPricing(src: Sources): { model: Proposed<string> | null; summary: Proposed<string> | null } {
+  for (const scope of pricingScopes(src)) {
+    const lines = scope.lines;
+    const items: string[] = [];
+    const used: Evidence[] = [];
+    for (let i = 0; i < lines.length && items.length < 8; i++) {
+      const line = lines[i]!.quote;
+      const after = lines[i + 1]?.quote;
+      // A bare "Free" is the price when no price follows it, else it is the plan's name.
+      const isPrice = MONEY_LINE(line) || (/^free$/i.test(line.trim()) && (after === undefined || !MONEY_LINE(after)));
+      if (!isPrice) continue;
+      const before = lines[i - 1]?.quote;
+      const plan = before !== undefined && PLAN_NAME(before) && !MONEY_LINE(before) ? before : null;
+      const period = after !== undefined && PERIOD_LINE.test(after) ? after : null;
+      items.push(`${plan === null ? '' : `${plan}: `}${line}${period === null ? '' : ` ${period}`}`);
+      if (plan !== null) used.push(lines[i - 1]!);
+      used.push(lines[i]!);
+      if (period !== null) used.push(lines[i + 1]!);
+    }
+    if (items.length === 0) {
+      // No prices: a pricing page may still say "free and open source" or "contact sales".
+      const stated = lines.filter((l) => l.quote.length <= 200 && MODEL_WORDS.test(l.quote)).slice(0, 3);
+      const model = pricingModelOf(stated.map((l) => l.quote).join('\n'));
+      return { model: model === null ? null : { value: model, evidence: stated }, summary: null };
+    }
+    const model = pricingModelOf(used.map((l) => l.quote).join('\n'));
+    return {
+      model: model === null ? null : { value: model, evidence: used },
+      summary: { value: truncateWords(items.join('; '), 300), evidence: used },
+    };
+  }
+  return { model: null, summary: null };
+}
