@@ -5,8 +5,9 @@ import * as cheerio from 'cheerio';
 type Loaded = ReturnType<typeof cheerio.load>;
 
 const INVISIBLE = 'script, style, noscript, template, iframe, object, svg, head, [hidden], [aria-hidden="true" i]';
-const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*(;|$)/i;
-const BLOCK = new Set([
+export const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*(;|$)/i;
+/** Elements that break visible text into lines; the drafters' quote finder splits the same way. */
+export const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
   'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre',
   'section', 'table', 'td', 'th', 'tr', 'ul',

@@ -2,6 +2,7 @@
 // (JSON-LD, meta tags, icons) read first, then the same visible-text pass the crawler ran
 // (page-text.ts), after which the DOM holds only what a visitor sees. Links, images and
 // embeds are collected from that visible DOM, so a link inside a hidden element never counts.
+import { BLOCK, HIDDEN_STYLE } from '../crawl/page-text.ts';
 import type { AnyNode, CheerioAPI, Element } from 'cheerio';
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import { loadHtml, visibleText } from '../crawl/page-text.ts';
@@ -42,7 +43,6 @@ const MAX_JSON_LD_CHARS = 200_000;
 // The same rules as page-text.ts uses to drop invisible parts; embeds are read before that pass
 // removes them (an iframe's own content is not page text, but a visible embed is on the page).
 const HIDDEN_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg']);
-const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*(;|$)/i;
 
 const cache = new WeakMap<CrawledPage, PageModel>();
 
@@ -193,12 +193,8 @@ function safeDecode(s: string): string {
   }
 }
 
-// Must equal BLOCK in page-text.ts (not exported there), or quotes would not line up with page.text.
-export const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre',
-  'section', 'table', 'td', 'th', 'tr', 'ul',
-]);
+// The crawler's own line breaks, so each line is word for word part of page.text.
+export const BLOCK_TAGS = BLOCK;
 
 /** The visible lines of one element, split where page-text.ts splits (block elements), so each
  * line is word for word part of page.text. */
