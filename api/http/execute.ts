@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '../../sql/errors.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import type { CachedBody } from './cache.ts';
+import { runIdempotent } from './idempotency.ts';
+import { authorize } from './authorize.ts';
+
+/**
+ * What an operation answered. `status` is set when it is not simply the operation's own (a
+ * replayed Idempotency-Key response carries the stored one); `replayed` marks such a replay.
+ */
+export interface Executed extends CachedBody { status?: number; replayed?: boolean }
 
 /** Public reads are cached and carry an ETag; everything else runs every time. */
 export const isCacheable = (op: Operation) => op.method === 'GET' && op.scope === null;
@@ -17,16 +24,15 @@ function canonical(value: unknown): string {
 export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** Runs an operation with already-validated input and returns its serialised body. */
-export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext): Promise<CachedBody> {
-  // A credential that was sent but is not valid is refused on every operation, public ones
-  // included: a mistyped or revoked key should fail loudly, not read as anonymous.
-  if (ctx.credentialRejected) throw new DomainError('unauthorized', 'The credential is invalid, expired, revoked or issued for another resource.');
-  if (op.scope !== null) {
-    if (!ctx.principal) throw new DomainError('unauthorized', 'This operation needs a credential: send Authorization: Bearer <API key or access token>.');
-    if (!ctx.principal.scopes.includes(op.scope)) throw new DomainError('forbidden', `This credential lacks the ${op.scope} scope.`);
-  }
+export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext): Promise<Executed> {
+  authorize(op, ctx);
   if (!isCacheable(op)) {
-    const body = JSON.stringify(await op.handler(input as never, ctx));
+    const run = async () => JSON.stringify(await op.handler(input as never, ctx));
+    if (op.idempotent && ctx.idempotencyKey !== undefined) {
+      const out = await runIdempotent(op, ctx, ctx.idempotencyKey, canonical(input), run);
+      return { ...out, etag: etagOf(out.body) };
+    }
+    const body = await run();
     return { body, etag: etagOf(body) };
   }
   const key = `${op.name}:${canonical(input)}`;

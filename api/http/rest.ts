@@ -6,6 +6,7 @@ import { problem, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
 import type { RateGate } from './rate-gate.ts';
 import { authorize } from './authorize.ts';
+import { idempotencyHeaders } from './idempotency.ts';
 import type { Config } from '../../sql/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 
@@ -67,19 +68,19 @@ export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
         const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
         const input = validateInput(op, { path: params, query: queryObject(url), body }, { convert: true });
         const out = await execute(op, input, ctx);
-        const headers: Record<string, string> = { ...base, 'content-type': 'application/json; charset=utf-8', etag: out.etag };
+        const headers: Record<string, string> = { ...base, ...idempotencyHeaders(out), 'content-type': 'application/json; charset=utf-8', etag: out.etag };
         headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';
         if (cacheable && etagMatches(request.headers.get('if-none-match'), out.etag)) {
           return new Response(null, { status: 304, headers });
         }
-        return new Response(out.body, { status: op.status ?? 200, headers });
+        return new Response(out.body, { status: out.status ?? op.status ?? 200, headers });
       } catch (err) {
         const e = err as DomainError & { badJson?: boolean; media?: boolean };
         if (e.badJson) return problemResponse(problem(deps.siteUrl, 'bad-request', e.message), base);
         if (e.media) return problemResponse(problem(deps.siteUrl, 'unsupported-media-type', e.message), base);
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
-        return problemResponse(p, { ...base, ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
+        return problemResponse(p, { ...base, ...idempotencyHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
       }
     };
     app.route(op.method, prefix + toElysiaPath(op.path), handler as never, { parse: 'none' } as never);

@@ -1,5 +1,6 @@
 import { DomainError, type FieldIssue } from '../../sql/errors.ts';
 import { execute } from '../http/execute.ts';
+import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempotency.ts';
 import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
@@ -40,7 +41,8 @@ export function toolSpecOf(op: Operation): ToolSpec {
     op,
     name: op.name,
     title: summary,
-    description: [`${summary}.`, op.description, op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`]
+    description: [`${summary}.`, op.description, op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`,
+      op.idempotent && `Send ${IDEMPOTENCY_ARGUMENT} (or the Idempotency-Key header) to make retries safe: the same key with the same arguments replays the first result.`]
       .filter(Boolean).join(' '),
     inputSchema: inputSchemaOf(op),
     outputSchema: plain(op.output),
@@ -73,11 +75,16 @@ export function validateArguments(spec: ToolSpec, raw: unknown): Record<string, 
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw invalidArguments([{ field: '(root)', message: 'arguments must be a JSON object' }]);
   }
-  const args = (raw ?? {}) as Record<string, unknown>;
+  const { [IDEMPOTENCY_ARGUMENT]: key, ...args } = (raw ?? {}) as Record<string, unknown>;
   const { path, query, body } = spec.keys;
   const unknown: FieldIssue[] = Object.keys(args)
     .filter((k) => !path.has(k) && !query.has(k) && !body.has(k))
     .map((field) => ({ field, message: 'is not a known field' }));
+  // The idempotency key is not operation input: checked here, handed on as the header would be.
+  if (key !== undefined) {
+    const problem = spec.op.idempotent ? keyProblem(key) : 'is not a known field';
+    if (problem) unknown.push({ field: IDEMPOTENCY_ARGUMENT, message: problem });
+  }
   try {
     const input = validateInput(spec.op, {
       path: pick(args, path), query: pick(args, query), body: spec.op.body ? pick(args, body) : undefined,
@@ -102,7 +109,9 @@ export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: OperationC
 }): Promise<ToolResult> {
   try {
     const input = validateArguments(spec, rawArgs);
-    const out = await execute(spec.op, input, ctx);
+    const key = spec.op.idempotent ? (rawArgs as Record<string, unknown> | undefined)?.[IDEMPOTENCY_ARGUMENT] : undefined;
+    // The argument wins over a header sent on the HTTP request.
+    const out = await execute(spec.op, input, typeof key === 'string' ? { ...ctx, idempotencyKey: toHeaderValue(key) } : ctx);
     return { content: [{ type: 'text', text: out.body }], structuredContent: JSON.parse(out.body) as Record<string, unknown> };
   } catch (err) {
     if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: spec.op.name });

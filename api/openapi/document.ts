@@ -3,6 +3,7 @@ import type { Operation } from '../registry/operation.ts';
 import { plainSchema, requiredNames } from '../registry/inputs.ts';
 import { PROBLEM_KINDS } from '../http/problem.ts';
 import { isCacheable } from '../http/execute.ts';
+import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
 
 const plain = (s: TSchema) => plainSchema(s) as Record<string, any>;
 
@@ -18,12 +19,23 @@ function parameters(schema: TObject | undefined, where: 'path' | 'query') {
   });
 }
 
+const IDEMPOTENCY_NOTE = [
+  'Operations that take an `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header) make retried writes safe.',
+  'The key is 1 to 255 printable ASCII characters, sent as a structured-field string (`Idempotency-Key: "8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare; a UUID is recommended; anything else is 400 naming the header.',
+  'Keys are scoped to the account and the operation and kept for at least 24 hours (48 by default; `IDEMPOTENCY_TTL_HOURS`), after which a key counts as new.',
+  'The same key with the same input (path, query and body) replays the stored status and body, with `Idempotent-Replayed: true`; errors the operation answered (4xx) replay too.',
+  'The same key with a different input is 422; a retry while the first request is still running is 409 with `Retry-After`.',
+  'Failures on our side (5xx) and rate limits store nothing, so a retry with the same key runs again. Without the header the operation simply runs.',
+  `MCP tools of these operations take the key as the optional \`${IDEMPOTENCY_ARGUMENT}\` argument (or the same header on the HTTP request).`,
+].join(' ');
+
 const DOC_NOTES = [
   'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
   'Invalid input is always 400 (never 422), including unknown query parameters and unknown body keys. Unknown paths and resources are 404. Bodies over the size limit are 413.',
   'Public reads send `ETag` and `Cache-Control`; send `If-None-Match` to get 304 Not Modified. Responses are cached for a few seconds and writes invalidate the cache.',
   'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`.',
   'Every operation is also an MCP tool of the same name and input schema at `/mcp` (Streamable HTTP; protocol 2026-07-28 and 2025-03-26 to 2025-11-25).',
+  IDEMPOTENCY_NOTE,
 ];
 
 export function buildOpenApi(ops: Operation[], siteUrl: string) {
@@ -33,13 +45,16 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
     const params = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')];
     if (op.idempotent) params.push({
       name: 'Idempotency-Key', in: 'header' as never, required: false,
-      description: 'Makes a retried request safe: the same key with the same body replays the first response.',
-      schema: { type: 'string', maxLength: 255 },
+      description: 'Makes a retried request safe: the same key with the same input replays the first response (status and body) for at least 24 hours; '
+        + 'the same key with another input is 422, and while the first request runs 409. 1 to 255 printable ASCII characters, '
+        + 'as a structured-field string ("...") or bare; a UUID is recommended. Keys are per account and operation.',
+      schema: { type: 'string', minLength: 1, maxLength: 512 },
     });
     const responses: Record<string, unknown> = {
       [String(op.status ?? 200)]: {
         description: op.status === 201 ? 'Created' : 'OK',
         ...(isCacheable(op) ? { headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } } : {}),
+        ...(op.idempotent ? { headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } } : {}),
         content: { 'application/json': { schema: plain(op.output) } },
       },
       ...(isCacheable(op) ? { 304: { description: 'Not modified: the If-None-Match ETag still matches.' } } : {}),
@@ -47,6 +62,10 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
       ...(op.scope ? { 401: problemResponse('Missing or invalid credential.'), 403: problemResponse('The credential lacks the required scope.') } : {}),
       ...(op.params || /leaderboard|launch_week/.test(op.name) ? { 404: problemResponse('No such resource.') } : {}),
       ...(op.body ? { 413: problemResponse('The body is too large.'), 415: problemResponse('The body is not JSON.') } : {}),
+      ...(op.idempotent ? {
+        409: { ...problemResponse('A request with the same Idempotency-Key is still being processed; retry after Retry-After seconds.'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+        422: problemResponse('The Idempotency-Key was already used with a different input.'),
+      } : {}),
       429: problemResponse('Rate limited; see Retry-After.'),
       500: problemResponse('Internal error.'),
     };

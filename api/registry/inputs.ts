@@ -1,5 +1,17 @@
 import type { TObject } from '@sinclair/typebox';
 import type { Operation } from './operation.ts';
+import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
+
+/**
+ * The Idempotency-Key as a tool argument: MCP clients (and the agents driving them) often cannot
+ * set request headers per call, so idempotent operations take the key as an argument as well.
+ */
+export const idempotencyKeyArgument = {
+  type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$',
+  description: 'Optional idempotency key (the Idempotency-Key header as an argument): a unique string such as a UUID, '
+    + '1 to 255 printable ASCII characters. Retrying with the same key and the same arguments (keys are kept at least 24 hours) '
+    + 'returns the first result instead of repeating the change; the same key with other arguments is refused.',
+};
 
 /** JSON Schema without TypeBox's symbol-keyed markers (a JSON round trip drops them). */
 export const plainSchema = (schema: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(schema));
@@ -15,6 +27,7 @@ export function mergedInputSchema(op: Operation): Record<string, unknown> {
   const parts = [op.params, op.query, op.body].filter(Boolean) as TObject[];
   const properties: Record<string, unknown> = {};
   for (const p of parts) for (const [k, v] of Object.entries(p.properties)) properties[k] = plainSchema(v);
+  if (op.idempotent) properties[IDEMPOTENCY_ARGUMENT] = idempotencyKeyArgument;
   const required = parts.flatMap(requiredNames);
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }

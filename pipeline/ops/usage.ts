@@ -1,0 +1,25 @@
+/** `npm run ops -- help`; also printed (on stderr) after a usage error. */
+export const USAGE = `Operator commands: npm run ops -- <command>
+
+  user create --email E [--name N]
+      Make the account for E (or find it) and optionally set its name.
+
+  api-key create --email E --scopes S [--name N]
+      Make an API key for E (the account is made if missing). S is a comma-separated list of
+      account:read, listings:write, orders:write. The secret is printed once, alone on the last line.
+
+  api-key list --email E
+      The keys of E: id, name, prefix, scopes, created, last used, revoked.
+
+  api-key revoke <id>
+      Revoke the key with that id (see api-key list).
+
+  outbox [--limit N] [--to E]
+      Recent mail, newest first (default 20, at most 500), with the text body: sign-in links
+      are readable here when SMTP_URL is not set.
+
+  help
+      This text.
+
+Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (reusing the one npm start runs).
+Exit codes: 0 done, 1 not found or not done, 2 bad usage.`;
