@@ -8,6 +8,7 @@ import { currentUser, signIn, signOut } from '../auth/session.ts';
 import { html, page } from './html.ts';
 import { csrfField, field, messagePage, readCheckedForm, redirect, signInPath, sitePage, type SiteRequest } from './common.ts';
 import { safeReturnTo } from './return-to.ts';
+import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
 import { signInMail } from './sign-in-mail.ts';
 
 // A pragmatic address check (the link mail is the real proof): one @, no spaces or specials in the
@@ -57,6 +58,11 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
   }), { parse: 'none' } as never);
 
   app.post('/sign-in', sitePage(log, async ({ request }: SiteRequest) => {
+    // Each request may send a mail: it spends the client address's write budget.
+    const d = await deps.limiter.consume('write', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
+    if (!d.allowed) {
+      return messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
+    }
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const { form } = checked;
