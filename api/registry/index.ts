@@ -11,12 +11,13 @@ import { badgesOperations } from '../operations/badges.ts';
 import { interviewOperations } from '../operations/interview.ts';
 import { productsOperations } from '../operations/products.ts';
 import { accountOperations } from '../operations/account.ts';
+import { draftsOperations } from '../operations/drafts.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
   ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
-  ...accountOperations(() => operations),
+  ...accountOperations(() => operations), ...draftsOperations,
 ];
 
 const names = new Set<string>();

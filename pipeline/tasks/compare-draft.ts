@@ -1,0 +1,35 @@
+import type { Task } from 'graphile-worker';
+import type { Sql } from '../../sql/db.ts';
+import { draftById } from '../../sql/queries/drafts.ts';
+import { loadPages } from '../../sql/queries/drafts-pages.ts';
+import { checkComparison } from '../draft/index.ts';
+import { failComparison, setComparison, urlOf } from './crawl-competitor.ts';
+import { draftIdOf, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+
+/**
+ * compare_draft: a short comparison of the product with its competitor from the stored pages of
+ * both sites; only points whose values are quoted from their own site are kept.
+ */
+export const compareDraft = (deps: DraftDeps): Task => async (payload, helpers) => {
+  const id = draftIdOf(payload);
+  const url = urlOf(payload);
+  await orOnLastAttempt(helpers, async () => {
+    const draft = await draftById(deps.sql, id);
+    if (!draft || draft.status !== 'ready' || draft.competitor_url !== url || draft.comparison?.status !== 'comparing') return;
+    const [product, competitor] = await Promise.all([loadPages(deps.sql, id, 'site'), loadPages(deps.sql, id, 'competitor')]);
+    const productName = (draft.fields as { name?: { value?: unknown } }).name?.value;
+    const proposed = await deps.drafter.compare({ product, competitor, productName: typeof productName === 'string' ? productName : null });
+    const result = checkComparison(proposed, product, competitor);
+    await deps.sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const current = await draftById(t, id, { forUpdate: true });
+      if (!current || current.competitor_url !== url || current.comparison?.status !== 'comparing') return;
+      await setComparison(t, id, {
+        ...current.comparison,
+        status: 'ready',
+        name: result.competitor.name,
+        points: result.points.map((p) => ({ topic: p.value.topic, product: p.value.product, competitor: p.value.competitor, evidence: p.evidence })),
+      });
+    });
+  }, (message) => failComparison(deps.sql, id, url, 'comparing_failed', message));
+};

@@ -1,0 +1,57 @@
+import type { Task } from 'graphile-worker';
+import type { Sql } from '../../sql/db.ts';
+import { draftById, type ComparisonState } from '../../sql/queries/drafts.ts';
+import { storePages } from '../../sql/queries/drafts-pages.ts';
+import { crawlSite } from '../crawl/crawl-site.ts';
+import { draftIdOf, enqueue, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+
+export async function setComparison(sql: Sql, id: string, comparison: ComparisonState): Promise<void> {
+  await sql`update drafts set comparison = ${sql.json(comparison as never)}::jsonb, updated_at = now() where id = ${id}`;
+}
+
+export const urlOf = (payload: unknown) => {
+  const url = (payload as { url?: unknown }).url;
+  if (typeof url !== 'string') throw new Error('job payload has no url');
+  return url;
+};
+
+/**
+ * crawl_competitor: reads the competitor_url's site the same way as the product's, stores its
+ * pages and, once the draft itself is ready, enqueues compare_draft. A job for a competitor
+ * URL that has since changed or been cleared does nothing.
+ */
+export const crawlCompetitor = (deps: DraftDeps): Task => async (payload, helpers) => {
+  const id = draftIdOf(payload);
+  const url = urlOf(payload);
+  await orOnLastAttempt(helpers, async () => {
+    const draft = await draftById(deps.sql, id);
+    if (!draft || draft.competitor_url !== url || draft.comparison?.status !== 'crawling') return;
+    const result = await crawlSite(url, { fetcher: deps.fetcher, userAgent: deps.userAgent, ...deps.crawl, maxPages: deps.competitorMaxPages });
+    await deps.sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const current = await draftById(t, id, { forUpdate: true });
+      if (!current || current.competitor_url !== url || current.comparison?.status !== 'crawling') return;
+      const base = current.comparison;
+      if (result.status === 'failed') {
+        await setComparison(t, id, { ...base, status: 'failed', failure_reason: result.reason, failure_detail: result.detail });
+        return;
+      }
+      await storePages(t, id, 'competitor', result.pages);
+      if (current.status === 'failed') {
+        await setComparison(t, id, { ...base, status: 'failed', failure_reason: 'no_product_pages', failure_detail: 'the product\'s own site could not be read' });
+        return;
+      }
+      await setComparison(t, id, { ...base, status: 'comparing' });
+      // While the draft is still in progress, draft_profile enqueues the comparison when it finishes.
+      if (current.status === 'ready') await enqueue(t, 'compare_draft', id, { url });
+    });
+  }, (message) => failComparison(deps.sql, id, url, 'crawl_error', message));
+};
+
+/** Ends a comparison still in progress for this URL as failed. */
+export async function failComparison(sql: Sql, id: string, url: string, reason: string, detail: string): Promise<void> {
+  await sql`
+    update drafts set comparison = comparison || ${sql.json({ status: 'failed', failure_reason: reason, failure_detail: detail } as never)}::jsonb,
+      updated_at = now()
+    where id = ${id} and competitor_url = ${url} and comparison->>'status' in ('crawling', 'comparing')`;
+}

@@ -1,0 +1,38 @@
+import type { Task } from 'graphile-worker';
+import type { Sql } from '../../sql/db.ts';
+import { draftById, failDraft } from '../../sql/queries/drafts.ts';
+import { storePages } from '../../sql/queries/drafts-pages.ts';
+import { crawlSite } from '../crawl/crawl-site.ts';
+import { draftIdOf, enqueue, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+
+const SKIPPED_KEPT = 200;
+
+/**
+ * crawl_draft: reads the submitted site, stores its pages, moves the draft to drafting and
+ * enqueues draft_profile. A crawl failure (robots.txt, unreachable, not HTML, too large, ...)
+ * ends the draft as failed with that reason. A re-delivered job finds the draft past crawling
+ * and does nothing.
+ */
+export const crawlDraft = (deps: DraftDeps): Task => async (payload, helpers) => {
+  const id = draftIdOf(payload);
+  await orOnLastAttempt(helpers, async () => {
+    const draft = await draftById(deps.sql, id);
+    if (!draft || draft.status !== 'crawling') return;
+    const result = await crawlSite(draft.url, { fetcher: deps.fetcher, userAgent: deps.userAgent, ...deps.crawl });
+    if (result.status === 'failed') {
+      await failDraft(deps.sql, id, result.reason, result.detail);
+      helpers.logger.info(`draft ${id}: crawl failed (${result.reason})`);
+      return;
+    }
+    const { pages, skipped } = result;
+    await deps.sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const current = await draftById(t, id, { forUpdate: true });
+      if (!current || current.status !== 'crawling') return;
+      await storePages(t, id, 'site', pages);
+      await t`update drafts set status = 'drafting', crawl_skipped = ${t.json(skipped.slice(0, SKIPPED_KEPT) as never)}::jsonb, updated_at = now()
+              where id = ${id}`;
+      await enqueue(t, 'draft_profile', id);
+    });
+  }, (message) => failDraft(deps.sql, id, 'crawl_error', message));
+};

@@ -1,0 +1,53 @@
+// What the submission jobs share: a postgres.js pool (the sql/ query modules use it), the
+// SSRF-safe fetcher every crawl goes through, the drafter, and the crawl caps.
+import type { JobHelpers } from 'graphile-worker';
+import type { Sql } from '../../sql/db.ts';
+import type { SafeFetch } from '../../sql/net/ssrf-fetch.ts';
+import type { Drafter } from '../draft/types.ts';
+
+export interface DraftDeps {
+  sql: Sql;
+  fetcher: SafeFetch;
+  drafter: Drafter;
+  userAgent: string;
+  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number };
+  /** Pages read from a competitor's site (fewer: only its main claims are compared). */
+  competitorMaxPages: number;
+}
+
+/** The payload every submission job carries: the draft id (and a payload version). */
+export function draftIdOf(payload: unknown): string {
+  const id = (payload as { draft_id?: unknown } | null)?.draft_id;
+  if (typeof id !== 'string') throw new Error('job payload has no draft_id');
+  return id;
+}
+
+/** graphile-worker counts the running attempt: on the last one a failure must end in a visible state. */
+export const lastAttempt = (helpers: JobHelpers) => helpers.job.attempts >= helpers.job.max_attempts;
+
+/**
+ * Runs a job's work; when it throws on the last attempt, `onLast` records a failure the owner
+ * sees instead (so no draft stays in progress), and the job ends.
+ */
+export async function orOnLastAttempt(helpers: JobHelpers, work: () => Promise<void>, onLast: (message: string) => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!lastAttempt(helpers)) throw error;
+    helpers.logger.error(`${helpers.job.task_identifier} gave up after ${helpers.job.attempts} attempts: ${messageOf(error)}`);
+    await onLast(messageOf(error));
+  }
+}
+
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+export async function categoryNames(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ name: string }[]>`select name from categories order by position, id`;
+  return rows.map((r) => r.name);
+}
+
+/** Enqueues a follow-up job in the caller's transaction (one job per draft and kind). */
+export async function enqueue(sql: Sql, task: string, draftId: string, extra: Record<string, string> = {}): Promise<void> {
+  await sql`select graphile_worker.add_job(${task}, ${sql.json({ draft_id: draftId, v: 1, ...extra } as never)}::json,
+            max_attempts => 3, job_key => ${`${task}:${draftId}`})`;
+}

@@ -1,0 +1,37 @@
+import type { Task } from 'graphile-worker';
+import type { Sql } from '../../sql/db.ts';
+import { applyAi, DRAFT_PARTS } from '../../sql/drafts/model.ts';
+import { contentOf, draftById, failDraft, writeContent } from '../../sql/queries/drafts.ts';
+import { loadPages } from '../../sql/queries/drafts-pages.ts';
+import { checkProposal } from '../draft/index.ts';
+import { categoryNames, draftIdOf, enqueue, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+
+/**
+ * draft_profile: drafts every field and section from the stored crawl, keeps only what the
+ * evidence check lets through, writes it (skipping parts the user has set meanwhile) and marks
+ * the draft ready. A drafter that still fails on the last attempt ends the draft as failed.
+ */
+export const draftProfile = (deps: DraftDeps): Task => async (payload, helpers) => {
+  const id = draftIdOf(payload);
+  await orOnLastAttempt(helpers, async () => {
+    const draft = await draftById(deps.sql, id);
+    if (!draft || draft.status !== 'drafting') return;
+    const pages = await loadPages(deps.sql, id, 'site');
+    const names = await categoryNames(deps.sql);
+    // The drafters run the evidence check themselves; running it here too keeps that promise whatever drafter is configured.
+    const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names }), pages, { categoryNames: names });
+    await deps.sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const current = await draftById(t, id, { forUpdate: true });
+      if (!current || current.status !== 'drafting') return;
+      const content = contentOf(current);
+      applyAi(content, proposal, DRAFT_PARTS);
+      await writeContent(t, id, content);
+      await t`update drafts set status = 'ready', drafted_at = now(), updated_at = now() where id = ${id}`;
+      // A competitor read while the draft was in progress waits for the draft's own pages.
+      if (current.comparison?.status === 'comparing' && current.competitor_url) {
+        await enqueue(t, 'compare_draft', id, { url: current.competitor_url });
+      }
+    });
+  }, (message) => failDraft(deps.sql, id, 'drafting_failed', message));
+};

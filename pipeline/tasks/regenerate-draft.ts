@@ -1,0 +1,48 @@
+import type { Task } from 'graphile-worker';
+import type { Sql } from '../../sql/db.ts';
+import { isDraftField, type DraftFieldName } from '../../sql/drafts/fields.ts';
+import { applyAi, DRAFT_PARTS, type DraftPart } from '../../sql/drafts/model.ts';
+import { syncListing, syncScopeOf } from '../../sql/drafts/listing-sync.ts';
+import { contentOf, draftById, writeContent } from '../../sql/queries/drafts.ts';
+import { loadPages } from '../../sql/queries/drafts-pages.ts';
+import { checkProposal } from '../draft/index.ts';
+import { categoryNames, draftIdOf, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+
+const isPart = (name: string): name is DraftPart => (DRAFT_PARTS as readonly string[]).includes(name);
+
+/**
+ * regenerate_draft: redrafts the parts listed in drafts.regenerating from the stored crawl.
+ * Only parts still on the list when the result is written are replaced (a user's edit in the
+ * meantime took its part off the list). Once submitted, the listing follows. A drafter that
+ * still fails on the last attempt empties the list and leaves regenerate_error.
+ */
+export const regenerateDraft = (deps: DraftDeps): Task => async (payload, helpers) => {
+  const id = draftIdOf(payload);
+  let wanted: DraftPart[] = [];
+  await orOnLastAttempt(helpers, async () => {
+    const draft = await draftById(deps.sql, id);
+    if (!draft || draft.status !== 'ready') return;
+    wanted = draft.regenerating.filter(isPart);
+    if (wanted.length === 0) return;
+    // Fields alone can be redrafted alone; a section needs the whole draft.
+    const only = wanted.every(isDraftField) ? (wanted as DraftFieldName[]) : undefined;
+    const pages = await loadPages(deps.sql, id, 'site');
+    const names = await categoryNames(deps.sql);
+    const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names, only }), pages, { categoryNames: names });
+    await deps.sql.begin(async (tx) => {
+      const t = tx as unknown as Sql;
+      const current = await draftById(t, id, { forUpdate: true });
+      if (!current) return;
+      const still = current.regenerating.filter((n): n is DraftPart => isPart(n) && wanted.includes(n));
+      if (still.length === 0) return;
+      const content = contentOf(current);
+      applyAi(content, proposal, still, new Set(still));
+      await writeContent(t, id, content, { regenerating: current.regenerating.filter((n) => !still.includes(n as DraftPart)) });
+      if (current.listing_id !== null) await syncListing(t, current, content, syncScopeOf(still));
+    });
+  }, (message) => deps.sql`
+    update drafts set regenerating = case when ${wanted.length} = 0 then '{}'
+                                          else array(select unnest(regenerating) except select unnest(${wanted}::text[])) end,
+      regenerate_error = ${message}, updated_at = now()
+    where id = ${id}`);
+};

@@ -1,0 +1,16 @@
+// How complete a draft is, and what is still missing: every profile field plus having at least
+// one FAQ, one founder and one company social link (the story, milestones and founder socials
+// are optional, paid sections and do not count). The same definition as pipeline/draft's
+// completeness(); it lives here too because the edge recomputes it on every edit and never
+// imports the pipeline.
+import { DRAFT_FIELDS } from './fields.ts';
+import { isEmptyValue, valueOf, type DraftContent, type DraftPart } from './model.ts';
+
+export const COMPLETENESS_PARTS: readonly DraftPart[] = [...DRAFT_FIELDS, 'faqs', 'founders', 'company_socials'];
+
+/** completeness: share of parts holding a value as a whole percent (0..100); missing: the others, in that order. */
+export function completenessOf(content: DraftContent): { completeness: number; missing: DraftPart[] } {
+  const missing = COMPLETENESS_PARTS.filter((part) => isEmptyValue(valueOf(content, part)));
+  const filled = COMPLETENESS_PARTS.length - missing.length;
+  return { completeness: Math.round((filled * 100) / COMPLETENESS_PARTS.length), missing };
+}

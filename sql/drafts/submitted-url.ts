@@ -1,0 +1,36 @@
+// The website a draft is made from (submit_listing) or compared with (competitor_url): checked
+// early so an obviously non-public URL is a 400 at once. The crawler's SSRF-safe fetcher checks
+// every resolved address again; this is only the early, cheap part of that rule.
+import { checkUrl, UnsafeUrlError } from '../net/address-policy.ts';
+import { invalid } from '../errors.ts';
+
+export const URL_MAX = 2048;
+
+// Names that never reach a public website (RFC 6761, RFC 6762, RFC 8375 and common private suffixes).
+const PRIVATE_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/i;
+
+/** The normalised URL (scheme and host lower case, no fragment) and the site's domain (no leading www.). */
+export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowLoopback: boolean }): { url: string; domain: string } {
+  const fail = (message: string) => invalid(`Invalid input: ${field} ${message}`, [{ field, message }]);
+  let text = raw.trim();
+  // A bare domain ("acme.com/pricing") means its https site.
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) text = `https://${text}`;
+  let checked;
+  try {
+    checked = checkUrl(text, { allowLoopback: opts.allowLoopback });
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) {
+      const why = error.reason === 'address' ? 'must be a public website (the address is not public)' : `must be a public http or https website (${error.message})`;
+      throw fail(why);
+    }
+    throw error;
+  }
+  const { url, host, literal } = checked;
+  if (literal === null) {
+    if (!host.includes('.') && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website (a full domain name)');
+    if (PRIVATE_NAMES.test(host.replace(/\.$/, '')) && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website, not a private name');
+  }
+  url.hash = '';
+  if (url.href.length > URL_MAX) throw fail(`must be at most ${URL_MAX} characters`);
+  return { url: url.href, domain: host.replace(/\.$/, '').replace(/^www\./, '').toLowerCase() };
+}

@@ -1,0 +1,78 @@
+// What get_draft (and every draft operation) returns. Each part's `value` has the shape the
+// same key takes in update_draft; evidence sits beside it (inline on list items).
+import type { Sql } from '../db.ts';
+import { DRAFT_FIELDS, type DraftFieldName, type Evidence, type FieldState } from '../drafts/fields.ts';
+import { readContent, type DraftContent, type Quoted } from '../drafts/model.ts';
+import type { DraftRow } from './drafts.ts';
+import { listInvites, type InviteRow } from './drafts-invites.ts';
+import { pageList } from './drafts-pages.ts';
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+function mapSection(cell: { state: FieldState | null; value: Partial<Record<string, Quoted>> }) {
+  const entries = Object.entries(cell.value).filter(([, q]) => q && typeof q.value === 'string');
+  return {
+    state: cell.state,
+    value: Object.fromEntries(entries.map(([k, q]) => [k, q!.value])),
+    evidence: Object.fromEntries(entries.map(([k, q]) => [k, q!.evidence ?? []])),
+  };
+}
+
+export function fieldsView(content: DraftContent): Record<DraftFieldName, { value: string | string[] | null; state: FieldState | null; evidence: Evidence[] }> {
+  return Object.fromEntries(DRAFT_FIELDS.map((f) => {
+    const cell = content.fields[f];
+    return [f, { value: cell?.value ?? null, state: cell?.state ?? null, evidence: cell?.evidence ?? [] }];
+  })) as never;
+}
+
+export function draftView(row: DraftRow, extra: { pages: { url: string; title: string | null }[]; invites: InviteRow[] }) {
+  const content = readContent(row);
+  const comparison = row.comparison;
+  return {
+    id: row.id,
+    url: row.url,
+    domain: row.domain,
+    status: row.status,
+    failure: row.status === 'failed' ? { reason: row.failure_reason ?? 'unknown', detail: row.failure_detail ?? '' } : null,
+    fields: fieldsView(content),
+    faqs: { state: content.faqs.state, value: content.faqs.value.map((f) => ({ question: f.question, answer: f.answer, evidence: f.evidence ?? [] })) },
+    founders: {
+      state: content.founders.state,
+      value: content.founders.value.map((f) => ({ name: f.name, title: f.title ?? null, bio: f.bio ?? null, evidence: f.evidence ?? [], invited: f.invite_id !== undefined })),
+    },
+    company_socials: mapSection(content.company_socials),
+    founder_socials: mapSection(content.founder_socials),
+    story: mapSection(content.story),
+    milestones: {
+      state: content.milestones.state,
+      value: content.milestones.value.map((m) => ({ date: m.date, title: m.title, description: m.description ?? null, url: m.url ?? null, evidence: m.evidence ?? [] })),
+    },
+    seo: { title: row.seo.title ?? null, meta: row.seo.meta ?? null },
+    competitor_url: row.competitor_url,
+    comparison: comparison === null ? null : {
+      status: comparison.status,
+      competitor: { url: comparison.url, name: comparison.name ?? null },
+      points: comparison.points ?? [],
+      failure: comparison.status === 'failed' ? { reason: comparison.failure_reason ?? 'unknown', detail: comparison.failure_detail ?? '' } : null,
+    },
+    regenerating: row.regenerating,
+    regenerate_error: row.regenerate_error,
+    completeness: row.completeness,
+    missing: row.missing,
+    crawl: { pages: extra.pages, skipped: row.crawl_skipped ?? [] },
+    invites: extra.invites.map((i) => ({ id: i.id, email: i.email, status: i.status, created_at: iso(i.created_at)!, expires_at: iso(i.expires_at)! })),
+    listing_id: row.listing_id,
+    submitted_at: iso(row.submitted_at),
+    drafted_at: iso(row.drafted_at),
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+export type DraftView = ReturnType<typeof draftView>;
+
+/** The full view of a draft row: its crawled pages and invites are read alongside. */
+export async function loadDraftView(sql: Sql, row: DraftRow): Promise<DraftView> {
+  const [pages, invites] = await Promise.all([pageList(sql, row.id, 'site'), listInvites(sql, row.id)]);
+  return draftView(row, { pages, invites });
+}
