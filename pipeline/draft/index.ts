@@ -1,7 +1,8 @@
+import { COMPLETENESS_PARTS } from '../../sql/drafts/completeness.ts';
 // The drafting step's entry points: the configured drafter, the evidence check, and how
 // complete a draft is.
 import type { Config } from '../../sql/config.ts';
-import { DRAFT_FIELDS, type DraftFieldName } from '../../sql/drafts/fields.ts';
+import type { DraftFieldName } from '../../sql/drafts/fields.ts';
 import type { Drafter } from './types.ts';
 import { ExtractiveDrafter } from './extractive.ts';
 import { LlmDrafter } from './llm.ts';
@@ -41,8 +42,10 @@ export function createDrafter(config: Config['drafter'], opts: DrafterOptions = 
 /** What completeness counts: every draft field, plus having at least one FAQ, one founder and
  * one company social link. The story, milestones and founder socials are optional (paid)
  * sections and do not count. */
-export const COMPLETENESS_ITEMS = [...DRAFT_FIELDS, 'faqs', 'founders', 'company_socials'] as const;
-export type CompletenessItem = (typeof COMPLETENESS_ITEMS)[number];
+// One definition, shared with the edge's completenessOf (sql/drafts/completeness.ts); this module
+// applies it to proposals as well as stored drafts.
+export const COMPLETENESS_ITEMS = COMPLETENESS_PARTS as readonly CompletenessItem[];
+export type CompletenessItem = DraftFieldName | 'faqs' | 'founders' | 'company_socials';
 
 /** Any draft-like shape: a proposal, or a stored draft whose fields hold plain values or
  * { value } entries (null, '', [] and {} count as missing). */

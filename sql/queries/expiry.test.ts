@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { freshDatabase } from '../../test/db.ts';
+import { findOrCreateUser } from '../auth/users.ts';
+import { createSession } from '../auth/sessions.ts';
+import { deleteExpiredRecords } from './expiry.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => { db = await freshDatabase(); });
+afterAll(() => db.drop());
+
+test('expired records go after a day of grace; live ones stay', async () => {
+  const { sql } = db;
+  const u = await findOrCreateUser(sql, 'expiry@example.com');
+  await createSession(sql, u.id, 1);
+  await createSession(sql, u.id, 1);
+  await sql`update sessions set expires_at = now() - interval '2 days' where id_hash = (select id_hash from sessions order by created_at limit 1)`;
+  await sql`insert into login_links (token_hash, email, expires_at) values ('a', 'x@example.com', now() - interval '3 days'), ('b', 'x@example.com', now() + interval '10 minutes'), ('c', 'x@example.com', now() - interval '1 hour')`;
+  await sql`insert into idempotency_keys (user_id, operation, key, request_hash, locked_until, expires_at)
+            values (${u.id}, 'op', 'old', 'h', now(), now() - interval '1 second'), (${u.id}, 'op', 'new', 'h', now(), now() + interval '1 day')`;
+  const deleted = await deleteExpiredRecords(sql);
+  expect(deleted).toMatchObject({ idempotency_keys: 1, login_links: 1, sessions: 1 });
+  expect((await sql`select token_hash from login_links order by 1`).map((r) => r.token_hash)).toEqual(['b', 'c']);
+  expect((await sql`select key from idempotency_keys`).map((r) => r.key)).toEqual(['new']);
+  expect((await sql`select count(*)::int as n from sessions`)[0].n).toBe(1);
+  expect(await deleteExpiredRecords(sql)).toMatchObject({ idempotency_keys: 0, login_links: 0, sessions: 0 });
+});
