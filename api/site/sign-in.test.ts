@@ -316,7 +316,7 @@ describe('GET /account and POST /sign-out', () => {
     expect(page).toContain('account-page@example.test');
     expect(page).toContain('href="/account/api-keys"');
     expect(page).toContain('<form method="post" action="/sign-out">');
-    expect(page).not.toContain('/account/connections'); // shown once that page exists
+    expect(page).toContain('href="/account/connections"'); // the OAuth connections page
   });
 
   test('sign-out needs the CSRF token, then ends the session and clears the cookie', async () => {

@@ -1,0 +1,56 @@
+import type { Elysia } from 'elysia';
+import type { AppDeps } from '../app.ts';
+import { listConnections, revokeGrant, type Connection } from '../../sql/auth/oauth-grants.ts';
+import type { SessionUser } from '../../sql/auth/sessions.ts';
+import { html, page } from '../site/html.ts';
+import { csrfField, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from '../site/common.ts';
+import { OAUTH_PATHS } from './endpoints.ts';
+import { resourceLabel } from './resources.ts';
+
+const PATH = OAUTH_PATHS.connections;
+const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : null; } catch { return null; } };
+
+/**
+ * GET /account/connections: the apps a person let in through OAuth (live grants), each with its
+ * scopes, resource, when it was allowed and last used, and a Revoke button.
+ * POST /account/connections/{id}/revoke: revokes the grant and every token issued under it.
+ */
+export function mountConnections(app: Elysia, deps: AppDeps) {
+  const { config, sql, log } = deps;
+
+  function connectionsPage(request: Request, user: SessionUser, rows: Connection[], notice?: string): Response {
+    const csrf = csrfField(config, request);
+    const list = rows.length
+      ? html`<table><thead><tr><th>App</th><th>Access</th><th>At</th><th>Allowed</th><th>Last used</th><th></th></tr></thead><tbody>${rows.map((c) => {
+        const name = c.clientName ?? 'An app without a name';
+        const host = c.clientKind === 'metadata_document' ? hostOf(c.clientId) : hostOf(c.clientUri);
+        return html`<tr data-grant-id="${c.grantId}"><td>${name}${host ? html` <small>(${host})</small>` : ''}</td>
+<td>${c.scopes.join(', ')}</td><td>${resourceLabel(config, c.resource)}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td>
+<td><form method="post" action="${PATH}/${c.grantId}/revoke">${csrf.field}<button type="submit" aria-label="Revoke ${name}">Revoke</button></form></td></tr>`;
+      })}</tbody></table>`
+      : html`<p>No apps are connected to your account.</p>`;
+    return page({
+      title: 'Connected apps', signedInAs: user.email, headers: csrf.headers,
+      body: html`<h1>Connected apps</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+<p>AI agents and other apps you allowed into your account through "Allow access". Revoking one signs it out at once; it has to ask you again to get back in.</p>
+${list}`,
+    });
+  }
+
+  app.get(PATH, sitePage(log, async ({ request }: SiteRequest) => {
+    const auth = await requireUser(deps, request, PATH);
+    if ('response' in auth) return auth.response;
+    const revoked = new URL(request.url).searchParams.has('revoked');
+    return connectionsPage(request, auth.user, await listConnections(sql, auth.user.userId), revoked ? 'The app is disconnected: its access no longer works.' : undefined);
+  }), { parse: 'none' } as never);
+
+  app.post(`${PATH}/:id/revoke`, sitePage(log, async ({ request, params }: SiteRequest) => {
+    const checked = await readCheckedForm(config, request);
+    if ('response' in checked) return checked.response;
+    const auth = await requireUser(deps, request, PATH);
+    if ('response' in auth) return auth.response;
+    // Another person's grant, an unknown or an already revoked one: the same answer, so ids reveal nothing.
+    await revokeGrant(sql, params.id, auth.user.userId);
+    return redirect(config, `${PATH}?revoked=1`);
+  }), { parse: 'none' } as never);
+}
