@@ -4,6 +4,7 @@ import { plainSchema, requiredNames } from '../registry/inputs.ts';
 import { PROBLEM_KINDS } from '../http/problem.ts';
 import { isCacheable } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
+import { SCOPE_DESCRIPTIONS } from '../../sql/auth/scopes.ts';
 
 const plain = (s: TSchema) => plainSchema(s) as Record<string, any>;
 
@@ -29,6 +30,27 @@ const IDEMPOTENCY_NOTE = [
   `MCP tools of these operations take the key as the optional \`${IDEMPOTENCY_ARGUMENT}\` argument (or the same header on the HTTP request).`,
 ].join(' ');
 
+const AUTH_NOTE = (siteUrl: string) => [
+  'Authentication: public reads need no credential (a valid one is accepted; an invalid one is 401, so a mistyped key never reads as anonymous).',
+  'Authenticated operations take `Authorization: Bearer <API key or OAuth access token>`: missing or invalid → 401 with `WWW-Authenticate` naming the protected resource metadata,',
+  'a credential without the operation\'s scope → 403 (`error="insufficient_scope"`), another account\'s object → 404.',
+  `API keys (\`ldk_...\`) are made on ${siteUrl}/account/api-keys with any of the scopes account:read, listings:write and orders:write; the secret is shown once and stored only as a hash.`,
+  `AI agents sign in with OAuth 2.1 (authorization code + PKCE S256; dynamic client registration or client ID metadata documents):`,
+  `authorization server metadata at ${siteUrl}/.well-known/oauth-authorization-server, protected resource metadata at ${siteUrl}/.well-known/oauth-protected-resource/mcp and /api/v1.`,
+  'Access tokens are bound to the resource they were issued for (RFC 8707): a token for /mcp is refused on /api/v1 and the other way round.',
+].join(' ');
+
+const RATE_NOTE = [
+  'Rate limits: budgets per credential (reads and writes separately) and, without a credential, per client address (IPv6 by /64), shared by every instance.',
+  'Every response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers: `"anonymous_read";q=600;w=60` and `"anonymous_read";r=599;t=1`);',
+  'past the budget the answer is 429 with `Retry-After`. The numbers are configuration; the defaults are 600 anonymous reads, 1200 authenticated reads and 120 writes a minute.',
+].join(' ');
+
+const RATE_HEADERS = {
+  RateLimit: { description: 'Remaining budget and seconds until it is full again (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The budget that applied: quota and window in seconds.', schema: { type: 'string' } },
+};
+
 const DOC_NOTES = [
   'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
   'Invalid input is always 400 (never 422), including unknown query parameters and unknown body keys. Unknown paths and resources are 404. Bodies over the size limit are 413.',
@@ -36,6 +58,7 @@ const DOC_NOTES = [
   'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`.',
   'Every operation is also an MCP tool of the same name and input schema at `/mcp` (Streamable HTTP; protocol 2026-07-28 and 2025-03-26 to 2025-11-25).',
   IDEMPOTENCY_NOTE,
+  RATE_NOTE,
 ];
 
 export function buildOpenApi(ops: Operation[], siteUrl: string) {
@@ -53,20 +76,25 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
     const responses: Record<string, unknown> = {
       [String(op.status ?? 200)]: {
         description: op.status === 201 ? 'Created' : 'OK',
-        ...(isCacheable(op) ? { headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } } : {}),
-        ...(op.idempotent ? { headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } } : {}),
+        headers: {
+          ...RATE_HEADERS,
+          ...(isCacheable(op) ? { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } : {}),
+          ...(op.idempotent ? { 'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } : {}),
+        },
         content: { 'application/json': { schema: plain(op.output) } },
       },
       ...(isCacheable(op) ? { 304: { description: 'Not modified: the If-None-Match ETag still matches.' } } : {}),
       400: problemResponse('Invalid input; `errors` names each offending field.'),
-      ...(op.scope ? { 401: problemResponse('Missing or invalid credential.'), 403: problemResponse('The credential lacks the required scope.') } : {}),
+      401: { ...problemResponse(op.scope ? 'Missing or invalid credential.' : 'An invalid credential was sent (send none, or a valid one).'),
+        headers: { 'WWW-Authenticate': { description: 'Bearer challenge with `resource_metadata` (RFC 9728).', schema: { type: 'string' } } } },
+      ...(op.scope ? { 403: { ...problemResponse('The credential lacks the required scope.'), headers: { 'WWW-Authenticate': { description: 'Bearer error="insufficient_scope" with the scope needed.', schema: { type: 'string' } } } } } : {}),
       ...(op.params || /leaderboard|launch_week/.test(op.name) ? { 404: problemResponse('No such resource.') } : {}),
       ...(op.body ? { 413: problemResponse('The body is too large.'), 415: problemResponse('The body is not JSON.') } : {}),
       ...(op.idempotent ? {
         409: { ...problemResponse('A request with the same Idempotency-Key is still being processed; retry after Retry-After seconds.'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
         422: problemResponse('The Idempotency-Key was already used with a different input.'),
       } : {}),
-      429: problemResponse('Rate limited; see Retry-After.'),
+      429: { ...problemResponse('Rate limited; see Retry-After.'), headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until a request may pass.', schema: { type: 'integer' } } } },
       500: problemResponse('Internal error.'),
     };
     const description = [op.description, op.notes, op.scope ? `Requires scope \`${op.scope}\`.` : 'Public: no credential needed (a valid one is accepted).']
@@ -79,7 +107,8 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
       parameters: params.length ? params : undefined,
       requestBody: op.body ? { required: requiredNames(op.body).length > 0, content: { 'application/json': { schema: plain(op.body) } } } : undefined,
       responses,
-      security: op.scope ? [{ bearer: [op.scope] }] : [{}, { bearer: [] }],
+      security: op.scope ? [{ oauth: [op.scope] }, { apiKey: [] }] : [{}, { oauth: [] }, { apiKey: [] }],
+      'x-scope': op.scope ?? undefined,
       'x-mcp-tool': op.name,
     };
   }
@@ -88,14 +117,26 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
     info: {
       title: 'Listing Directory API',
       version: '1.0.0',
-      description: ['A public directory of software products with a weekly launch calendar, leaderboards and awards.', ...DOC_NOTES].join('\n\n'),
+      description: ['A public directory of software products with a weekly launch calendar, leaderboards and awards.', ...DOC_NOTES, AUTH_NOTE(siteUrl)].join('\n\n'),
     },
     servers: [{ url: `${siteUrl}/api/v1` }],
     tags: [...new Set(ops.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'An API key or an OAuth 2.1 access token: `Authorization: Bearer <token>`.' },
+        apiKey: { type: 'http', scheme: 'bearer', description: `An API key from ${siteUrl}/account/api-keys: \`Authorization: Bearer ldk_...\`. Its scopes are chosen when it is made.` },
+        oauth: {
+          type: 'oauth2',
+          description: 'OAuth 2.1 for AI agents and apps: authorization code with PKCE S256, dynamic client registration (RFC 7591) or client ID metadata documents; pass `resource` (RFC 8707) = the API base URL for REST tokens, or the /mcp URL for MCP tokens. Refresh tokens rotate on every use.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${siteUrl}/oauth/authorize`,
+              tokenUrl: `${siteUrl}/oauth/token`,
+              refreshUrl: `${siteUrl}/oauth/token`,
+              scopes: SCOPE_DESCRIPTIONS,
+            },
+          },
+        },
       },
       schemas: {
         Problem: {
