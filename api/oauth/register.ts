@@ -2,11 +2,11 @@ import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
 import { insertRegisteredClient, type OAuthClient } from '../../sql/auth/oauth-clients.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../../sql/auth/secrets.ts';
-import { rateGate } from '../http/rate-gate.ts';
+import { mountOpenEndpoint } from './open-endpoint.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readCappedText } from './form-body.ts';
-import { fail, oauthError, oauthJson, preflight, withHeaders } from './responses.ts';
+import { fail, oauthError, oauthJson } from './responses.ts';
 
 /** Registration metadata is a few URIs and names; 16 KB is far above any real request. */
 export const MAX_REGISTRATION_BYTES = 16 * 1024;
@@ -37,15 +37,9 @@ export function registrationResponse(client: OAuthClient, secret: string | null)
  * Registration alone grants nothing: every authorization still needs a person's consent.
  */
 export function mountRegister(app: Elysia, deps: AppDeps) {
-  const { config, sql } = deps;
-  const limit = rateGate(deps.limiter, config);
+  const { sql } = deps;
 
-  app.options(OAUTH_PATHS.register, preflight);
-  app.post(OAUTH_PATHS.register, async ({ request }: { request: Request }) => {
-    const gate = await limit(request, { principal: null }, false);
-    if (gate.refused) return gate.refused;
-    return withHeaders(await handle(request), gate.headers);
-  }, { parse: 'none' } as never);
+  mountOpenEndpoint(app, deps, OAUTH_PATHS.register, handle);
 
   async function handle(request: Request): Promise<Response> {
     if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {

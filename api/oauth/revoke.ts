@@ -3,11 +3,11 @@ import type { AppDeps } from '../app.ts';
 import { revokeGrant } from '../../sql/auth/oauth-grants.ts';
 import { findTokenRecord, revokeToken } from '../../sql/auth/oauth-tokens.ts';
 import { SECRET_PREFIX } from '../../sql/auth/secrets.ts';
-import { rateGate } from '../http/rate-gate.ts';
+import { mountOpenEndpoint } from './open-endpoint.ts';
 import { authenticateClient } from './client-auth.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readOAuthForm } from './form-body.ts';
-import { fail, oauthError, oauthJson, preflight, withHeaders } from './responses.ts';
+import { fail, oauthError, oauthJson } from './responses.ts';
 
 /**
  * POST /oauth/revoke (RFC 7009). The client identifies itself as at the token endpoint. An access
@@ -17,15 +17,9 @@ import { fail, oauthError, oauthJson, preflight, withHeaders } from './responses
  * token_type_hint is accepted and not needed: our tokens say what they are by their prefix.
  */
 export function mountRevoke(app: Elysia, deps: AppDeps) {
-  const { config, sql } = deps;
-  const limit = rateGate(deps.limiter, config);
+  const { sql } = deps;
 
-  app.options(OAUTH_PATHS.revoke, preflight);
-  app.post(OAUTH_PATHS.revoke, async ({ request }: { request: Request }) => {
-    const gate = await limit(request, { principal: null }, false);
-    if (gate.refused) return gate.refused;
-    return withHeaders(await handle(request), gate.headers);
-  }, { parse: 'none' } as never);
+  mountOpenEndpoint(app, deps, OAUTH_PATHS.revoke, handle);
 
   async function handle(request: Request): Promise<Response> {
     const form = await readOAuthForm(request);

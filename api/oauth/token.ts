@@ -6,13 +6,13 @@ import { lockCode, markCodeUsed, revokeGrant } from '../../sql/auth/oauth-grants
 import { issueTokens, lockRefreshToken, markRefreshReplaced, type IssuedTokens } from '../../sql/auth/oauth-tokens.ts';
 import { isScope, SCOPES, type Scope } from '../../sql/auth/scopes.ts';
 import { SECRET_PREFIX } from '../../sql/auth/secrets.ts';
-import { rateGate } from '../http/rate-gate.ts';
+import { mountOpenEndpoint } from './open-endpoint.ts';
 import { authenticateClient } from './client-auth.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readOAuthForm } from './form-body.ts';
 import { verifyS256 } from './pkce.ts';
 import { canonicalResource } from './resources.ts';
-import { fail, oauthError, oauthJson, preflight, withHeaders, type OAuthFailure } from './responses.ts';
+import { fail, oauthError, oauthJson, type OAuthFailure } from './responses.ts';
 
 const tokenResponse = (t: IssuedTokens) => oauthJson({
   access_token: t.accessToken, token_type: 'Bearer', expires_in: t.expiresIn, scope: t.scopes.join(' '),
@@ -40,7 +40,6 @@ const tokenResponse = (t: IssuedTokens) => oauthJson({
  */
 export function mountToken(app: Elysia, deps: AppDeps) {
   const { config, sql } = deps;
-  const limit = rateGate(deps.limiter, config);
   const ttl = { accessTtlSeconds: config.auth.accessTokenTtlSeconds, refreshTtlDays: config.auth.refreshTokenTtlDays };
 
   async function redeemCode(client: OAuthClient, p: Map<string, string>): Promise<IssuedTokens | OAuthFailure> {
@@ -107,12 +106,7 @@ export function mountToken(app: Elysia, deps: AppDeps) {
     });
   }
 
-  app.options(OAUTH_PATHS.token, preflight);
-  app.post(OAUTH_PATHS.token, async ({ request }: { request: Request }) => {
-    const gate = await limit(request, { principal: null }, false);
-    if (gate.refused) return gate.refused;
-    return withHeaders(await handle(request), gate.headers);
-  }, { parse: 'none' } as never);
+  mountOpenEndpoint(app, deps, OAUTH_PATHS.token, handle);
 
   async function handle(request: Request): Promise<Response> {
     const form = await readOAuthForm(request);
