@@ -1,22 +1,19 @@
 // What a drafter proposes from a crawled site. Every value carries the quotes that support it;
 // the evidence check (evidence.ts) drops any value whose quotes are not on the crawled pages.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
-import type { DraftFieldName, Evidence, SocialPlatform, StorySection } from '../../sql/drafts/fields.ts';
+import type { DraftFieldName, Evidence } from '../../sql/drafts/fields.ts';
+import type { AiProposal, AiValue } from '../../sql/drafts/model.ts';
 
 export type { CrawledPage, Evidence };
 
-export interface Proposed<T> { value: T; evidence: Evidence[] }
+/** A value with the quotes that support it. */
+export type Proposed<T> = AiValue<T>;
 
-export interface DraftProposal {
-  /** A field absent from this map was not found on the site. */
-  fields: Partial<Record<DraftFieldName, Proposed<string | string[]>>>;
-  faqs: Proposed<{ question: string; answer: string }>[];
-  founders: Proposed<{ name: string; title: string | null; bio: string | null }>[];
-  company_socials: Partial<Record<SocialPlatform, Proposed<string>>>;
-  founder_socials: Partial<Record<SocialPlatform, Proposed<string>>>;
-  story: Partial<Record<StorySection, Proposed<string>>>;
-  milestones: Proposed<{ date: string; title: string; description: string | null; url: string | null }>[];
-}
+/**
+ * What a drafter proposes. A field absent from `fields` was not found on the site. The shape is
+ * the one sql/drafts/model.ts stores AI values from (sql/ never imports the pipeline).
+ */
+export type DraftProposal = AiProposal;
 
 /** A short comparison of the product with a competitor, every point quoted from one of the two sites. */
 export interface ComparisonProposal {
