@@ -39,3 +39,12 @@ describe('submitted URLs', () => {
     expect(refused('http://10.1.2.3/', true)).toContain('public');
   });
 });
+
+test('hosts that are not domain names are refused', () => {
+  for (const raw of ['../../etc/passwd', 'https://../x', 'https://a..b.com/', 'https://-bad.com/', 'https://bad-.com/', 'https://under_score.com/', `https://${'a'.repeat(64)}.com/`, 'https://example.123/']) {
+    expect(() => normaliseSubmittedUrl(raw, 'url', { allowLoopback: false })).toThrow();
+  }
+  for (const raw of ['https://bücher.de/', 'acme.io', 'https://sub.example.co.uk/path?q=1', 'https://xn--bcher-kva.de']) {
+    expect(() => normaliseSubmittedUrl(raw, 'url', { allowLoopback: false })).not.toThrow();
+  }
+});

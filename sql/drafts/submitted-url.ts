@@ -9,6 +9,14 @@ export const URL_MAX = 2048;
 // Names that never reach a public website (RFC 6761, RFC 6762, RFC 8375 and common private suffixes).
 const PRIVATE_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/i;
 
+// The URL parser has already lower-cased the host and turned IDNs into punycode (xn--...), so a
+// DNS name here is LDH labels of 1-63 characters; the last label (the TLD) is not all digits.
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const isDomainName = (host: string) => {
+  const labels = host.split('.');
+  return host.length <= 253 && labels.length >= 2 && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
+};
+
 /** The normalised URL (scheme and host lower case, no fragment) and the site's domain (no leading www.). */
 export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowLoopback: boolean }): { url: string; domain: string } {
   const fail = (message: string) => invalid(`Invalid input: ${field} ${message}`, [{ field, message }]);
@@ -28,6 +36,7 @@ export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowL
   const { url, host, literal } = checked;
   if (literal === null) {
     if (!host.includes('.') && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website (a full domain name)');
+    if (host !== 'localhost' && !isDomainName(host.replace(/\.$/, ''))) throw fail('must be a public website (the host is not a valid domain name)');
     if (PRIVATE_NAMES.test(host.replace(/\.$/, '')) && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website, not a private name');
   }
   url.hash = '';

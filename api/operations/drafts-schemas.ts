@@ -1,0 +1,178 @@
+// The TypeBox schemas of the draft operations (api/operations/drafts.ts): what they accept and answer.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Nullable } from '../registry/schemas.ts';
+import {
+  DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, FIELD_STATES, LIST_ITEM_MAX, LIST_MAX_ITEMS, SOCIAL_PLATFORMS, STORY_SECTIONS, TEXT_MAX,
+} from '../../sql/drafts/fields.ts';
+import { DRAFT_PARTS, DRAFT_SECTIONS } from '../../sql/drafts/model.ts';
+import { URL_MAX } from '../../sql/drafts/submitted-url.ts';
+
+const Iso = Type.String({ format: 'date-time' });
+const Uuid = Type.String({ format: 'uuid', description: 'The draft id (a UUID).' });
+export const IdPath = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+// ---- input ---------------------------------------------------------------------------------
+
+const PartName = Type.Union(DRAFT_PARTS.map((p) => Type.Literal(p)), {
+  description: `A profile field (${DRAFT_TEXT_FIELDS.join(', ')}, ${DRAFT_LIST_FIELDS.join(', ')}) or a section (${DRAFT_SECTIONS.join(', ')}).`,
+});
+
+const fieldInputs: Record<string, TSchema> = {};
+for (const f of DRAFT_TEXT_FIELDS) fieldInputs[f] = Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX[f] })));
+for (const f of DRAFT_LIST_FIELDS) {
+  fieldInputs[f] = Type.Optional(Nullable(Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), { maxItems: LIST_MAX_ITEMS })));
+}
+const FieldsInput = Type.Object(fieldInputs, {
+  additionalProperties: false,
+  description: 'Draft profile fields (spec section 2). A value marks the field the user\'s own (edited or manual); null or a blank value deletes it. categories must be names from list_categories, the first is primary.',
+});
+
+const Faq = Type.Object({ question: Type.String({ minLength: 1, maxLength: 300 }), answer: Type.String({ minLength: 1, maxLength: 1500 }) }, { additionalProperties: false });
+const Founder = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 160 }),
+  title: Type.Optional(Nullable(Type.String({ maxLength: 160, description: 'The role.' }))),
+  bio: Type.Optional(Nullable(Type.String({ maxLength: 3000 }))),
+}, { additionalProperties: false });
+const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(Type.String({ maxLength: 500 }))])), {
+  additionalProperties: false, description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links; an empty string or a platform left out removes it.`,
+});
+const Story = Type.Object(Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: 8000 }))])), {
+  additionalProperties: false, description: `Founder story sections (${STORY_SECTIONS.join(', ')}), each max 8000. Replaces the whole story.`,
+});
+const Milestone = Type.Object({
+  date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  url: Type.Optional(Nullable(Type.String({ maxLength: 500, pattern: '^https://', description: 'An https link.' }))),
+}, { additionalProperties: false });
+
+export const SubmitListingBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: URL_MAX, description: 'The product\'s public website (http or https). A bare domain means its https site.' }),
+}, { additionalProperties: false });
+
+export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }, { additionalProperties: false });
+
+export const UpdateBody = Type.Object({
+  fields: Type.Optional(FieldsInput),
+  lock_fields: Type.Optional(Type.Array(PartName, { maxItems: 20, description: 'Lock these against AI redrafts (state override).' })),
+  regenerate: Type.Optional(Type.Array(PartName, { maxItems: 5, description: 'Redraft these from the stored crawl (a job; they are listed in `regenerating` until done).' })),
+  restore: Type.Optional(Type.Array(PartName, { maxItems: 20, description: 'Bring back the AI\'s value and evidence.' })),
+  faqs: Type.Optional(Type.Array(Faq, { maxItems: 10, description: 'Replaces all FAQs.' })),
+  company_socials: Type.Optional(Socials),
+  founder_socials: Type.Optional(Socials),
+  founders: Type.Optional(Type.Array(Founder, { maxItems: 6, description: 'Replaces the list; the first is the primary founder.' })),
+  story: Type.Optional(Story),
+  milestones: Type.Optional(Type.Array(Milestone, { maxItems: 50, description: 'Replaces all milestones.' })),
+  competitor_url: Type.Optional(Type.String({ maxLength: URL_MAX, description: 'A competitor\'s public website to read and compare with; an empty string clears it.' })),
+  seo: Type.Optional(Type.Object({
+    title: Type.Optional(Type.String({ maxLength: 70 })),
+    meta: Type.Optional(Type.String({ maxLength: 170 })),
+  }, { additionalProperties: false, description: 'Replaces the SEO title and meta description; a key left out or empty clears it.' })),
+}, { additionalProperties: false });
+
+// ---- output --------------------------------------------------------------------------------
+
+const Evidence = Type.Object({
+  quote: Type.String({ description: 'Words quoted exactly from the visible text of the page.' }),
+  url: Type.String({ description: 'The crawled page the quote is on.' }),
+});
+const Evidences = Type.Array(Evidence);
+const State = Nullable(Type.Union(FIELD_STATES.map((s) => Type.Literal(s)), {
+  description: 'ai: drafted from the website; not_found: the website does not state it; edited: the user changed an AI value; manual: the user filled an empty field; override: locked against AI redrafts; deleted: removed by the user. null: not drafted yet.',
+}));
+const FieldOut = Type.Object({
+  value: Nullable(Type.Union([Type.String(), Type.Array(Type.String())])),
+  state: State,
+  evidence: Evidences,
+});
+const MapSection = Type.Object({
+  state: State,
+  value: Type.Record(Type.String(), Type.String()),
+  evidence: Type.Record(Type.String(), Evidences, { description: 'Quotes per key of value.' }),
+});
+const Failure = Type.Object({ reason: Type.String(), detail: Type.String() });
+
+export const Draft = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  url: Type.String({ description: 'The submitted website, normalised.' }),
+  domain: Type.String(),
+  status: Type.Union([Type.Literal('crawling'), Type.Literal('drafting'), Type.Literal('ready'), Type.Literal('failed')], {
+    description: 'crawling, drafting, ready; failed (ours) when the site cannot be read or drafted, with the reason in failure.',
+  }),
+  failure: Nullable(Type.Object({
+    reason: Type.String({ description: 'robots_disallowed, robots_unavailable, unreachable, refused_address, not_html, too_large, http_error, off_site, drafting_failed, timed_out.' }),
+    detail: Type.String(),
+  })),
+  fields: Type.Object(Object.fromEntries([...DRAFT_TEXT_FIELDS, ...DRAFT_LIST_FIELDS].map((f) => [f, FieldOut]))),
+  faqs: Type.Object({ state: State, value: Type.Array(Type.Object({ question: Type.String(), answer: Type.String(), evidence: Evidences })) }),
+  founders: Type.Object({
+    state: State,
+    value: Type.Array(Type.Object({
+      name: Type.String(), title: Nullable(Type.String()), bio: Nullable(Type.String()), evidence: Evidences,
+      invited: Type.Boolean({ description: 'Added by the co-founder through an invite link.' }),
+    })),
+  }),
+  company_socials: MapSection,
+  founder_socials: MapSection,
+  story: MapSection,
+  milestones: Type.Object({
+    state: State,
+    value: Type.Array(Type.Object({
+      date: Type.String({ format: 'date' }), title: Type.String(), description: Nullable(Type.String()), url: Nullable(Type.String()), evidence: Evidences,
+    })),
+  }),
+  seo: Type.Object({ title: Nullable(Type.String()), meta: Nullable(Type.String()) }),
+  competitor_url: Nullable(Type.String()),
+  comparison: Nullable(Type.Object({
+    status: Type.Union([Type.Literal('crawling'), Type.Literal('comparing'), Type.Literal('ready'), Type.Literal('failed')]),
+    competitor: Type.Object({ url: Type.String(), name: Nullable(Type.String()) }),
+    points: Type.Array(Type.Object({
+      topic: Type.String(), product: Nullable(Type.String()), competitor: Nullable(Type.String()),
+      evidence: Type.Array(Evidence, { description: 'Quotes from either site; each value is backed by quotes from its own site.' }),
+    })),
+    failure: Nullable(Failure),
+  })),
+  regenerating: Type.Array(Type.String(), { description: 'Parts an AI redraft is working on.' }),
+  regenerate_error: Nullable(Type.String({ description: 'Why the last redraft failed, if it did.' })),
+  completeness: Type.Integer({ minimum: 0, maximum: 100, description: 'Percent of the profile fields, FAQs, founders and company socials holding a value.' }),
+  missing: Type.Array(Type.String(), { description: 'Those of them without a value.' }),
+  crawl: Type.Object({
+    pages: Type.Array(Type.Object({ url: Type.String(), title: Nullable(Type.String()) }), { description: 'The pages read (the evidence comes from these).' }),
+    skipped: Type.Array(Type.Object({ url: Type.String(), reason: Type.String() }), { description: 'Links not read and why (robots_disallowed, off_site, page_cap, ...).' }),
+  }),
+  invites: Type.Array(Type.Object({
+    id: Type.Integer(), email: Type.String(), status: Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('expired')]),
+    created_at: Iso, expires_at: Iso,
+  })),
+  listing_id: Nullable(Type.Integer({ minimum: 1, description: 'The listing submit_draft made.' })),
+  submitted_at: Nullable(Iso),
+  drafted_at: Nullable(Iso),
+  created_at: Iso,
+  updated_at: Iso,
+});
+
+export const DraftSummary = Type.Object({
+  id: Type.String({ format: 'uuid' }), url: Type.String(), domain: Type.String(), name: Nullable(Type.String()),
+  status: Type.String(), completeness: Type.Integer({ minimum: 0, maximum: 100 }),
+  listing_id: Nullable(Type.Integer()), created_at: Iso, updated_at: Iso,
+});
+
+export const SubmittedListing = Type.Object({
+  listing_id: Type.Integer({ minimum: 1 }),
+  draft_id: Type.String({ format: 'uuid' }),
+  created: Type.Boolean({ description: 'true when this call made the listing; false when it updated the one made before.' }),
+  slug: Type.String(), name: Type.String(), url: Type.String(),
+  status: Type.String({ description: 'draft until published (choose_free_listing or a paid launch).' }),
+  plan: Type.String(),
+  categories: Type.Array(Type.String(), { description: 'Category names, the primary first.' }),
+  not_found_on_website: Type.Array(Type.String()),
+  adjusted: Type.Array(Type.Object({ field: Type.String(), note: Type.String() }), {
+    description: 'Draft values the listing\'s own rules made the service cut or leave out.',
+  }),
+  submitted_at: Iso,
+});
+
+export const Invite = Type.Object({
+  id: Type.Integer(), draft_id: Type.String({ format: 'uuid' }), email: Type.String(),
+  status: Type.Literal('pending'), created_at: Iso, expires_at: Iso,
+});

@@ -1,0 +1,38 @@
+// invite_cofounder: an invite for a co-founder to add their own founder profile, and its e-mail.
+import { enqueueMail } from '../mail/outbox.ts';
+import { contentOf } from '../queries/drafts.ts';
+import { createInvite, INVITE_TTL_DAYS } from '../queries/drafts-invites.ts';
+import { withOwnDraftLocked, type DraftOwner } from './own-draft.ts';
+
+export interface Inviter extends DraftOwner {
+  /** The inviting user's address, named in the e-mail. */
+  email: string;
+  siteName: string;
+  /** The public root URL the invite link starts with. */
+  siteUrl: string;
+}
+
+/** Writes the invite and queues its e-mail under the draft's row lock (so the invite count cannot race). */
+export function inviteCofounder(inviter: Inviter, id: string, email: string) {
+  return withOwnDraftLocked(inviter, id, async (t, row) => {
+    const invite = await createInvite(t, { draftId: row.id, email: email.trim(), invitedBy: inviter.userId });
+    const product = (contentOf(row).fields.name?.value as string | null) ?? row.domain;
+    const link = `${inviter.siteUrl}/invites/${invite.token}`;
+    await enqueueMail(t, {
+      to: invite.email,
+      kind: 'cofounder_invite',
+      subject: `Add your founder profile to ${product} on ${inviter.siteName}`,
+      text: [
+        `${inviter.email} is listing ${product} (${row.domain}) on ${inviter.siteName} and invited you as a co-founder.`,
+        '',
+        `Add your own founder profile (name, role and a short bio) here: ${link}`,
+        '',
+        `The link works once and expires in ${INVITE_TTL_DAYS} days. If you don't know this product, ignore this e-mail.`,
+      ].join('\n'),
+    });
+    return {
+      id: invite.id, draft_id: row.id, email: invite.email, status: 'pending' as const,
+      created_at: invite.created_at.toISOString(), expires_at: invite.expires_at.toISOString(),
+    };
+  });
+}

@@ -1,0 +1,32 @@
+// Reading and locking the caller's own draft, for the draft operations.
+import type { Sql } from '../db.ts';
+import { draftById, findDraft, type DraftRow } from '../queries/drafts.ts';
+import { loadDraftView, type DraftView } from '../queries/drafts-view.ts';
+import { missingDraft } from './draft-errors.ts';
+
+/** Who acts on a draft: the signed-in user on this deployment's site. */
+export interface DraftOwner { sql: Sql; userId: string; siteId: number }
+
+/** The caller's draft as get_draft shows it. */
+export async function ownDraftView(owner: DraftOwner, id: string): Promise<DraftView> {
+  const row = await findDraft(owner.sql, id, owner);
+  if (!row) throw missingDraft(id);
+  return loadDraftView(owner.sql, row);
+}
+
+/** A draft as get_draft shows it, read by id alone: for the answer after its owner's write. */
+export async function draftViewById(sql: Sql, id: string): Promise<DraftView> {
+  const row = await draftById(sql, id);
+  if (!row) throw missingDraft(id);
+  return loadDraftView(sql, row);
+}
+
+/** Runs work in one transaction that holds the lock on the caller's draft row. */
+export function withOwnDraftLocked<T>(owner: DraftOwner, id: string, work: (t: Sql, row: DraftRow) => Promise<T>): Promise<T> {
+  return owner.sql.begin(async (tx) => {
+    const t = tx as unknown as Sql; // a transaction runs the same queries; postgres.js types it apart
+    const row = await findDraft(t, id, owner, { forUpdate: true });
+    if (!row) throw missingDraft(id);
+    return work(t, row);
+  }) as Promise<T>;
+}

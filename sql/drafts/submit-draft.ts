@@ -1,0 +1,24 @@
+// submit_draft: makes (or updates) the listing of a draft, not yet published.
+import { contentOf } from '../queries/drafts.ts';
+import { draftConflict } from './draft-errors.ts';
+import { syncListing } from './listing-sync.ts';
+import { withOwnDraftLocked, type DraftOwner } from './own-draft.ts';
+
+/** Syncs every part of the draft to its listing under the draft's row lock; 409 until the AI draft is done. */
+export function submitDraft(owner: DraftOwner, id: string) {
+  return withOwnDraftLocked(owner, id, async (t, row) => {
+    if (row.status === 'crawling' || row.status === 'drafting') {
+      throw draftConflict(`The draft is still ${row.status}; submit it once it is ready (poll get_draft).`);
+    }
+    const { listingId, created, adjusted } = await syncListing(t, row, contentOf(row), 'all');
+    const [d] = await t<{ submitted_at: Date }[]>`
+      update drafts set listing_id = ${listingId}, submitted_at = coalesce(submitted_at, now()), updated_at = now()
+      where id = ${row.id} returning submitted_at`;
+    const [l] = await t<{ slug: string; name: string; url: string; status: string; plan: string; not_found_on_website: string[]; categories: string[] }[]>`
+      select l.slug, l.name, l.url, l.status, l.plan, l.not_found_on_website,
+             coalesce(array(select c.name from listing_categories lc join categories c on c.id = lc.category_id
+                            where lc.listing_id = l.id order by lc.is_primary desc, c.name), '{}') as categories
+      from listings l where l.id = ${listingId}`;
+    return { listing_id: listingId, draft_id: row.id, created, ...l, adjusted, submitted_at: d.submitted_at.toISOString() };
+  });
+}
