@@ -38,6 +38,11 @@ export function buildApp(deps: AppDeps) {
   const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
 
   const app = new Elysia({ normalize: false })
+    // PostgreSQL cannot store or compare U+0000: a URL carrying it is refused on every route here,
+    // before any handler passes it to a query. (Bodies are checked by their readers.)
+    .onRequest(({ request }) => {
+      if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
+    })
     .onError(({ code, request, error }) => {
       if (code === 'NOT_FOUND') return problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));

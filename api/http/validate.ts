@@ -46,6 +46,16 @@ function fieldName(path: string): string {
   return path.replace(/^\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.') || '(root)';
 }
 
+/** Dotted paths of every string (or key) holding U+0000, however deep. */
+function nulFields(value: unknown, at: string): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [at || '(root)'] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const here = at ? `${at}.${k}` : k;
+    return k.includes('\u0000') ? [here] : nulFields(v, here);
+  });
+}
+
 /** Validates one part of the input; strings from the path and query are converted to the schema's types. */
 function part(schema: TObject | undefined, value: unknown, where: Location, convert: boolean, issues: (FieldIssue & { in: Location })[]): Record<string, unknown> {
   if (!schema) {
@@ -58,6 +68,8 @@ function part(schema: TObject | undefined, value: unknown, where: Location, conv
     issues.push({ field: '(root)', in: where, message: 'must be a JSON object' });
     return {};
   }
+  // PostgreSQL text and jsonb cannot hold U+0000; refuse it here rather than fail in the database.
+  for (const field of nulFields(v, '')) issues.push({ field, in: where, message: 'must not contain the NUL character (U+0000)' });
   v = convert ? convertStrings(schema, v as Record<string, unknown>) : Value.Clone(v);
   v = Value.Default(schema, v);
   const c = check(schema);

@@ -16,6 +16,7 @@ export async function readOAuthForm(request: Request): Promise<{ params: Map<str
   const params = new Map<string, string>();
   for (const [k, v] of new URLSearchParams(new TextDecoder().decode(buf))) {
     if (params.has(k)) return { failure: fail('invalid_request', `The parameter ${k} was sent more than once.`) };
+    if (k.includes('\u0000') || v.includes('\u0000')) return { failure: fail('invalid_request', 'Parameters must not contain the NUL character.') };
     params.set(k, v);
   }
   return { params };

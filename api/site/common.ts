@@ -81,6 +81,11 @@ export async function readCheckedForm(config: Config, request: Request): Promise
   } catch {
     return { response: messagePage({ status: 400, title: 'Bad request', message: 'The request was not a form submission.' }) };
   }
+  for (const [k, v] of form) {
+    if (k.includes('\u0000') || (typeof v === 'string' && v.includes('\u0000'))) {
+      return { response: messagePage({ status: 400, title: 'Bad request', message: 'The form contained the NUL character, which no field accepts.' }) };
+    }
+  }
   if (!csrfValid(config, request, form)) {
     return {
       response: messagePage({
