@@ -10,3 +10,9 @@ export class DomainError extends Error {
 
 export const invalid = (message: string, fields: FieldIssue[] = []) => new DomainError('invalid', message, fields);
 export const notFound = (message: string) => new DomainError('not_found', message);
+
+/** A 400 naming every offending field, worded the same wherever input is checked. */
+export const invalidFields = (issues: FieldIssue[]) =>
+  invalid(`Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`, issues);
+
+export const conflict = (message: string) => new DomainError('conflict', message);

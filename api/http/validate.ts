@@ -1,7 +1,7 @@
 import { FormatRegistry, type TObject } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { DomainError, type FieldIssue } from '../../sql/errors.ts';
+import { DomainError, invalidFields, type FieldIssue } from '../../sql/errors.ts';
 import type { Operation } from '../registry/operation.ts';
 
 export type Location = 'path' | 'query' | 'body';
@@ -96,8 +96,7 @@ export function validateInput(op: Operation, raw: RawInput, opts: { convert: boo
     if (op.notFoundParams && issues.every((i) => i.in === 'path' && op.notFoundParams!.includes(i.field))) {
       throw new DomainError('not_found', `No such ${issues.map((i) => i.field).join(', ')}: ${issues.map((i) => String((raw.path ?? {})[i.field])).join(', ')}`);
     }
-    const summary = issues.map((i) => `${i.field} ${i.message}`).join('; ');
-    throw new DomainError('invalid', `Invalid input: ${summary}`, issues);
+    throw invalidFields(issues);
   }
   return { ...path, ...query, ...body };
 }

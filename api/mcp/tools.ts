@@ -1,4 +1,4 @@
-import { DomainError, type FieldIssue } from '../../sql/errors.ts';
+import { DomainError, type FieldIssue, invalidFields } from '../../sql/errors.ts';
 import { execute } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempotency.ts';
 import { problemFromError } from '../http/problem.ts';
@@ -63,9 +63,7 @@ function pick(args: Record<string, unknown>, keys: Set<string>): Record<string, 
   return out;
 }
 
-function invalidArguments(issues: FieldIssue[]): DomainError {
-  return new DomainError('invalid', `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`, issues);
-}
+const invalidArguments = invalidFields;
 
 /**
  * Checks tool arguments with the same validator as REST (no string conversion: MCP arguments are
