@@ -79,3 +79,29 @@ test('listing reads and an MCP tool call work under Deno', async () => {
   const json = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\n').find((l) => l.startsWith('data:'))!.slice(5));
   expect(json.result.structuredContent).toEqual(listing);
 });
+
+test('credentials, rate-limit headers, sign-in pages and OAuth metadata work under Deno', async () => {
+  const { findOrCreateUser } = await import('../sql/auth/users.ts');
+  const { createApiKey } = await import('../sql/auth/api-keys.ts');
+  const user = await findOrCreateUser(db.sql, 'deno@example.com');
+  const key = await createApiKey(db.sql, { userId: user.id, name: 'deno', scopes: ['account:read', 'listings:write'] });
+  const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key.secret}` } });
+  expect(me.status).toBe(200);
+  expect((await me.json()).user.email).toBe('deno@example.com');
+  expect(me.headers.get('ratelimit-policy')).toContain('"authenticated_read"');
+  const anon = await fetch(`${base}/api/v1/me`);
+  expect(anon.status).toBe(401);
+  expect(anon.headers.get('www-authenticate')).toContain('resource_metadata=');
+  const signIn = await fetch(`${base}/sign-in`);
+  expect(signIn.status).toBe(200);
+  expect(await signIn.text()).toContain('name="csrf"');
+  const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
+  expect(as.code_challenge_methods_supported).toEqual(['S256']);
+  const submitted = await fetch(`${base}/api/v1/drafts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', 'idempotency-key': 'deno-1' },
+    body: JSON.stringify({ url: 'https://denoly.test' }),
+  });
+  expect(submitted.status).toBe(201);
+  expect((await submitted.json()).status).toBe('crawling');
+});
