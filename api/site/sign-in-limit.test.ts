@@ -18,3 +18,16 @@ test('sign-in requests spend the address\'s write budget: past it, a 429 page an
   const [{ n }] = await app.sql`select count(*)::int as n from mail_outbox where to_address = 'limit9@example.test'`;
   expect(n).toBe(0);
 });
+
+test('page views spend the address\'s read budget', async () => {
+  const limited = await startTestApp({ env: { RATE_LIMIT_ANONYMOUS_READS: '3' } });
+  try {
+    for (let i = 0; i < 3; i++) expect((await fetch(`${limited.url}/sign-in`)).status).toBe(200);
+    const refused = await fetch(`${limited.url}/sign-in`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toContain('text/html');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  } finally {
+    await limited.stop();
+  }
+});
