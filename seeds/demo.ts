@@ -1,5 +1,5 @@
 // Demo data for an empty, migrated database: deterministic (seeded PRNG), dates relative to `now`.
-import type { Sql } from '../sql/db.ts';
+import { type Sql, transaction } from '../sql/db.ts';
 import { insertMany, insertReturning, type Row } from './bulk.ts';
 import { planActivity, planCompanyMetrics, type ListingRef } from './demo-activity.ts';
 import { FOUNDER_TITLES } from './demo-data/words.ts';
@@ -35,8 +35,7 @@ export async function seedDemo(sql: Sql, siteId: number, opts: { now?: Date } = 
     });
   }
 
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql; // a transaction runs the same queries; postgres.js types it apart
+  return transaction(sql, async (tx) => {
     await tx`set local time zone 'UTC'`; // launch weeks and vote windows are UTC
     const [busy] = await tx`select exists (select 1 from categories) or exists (select 1 from listings) as busy`;
     if (busy.busy) throw new Error('seedDemo expects an empty database (categories or listings already exist)');

@@ -1,7 +1,7 @@
 // Synthetic load-test data: `bun seeds/synthetic.ts --listings 100000` adds N live/scheduled listings
 // with companies, votes, follows, views and Domain Ratings, all with set-based SQL.
 import { loadConfig } from '../sql/config.ts';
-import { connect, type Sql } from '../sql/db.ts';
+import { connect, type Sql, transaction } from '../sql/db.ts';
 import { startEmbeddedPostgres } from '../sql/embedded.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite } from '../sql/site.ts';
@@ -24,8 +24,7 @@ export async function seedSynthetic(sql: Sql, siteId: number, n: number): Promis
   if (!has) await seedDemo(sql, siteId); // synthetic listings need the category tree
 
   const users = primeAtLeast(Math.max(1009, Math.ceil(n / 5)));
-  const result = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql; // a transaction runs the same queries; postgres.js types it apart
+  const result = await transaction(sql, async (tx) => {
     await tx`set local time zone 'UTC'`;
     const leaves = await tx`
       select id from categories c where not exists (select 1 from categories k where k.parent_id = c.id) order by id`;

@@ -14,3 +14,11 @@ export function connect(url: string, opts: { max?: number } = {}): Sql {
     transform: { undefined: null },
   }) as unknown as Sql;
 }
+
+/**
+ * Runs fn in one transaction. The transaction object runs the same queries as the pool, but
+ * postgres.js types it apart (TransactionSql); this is the one place that says so.
+ */
+export function transaction<T>(sql: Sql, fn: (t: Sql) => Promise<T>): Promise<T> {
+  return sql.begin((tx) => fn(tx as unknown as Sql)) as Promise<T>;
+}

@@ -1,6 +1,6 @@
 import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import type { OAuthClient } from '../../sql/auth/oauth-clients.ts';
 import { lockCode, markCodeUsed, revokeGrant } from '../../sql/auth/oauth-grants.ts';
 import { issueTokens, lockRefreshToken, markRefreshReplaced, type IssuedTokens } from '../../sql/auth/oauth-tokens.ts';
@@ -49,8 +49,7 @@ export function mountToken(app: Elysia, deps: AppDeps) {
     if (!verifier) return fail('invalid_request', 'code_verifier is missing (PKCE is required).');
     if (!code.startsWith(SECRET_PREFIX.authCode) || code.length > 100) return fail('invalid_grant', 'The authorization code is not valid.');
     const resourceParam = p.get('resource');
-    return sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    return transaction(sql, async (t) => {
       const c = await lockCode(t, code);
       if (!c) return fail('invalid_grant', 'The authorization code is not valid.');
       if (c.used) {
@@ -80,8 +79,7 @@ export function mountToken(app: Elysia, deps: AppDeps) {
     if (!secret.startsWith(SECRET_PREFIX.refreshToken) || secret.length > 100) return fail('invalid_grant', 'The refresh token is not valid.');
     const scopeParam = p.get('scope');
     const resourceParam = p.get('resource');
-    return sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    return transaction(sql, async (t) => {
       const r = await lockRefreshToken(t, secret);
       if (!r || r.clientId !== client.clientId) return fail('invalid_grant', 'The refresh token is not valid.');
       if (r.replaced) {

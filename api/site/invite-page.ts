@@ -4,7 +4,7 @@
 // person is signed in, their account is linked to the founder profile.
 import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import { currentUser } from '../auth/session.ts';
 import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { html, page } from './html.ts';
@@ -77,8 +77,7 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
         if (entered[k].length > LIMITS[k]) errors.push(`${k} is at most ${LIMITS[k]} characters.`);
       }
       const user = await currentUser(sql, config, request);
-      const outcome = await sql.begin(async (tx) => {
-        const t = tx as unknown as Sql;
+      const outcome = await transaction(sql, async (t) => {
         const invite = await inviteByToken(t, token, { forUpdate: true });
         const refusal = unusable(invite);
         if (refusal) return refusal;

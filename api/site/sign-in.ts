@@ -1,6 +1,6 @@
 import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import { consumeLoginLink, createLoginLink, LOGIN_LINK_INTERVAL_SECONDS, peekLoginLink, type LoginLinkState } from '../../sql/auth/login-links.ts';
 import { findOrCreateUser } from '../../sql/auth/users.ts';
 import { enqueueMail } from '../../sql/mail/outbox.ts';
@@ -74,8 +74,7 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     }
     // The link and its mail commit together. A repeat within the interval sends nothing new; the
     // answer is the same either way, and the same whether or not the address has an account.
-    await sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    await transaction(sql, async (t) => {
       const link = await createLoginLink(t, { email, returnTo, ttlMinutes: config.auth.loginLinkTtlMinutes });
       if (!link) return;
       const url = `${config.siteUrl}/sign-in/verify?token=${encodeURIComponent(link.token)}`;
@@ -108,8 +107,7 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     if ('response' in checked) return checked.response;
     const token = field(checked.form, 'token');
     // Using the link, making the account and starting the session commit together or not at all.
-    const outcome = await sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    const outcome = await transaction(sql, async (t) => {
       const link = await consumeLoginLink(t, token);
       if (link.state !== 'valid') return { ok: false as const, link };
       const user = await findOrCreateUser(t, link.email);

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import { draftById } from '../../sql/queries/drafts.ts';
 import { loadPages } from '../../sql/queries/drafts-pages.ts';
 import { checkComparison } from '../draft/index.ts';
@@ -20,8 +20,7 @@ export const compareDraft = (deps: DraftDeps): Task => async (payload, helpers) 
     const productName = (draft.fields as { name?: { value?: unknown } }).name?.value;
     const proposed = await deps.drafter.compare({ product, competitor, productName: typeof productName === 'string' ? productName : null });
     const result = checkComparison(proposed, product, competitor);
-    await deps.sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    await transaction(deps.sql, async (t) => {
       const current = await draftById(t, id, { forUpdate: true });
       if (!current || current.competitor_url !== url || current.comparison?.status !== 'comparing') return;
       await setComparison(t, id, {

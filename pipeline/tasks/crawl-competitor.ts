@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import type { Sql } from '../../sql/db.ts';
+import { type Sql, transaction } from '../../sql/db.ts';
 import { draftById, type ComparisonState } from '../../sql/queries/drafts.ts';
 import { storePages } from '../../sql/queries/drafts-pages.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
@@ -27,8 +27,7 @@ export const crawlCompetitor = (deps: DraftDeps): Task => async (payload, helper
     const draft = await draftById(deps.sql, id);
     if (!draft || draft.competitor_url !== url || draft.comparison?.status !== 'crawling') return;
     const result = await crawlSite(url, { fetcher: deps.fetcher, userAgent: deps.userAgent, ...deps.crawl, maxPages: deps.competitorMaxPages });
-    await deps.sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    await transaction(deps.sql, async (t) => {
       const current = await draftById(t, id, { forUpdate: true });
       if (!current || current.competitor_url !== url || current.comparison?.status !== 'crawling') return;
       const base = current.comparison;

@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import { draftById, failDraft } from '../../sql/queries/drafts.ts';
 import { storePages } from '../../sql/queries/drafts-pages.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
@@ -25,8 +25,7 @@ export const crawlDraft = (deps: DraftDeps): Task => async (payload, helpers) =>
       return;
     }
     const { pages, skipped } = result;
-    await deps.sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    await transaction(deps.sql, async (t) => {
       const current = await draftById(t, id, { forUpdate: true });
       if (!current || current.status !== 'crawling') return;
       await storePages(t, id, 'site', pages);

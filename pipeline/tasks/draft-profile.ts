@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import { applyAi, DRAFT_PARTS } from '../../sql/drafts/model.ts';
 import { contentOf, draftById, failDraft, writeContent } from '../../sql/queries/drafts.ts';
 import { loadPages } from '../../sql/queries/drafts-pages.ts';
@@ -20,8 +20,7 @@ export const draftProfile = (deps: DraftDeps): Task => async (payload, helpers) 
     const names = await categoryNames(deps.sql);
     // The drafters run the evidence check themselves; running it here too keeps that promise whatever drafter is configured.
     const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names }), pages, { categoryNames: names });
-    await deps.sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    await transaction(deps.sql, async (t) => {
       const current = await draftById(t, id, { forUpdate: true });
       if (!current || current.status !== 'drafting') return;
       const content = contentOf(current);

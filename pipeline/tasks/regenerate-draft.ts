@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import type { Sql } from '../../sql/db.ts';
+import { transaction } from '../../sql/db.ts';
 import { isDraftField, type DraftFieldName } from '../../sql/drafts/fields.ts';
 import { applyAi, DRAFT_PARTS, type DraftPart } from '../../sql/drafts/model.ts';
 import { syncListing, syncScopeOf } from '../../sql/drafts/listing-sync.ts';
@@ -29,8 +29,7 @@ export const regenerateDraft = (deps: DraftDeps): Task => async (payload, helper
     const pages = await loadPages(deps.sql, id, 'site');
     const names = await categoryNames(deps.sql);
     const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names, only }), pages, { categoryNames: names });
-    await deps.sql.begin(async (tx) => {
-      const t = tx as unknown as Sql;
+    await transaction(deps.sql, async (t) => {
       const current = await draftById(t, id, { forUpdate: true });
       if (!current) return;
       const still = current.regenerating.filter((n): n is DraftPart => isPart(n) && wanted.includes(n));

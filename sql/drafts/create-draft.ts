@@ -1,5 +1,5 @@
 // submit_listing: a new draft of a product's website.
-import type { Sql } from '../db.ts';
+import { transaction } from '../db.ts';
 import { insertDraft } from '../queries/drafts.ts';
 import type { DraftView } from '../queries/drafts-view.ts';
 import { draftViewById, type DraftOwner } from './own-draft.ts';
@@ -8,6 +8,6 @@ import { normaliseSubmittedUrl } from './submitted-url.ts';
 /** Writes the draft and enqueues its crawl in one transaction; answers the draft (status crawling). */
 export async function createDraft(owner: DraftOwner & { allowLoopback: boolean }, url: string): Promise<DraftView> {
   const { url: normal, domain } = normaliseSubmittedUrl(url, 'url', { allowLoopback: owner.allowLoopback });
-  const id = await owner.sql.begin((tx) => insertDraft(tx as unknown as Sql, { siteId: owner.siteId, userId: owner.userId, url: normal, domain }));
+  const id = await transaction(owner.sql, (t) => insertDraft(t, { siteId: owner.siteId, userId: owner.userId, url: normal, domain }));
   return draftViewById(owner.sql, id);
 }

@@ -1,5 +1,5 @@
 // Reading and locking the caller's own draft, for the draft operations.
-import type { Sql } from '../db.ts';
+import { type Sql, transaction } from '../db.ts';
 import { draftById, findDraft, type DraftRow } from '../queries/drafts.ts';
 import { loadDraftView, type DraftView } from '../queries/drafts-view.ts';
 import { missingDraft } from './draft-errors.ts';
@@ -23,8 +23,7 @@ export async function draftViewById(sql: Sql, id: string): Promise<DraftView> {
 
 /** Runs work in one transaction that holds the lock on the caller's draft row. */
 export function withOwnDraftLocked<T>(owner: DraftOwner, id: string, work: (t: Sql, row: DraftRow) => Promise<T>): Promise<T> {
-  return owner.sql.begin(async (tx) => {
-    const t = tx as unknown as Sql; // a transaction runs the same queries; postgres.js types it apart
+  return transaction(owner.sql, async (t) => {
     const row = await findDraft(t, id, owner, { forUpdate: true });
     if (!row) throw missingDraft(id);
     return work(t, row);
