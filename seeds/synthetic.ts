@@ -2,7 +2,7 @@
 // with companies, votes, follows, views and Domain Ratings, all with set-based SQL.
 import { loadConfig } from '../sql/config.ts';
 import { connect, type Sql, transaction } from '../sql/db.ts';
-import { startEmbeddedPostgres } from '../sql/embedded.ts';
+import { resolveDatabase } from '../sql/bootstrap.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite } from '../sql/site.ts';
 import { seedDemo } from './demo.ts';
@@ -62,9 +62,7 @@ function parseListings(argv: string[]): number {
 async function main() {
   const n = parseListings(process.argv.slice(2));
   const config = loadConfig(process.env);
-  const pg = config.databaseUrl
-    ? { url: config.databaseUrl, stop: async () => {} }
-    : await startEmbeddedPostgres(`${config.dataDir}/pg`, config.embeddedPgPort);
+  const pg = await resolveDatabase(config);
   const sql = connect(pg.url, { max: 2 });
   try {
     const applied = await migrate(sql, pg.url);

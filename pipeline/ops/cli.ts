@@ -1,7 +1,7 @@
 import { loadConfig } from '../../sql/config.ts';
 import { connect } from '../../sql/db.ts';
 import { migrate } from '../../sql/migrate.ts';
-import { openOpsDatabase } from './database.ts';
+import { resolveDatabase } from '../../sql/bootstrap.ts';
 import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
@@ -15,7 +15,7 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   code = await runOps(argv, { sql: null as never, out, err });
 } else {
   const config = loadConfig(process.env);
-  const db = await openOpsDatabase(config);
+  const db = await resolveDatabase(config, { reuseRunning: true });
   const sql = connect(db.url, { max: 2 });
   try {
     await migrate(sql, db.url);
