@@ -5,8 +5,6 @@ import type { Sql } from '../sql/db.ts';
 import type { ResponseCache } from './http/cache.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import { rateGate } from './http/rate-gate.ts';
-import { addressKey, clientAddress, rateLimitHeaders, type RateDecision } from './http/rate-limit.ts';
-import { messagePage } from './site/common.ts';
 import { PROBLEM_KINDS, problem, problemResponse } from './http/problem.ts';
 import { mountRest } from './http/rest.ts';
 import { mountMcp } from './mcp/mount.ts';
@@ -24,9 +22,6 @@ export interface AppDeps { config: Config; sql: Sql; site: Site; cache: Response
 
 export const API_PREFIX = '/api/v1';
 
-const SITE_PAGES = /^\/(sign-in|account|invites|oauth\/authorize)(\/|$)/;
-const tooManyPage = (d: RateDecision) =>
-  messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
 
 export function buildApp(deps: AppDeps) {
   const { config } = deps;
@@ -46,15 +41,6 @@ export function buildApp(deps: AppDeps) {
   const app = new Elysia({ normalize: false })
     // PostgreSQL cannot store or compare U+0000: a URL carrying it is refused on every route here,
     // before any handler passes it to a query. (Bodies are checked by their readers.)
-    .onRequest(async ({ request }) => {
-      if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
-      // Page views (sign-in, account, consent, invites) spend the address's read budget; the API
-      // and MCP spend theirs in their own routes, and form POSTs that send mail in theirs.
-      if (request.method === 'GET' && SITE_PAGES.test(new URL(request.url).pathname)) {
-        const d = await deps.limiter.consume('anonymous_read', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
-        if (!d.allowed) return tooManyPage(d);
-      }
-    })
     .onError(({ code, request, error }) => {
       if (code === 'NOT_FOUND') return problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));

@@ -36,6 +36,8 @@ export function mountBadgeImages(app: Elysia, deps: AppDeps) {
   const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
 
   app.get('/badges/:slug/:file', async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
+    if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
     try {
       const { choice, issues } = readQuery(new URL(request.url));
       if (issues.length) {

@@ -10,6 +10,8 @@ export interface GateResult {
   write: boolean;
   /** 401/403 to answer instead of running the request. */
   denial: Response | null;
+  /** The POST body, parsed once here and handed on to the SDK (undefined when absent or not JSON). */
+  body?: unknown;
 }
 
 /**
@@ -26,20 +28,20 @@ export function mcpAuthGate(ops: Operation[], deps: { makeContext: ContextFactor
     problemResponse(problem(deps.config.siteUrl, status === 401 ? 'unauthorized' : 'forbidden', detail), { 'www-authenticate': challenge });
 
   return async (request: Request): Promise<GateResult> => {
-    const open = { principal: null, write: false, denial: null };
-    if (request.method !== 'POST') return open;
+    if (request.method !== 'POST') return { principal: null, write: false, denial: null };
     let needed: Scope[] = [];
     let write = false;
+    let body: unknown;
     try {
-      const body = await request.clone().json();
+      body = await request.clone().json();
       const tools = (Array.isArray(body) ? body : [body])
         .filter((m) => m && m.method === 'tools/call').map((m) => String(m.params?.name));
       needed = tools.map((t) => scopeOf.get(t)).filter((s): s is Scope => s !== undefined);
       write = tools.some((t) => writes.has(t));
     } catch { /* not JSON: the SDK answers with a parse error */ }
-    if (!request.headers.get('authorization') && needed.length === 0) return open;
+    if (!request.headers.get('authorization') && needed.length === 0) return { principal: null, write, denial: null, body };
     const ctx = await deps.makeContext(request, 'mcp');
-    const result = (denial: Response | null): GateResult => ({ principal: ctx.principal, write, denial });
+    const result = (denial: Response | null): GateResult => ({ principal: ctx.principal, write, denial, body });
     if (ctx.credentialRejected) {
       return result(deny(401, bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.'));
     }

@@ -2,7 +2,6 @@ import type { Elysia } from 'elysia';
 import type { AppDeps } from '../app.ts';
 import { createGrantWithCode } from '../../sql/auth/oauth-grants.ts';
 import { currentUser } from '../auth/session.ts';
-import { rateGate } from '../http/rate-gate.ts';
 import { field, messagePage, readCheckedForm, redirect, requireUser, signInPath, sitePage, type SiteRequest } from '../site/common.ts';
 import { checkAuthorizationRequest, type AuthorizeCheck } from './authorize-request.ts';
 import { metadataDocumentResolver } from './client-metadata-document.ts';
@@ -22,9 +21,8 @@ const MAX_QUERY = 4096;
  * an error page and never redirected.
  */
 export function mountAuthorize(app: Elysia, deps: AppDeps) {
-  const { config, sql, log } = deps;
+  const { config, sql } = deps;
   const resolveDocument = metadataDocumentResolver(deps);
-  const limit = rateGate(deps.limiter, config);
   const iss = issuerOf(config);
 
   const toClient = (uri: string, params: Record<string, string | null>, status: 302 | 303) =>
@@ -40,9 +38,7 @@ export function mountAuthorize(app: Elysia, deps: AppDeps) {
 
   const tooLong = () => messagePage({ status: 414, title: 'Request too long', message: 'This authorization request is too long to handle.' });
 
-  app.get(OAUTH_PATHS.authorize, sitePage(log, async ({ request }: SiteRequest) => {
-    const gate = await limit(request, { principal: null }, false);
-    if (gate.refused) return gate.refused;
+  app.get(OAUTH_PATHS.authorize, sitePage(deps, async ({ request }: SiteRequest) => {
     const url = new URL(request.url);
     const query = url.search.slice(1);
     if (query.length > MAX_QUERY) return tooLong();
@@ -53,7 +49,7 @@ export function mountAuthorize(app: Elysia, deps: AppDeps) {
     return consentPage({ config, request, siteName: deps.site.name, user, auth: check.request, query });
   }), { parse: 'none' } as never);
 
-  app.post(OAUTH_PATHS.authorize, sitePage(log, async ({ request }: SiteRequest) => {
+  app.post(OAUTH_PATHS.authorize, sitePage(deps, async ({ request }: SiteRequest) => {
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const query = field(checked.form, 'authorization_request');

@@ -16,7 +16,7 @@ const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : 
  * POST /account/connections/{id}/revoke: revokes the grant and every token issued under it.
  */
 export function mountConnections(app: Elysia, deps: AppDeps) {
-  const { config, sql, log } = deps;
+  const { config, sql } = deps;
 
   function connectionsPage(request: Request, user: SessionUser, rows: Connection[], notice?: string): Response {
     const csrf = csrfField(config, request);
@@ -37,14 +37,14 @@ ${list}`,
     });
   }
 
-  app.get(PATH, sitePage(log, async ({ request }: SiteRequest) => {
+  app.get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
     const auth = await requireUser(deps, request, PATH);
     if ('response' in auth) return auth.response;
     const revoked = new URL(request.url).searchParams.has('revoked');
     return connectionsPage(request, auth.user, await listConnections(sql, auth.user.userId), revoked ? 'The app is disconnected: its access no longer works.' : undefined);
   }), { parse: 'none' } as never);
 
-  app.post(`${PATH}/:id/revoke`, sitePage(log, async ({ request, params }: SiteRequest) => {
+  app.post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const auth = await requireUser(deps, request, PATH);

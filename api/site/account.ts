@@ -9,10 +9,10 @@ const OPTIONAL_SECTIONS = [{ href: '/account/connections', label: 'Connected app
 
 /** GET /account: who is signed in, links to what they can manage, and the sign-out button. */
 export function mountAccount(app: Elysia, deps: AppDeps) {
-  const { config, sql, log } = deps;
+  const { config, sql } = deps;
   const hasPage = (path: string) => app.routes.some((r) => r.method === 'GET' && r.path === path);
 
-  app.get('/account', sitePage(log, async ({ request }: SiteRequest) => {
+  app.get('/account', sitePage(deps, async ({ request }: SiteRequest) => {
     const auth = await requireUser(deps, request, '/account');
     if ('response' in auth) return auth.response;
     const account = await accountOf(sql, auth.user.userId);

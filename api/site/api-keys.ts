@@ -28,7 +28,7 @@ function validateKeyForm(name: string, scopes: string[]): { name: string; scopes
 
 /** GET/POST /account/api-keys and POST /account/api-keys/{id}/revoke. */
 export function mountApiKeys(app: Elysia, deps: AppDeps) {
-  const { config, sql, log } = deps;
+  const { config, sql } = deps;
 
   function keysPage(request: Request, user: SessionUser, keys: ApiKeyRow[], opts: { status?: number; form?: FormState; created?: ApiKeyRow & { secret: string }; notice?: string }): Response {
     const csrf = csrfField(config, request);
@@ -64,7 +64,7 @@ ${list}
     });
   }
 
-  app.get(PATH, sitePage(log, async ({ request }: SiteRequest) => {
+  app.get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
     const auth = await requireUser(deps, request, PATH);
     if ('response' in auth) return auth.response;
     const keys = await listApiKeys(sql, auth.user.userId);
@@ -73,7 +73,7 @@ ${list}
     return keysPage(request, auth.user, keys, { notice: revoked ? `The key "${revoked.name}" is revoked: it no longer works.` : undefined });
   }), { parse: 'none' } as never);
 
-  app.post(PATH, sitePage(log, async ({ request }: SiteRequest) => {
+  app.post(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const auth = await requireUser(deps, request, PATH);
@@ -91,7 +91,7 @@ ${list}
     return keysPage(request, auth.user, [created, ...keys], { status: 201, created });
   }), { parse: 'none' } as never);
 
-  app.post(`${PATH}/:id/revoke`, sitePage(log, async ({ request, params }: SiteRequest) => {
+  app.post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const auth = await requireUser(deps, request, PATH);

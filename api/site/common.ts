@@ -5,6 +5,7 @@ import type { SessionUser } from '../../sql/auth/sessions.ts';
 import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { currentUser } from '../auth/session.ts';
 import { html, page, type Html } from './html.ts';
+import { addressKey, clientAddress, rateLimitHeaders, type RateLimiter } from '../http/rate-limit.ts';
 
 /** What a site page handler receives from Elysia (routes are mounted with parse: 'none'). */
 export interface SiteRequest { request: Request; params: Record<string, string> }
@@ -13,9 +14,21 @@ export type SiteHandler = (ctx: SiteRequest) => Promise<Response>;
 /** Site forms are a few short fields; anything bigger is not one of ours. */
 export const MAX_FORM_BYTES = 64 * 1024;
 
-/** Runs a page handler; an unexpected failure is logged and answered with an HTML error page. */
-export function sitePage(log: Logger, handler: SiteHandler): SiteHandler {
+export interface PageDeps { log: Logger; config: Config; limiter: RateLimiter }
+
+/**
+ * Runs a page handler. Page views spend the client address's read budget (a 429 page past it);
+ * a URL carrying U+0000 is a 400 (PostgreSQL cannot hold it); an unexpected failure is logged
+ * and answered with an HTML error page.
+ */
+export function sitePage(deps: PageDeps, handler: SiteHandler): SiteHandler {
+  const { log, config, limiter } = deps;
   return async (ctx) => {
+    if (/%00/.test(ctx.request.url)) return messagePage({ status: 400, title: 'Bad request', message: 'The address contains the NUL character.' });
+    if (ctx.request.method === 'GET') {
+      const d = await limiter.consume('anonymous_read', addressKey(clientAddress(ctx.request, { trustProxy: config.trustProxy })));
+      if (!d.allowed) return messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
+    }
     try {
       return await handler(ctx);
     } catch (err) {

@@ -8,6 +8,7 @@ import { transaction } from '../../sql/db.ts';
 import { currentUser } from '../auth/session.ts';
 import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { html, page } from './html.ts';
+import { sitePage } from './common.ts';
 import { inviteByToken, markInviteAccepted } from '../../sql/queries/drafts-invites.ts';
 import { contentOf, draftById, writeContent } from '../../sql/queries/drafts.ts';
 import { setSection } from '../../sql/drafts/model.ts';
@@ -110,7 +111,6 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
 /** Mounts GET and POST /invites/{token} (call from api/site/mount.ts). */
 export function mountInvitePages(app: Elysia, deps: AppDeps) {
   const pages = invitePage(deps);
-  app.get('/invites/:token', ({ request, params }: { request: Request; params: { token: string } }) => pages.show(request, params.token));
-  app.post('/invites/:token', ({ request, params }: { request: Request; params: { token: string } }) => pages.accept(request, params.token),
-    { parse: 'none' } as never);
+  app.get('/invites/:token', sitePage(deps, ({ request, params }) => pages.show(request, params.token)));
+  app.post('/invites/:token', sitePage(deps, ({ request, params }) => pages.accept(request, params.token)), { parse: 'none' } as never);
 }

@@ -22,7 +22,7 @@ export const isEmailAddress = (s: string) => s.length <= 254 && EMAIL.test(s);
  * mail scanner that prefetches links cannot use it up or sign anyone in.
  */
 export function mountSignIn(app: Elysia, deps: AppDeps) {
-  const { config, sql, log } = deps;
+  const { config, sql } = deps;
 
   function signInForm(request: Request, opts: { returnTo: string; email?: string; error?: string; status?: number; signedInAs?: string | null }): Response {
     const csrf = csrfField(config, request);
@@ -51,13 +51,13 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     return messagePage({ status: 404, title: 'Link not valid', message: 'This sign-in link is not valid. Check that the whole link was copied, or request a new one.', links: [again] });
   }
 
-  app.get('/sign-in', sitePage(log, async ({ request }: SiteRequest) => {
+  app.get('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
     const returnTo = safeReturnTo(new URL(request.url).searchParams.get('return_to'), config.siteUrl);
     const user = await currentUser(sql, config, request);
     return signInForm(request, { returnTo, signedInAs: user?.email });
   }), { parse: 'none' } as never);
 
-  app.post('/sign-in', sitePage(log, async ({ request }: SiteRequest) => {
+  app.post('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
     // Each request may send a mail: it spends the client address's write budget.
     const d = await deps.limiter.consume('write', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
     if (!d.allowed) {
@@ -87,7 +87,7 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     });
   }), { parse: 'none' } as never);
 
-  app.get('/sign-in/verify', sitePage(log, async ({ request }: SiteRequest) => {
+  app.get('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
     const token = new URL(request.url).searchParams.get('token') ?? '';
     const link = await peekLoginLink(sql, token);
     if (link.state !== 'valid') return unusableLink(link);
@@ -102,7 +102,7 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     });
   }), { parse: 'none' } as never);
 
-  app.post('/sign-in/verify', sitePage(log, async ({ request }: SiteRequest) => {
+  app.post('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const token = field(checked.form, 'token');
@@ -119,7 +119,7 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     return redirect(config, safeReturnTo(outcome.returnTo, config.siteUrl), [['set-cookie', outcome.cookie]]);
   }), { parse: 'none' } as never);
 
-  app.post('/sign-out', sitePage(log, async ({ request }: SiteRequest) => {
+  app.post('/sign-out', sitePage(deps, async ({ request }: SiteRequest) => {
     const checked = await readCheckedForm(config, request);
     if ('response' in checked) return checked.response;
     const cleared = await signOut(sql, config, request);
