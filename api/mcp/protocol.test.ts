@@ -43,6 +43,8 @@ describe.each(['2025-03-26', '2025-06-18', '2025-11-25'])('protocol %s', (versio
     expect(list.message.result.tools.map((t: { name: string }) => t.name)).toEqual(operations.map((o) => o.name));
     const call = await rpc('tools/call', { name: 'get_site_info', arguments: {} }, headers);
     expect(call.headers.get('mcp-session-id')).toBeNull();
+    // One JSON body, not an SSE stream: nothing is sent before a tool's result.
+    expect(call.headers.get('content-type')).toStartWith('application/json');
     const rest = await app.json('/site');
     expect(call.message.result.structuredContent).toEqual(rest.body);
     expect(JSON.parse(call.message.result.content[0].text)).toEqual(rest.body);
