@@ -27,8 +27,12 @@ export function buildApp(deps: AppDeps) {
   const { config } = deps;
   const resources = resourcesOf(config);
   // Credentials are resolved per surface: an OAuth token is valid only at the resource it was issued for.
+  // An MCP request is looked at twice (the auth gate, then the tool): its credential is resolved once.
+  const resolved = new WeakMap<Request, ReturnType<typeof resolvePrincipal>>();
   const makeContext = async (request: Request, surface: 'rest' | 'mcp' = 'rest'): Promise<OperationContext> => {
-    const { principal, rejected } = await resolvePrincipal(deps.sql, request.headers.get('authorization'), resources[surface]);
+    let resolving = resolved.get(request);
+    if (!resolving) resolved.set(request, (resolving = resolvePrincipal(deps.sql, request.headers.get('authorization'), resources[surface])));
+    const { principal, rejected } = await resolving;
     return {
       sql: deps.sql, site: deps.site, config, cache: deps.cache, principal, credentialRejected: rejected,
       requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),

@@ -275,7 +275,20 @@ function normalizeAddress(raw: string): string | null {
 }
 
 /** The rate-limit key of an address: `ip:<IPv4>` or `ip:<IPv6 /64 prefix>/64`. */
+// Parsing and grouping an address costs more than the budget check itself, and a busy edge sees
+// the same addresses again and again: keys are remembered (bounded: cleared when full).
+const addressKeys = new Map<string, string>();
+
 export function addressKey(address: string): string {
+  let key = addressKeys.get(address);
+  if (key === undefined) {
+    if (addressKeys.size >= 10_000) addressKeys.clear();
+    addressKeys.set(address, (key = computeAddressKey(address)));
+  }
+  return key;
+}
+
+function computeAddressKey(address: string): string {
   const norm = normalizeAddress(address);
   if (!norm) return `ip:${address}`;
   const ip = ipaddr.parse(norm);
