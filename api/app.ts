@@ -1,16 +1,13 @@
 import { Elysia } from 'elysia';
-import type { Logger } from 'pino';
-import type { Config } from '../sql/config.ts';
-import type { Sql } from '../sql/db.ts';
-import type { ResponseCache } from './http/cache.ts';
-import type { RateLimiter } from './http/rate-limit.ts';
+import type { Config } from '../core/config.ts';
 import { rateGate } from './http/rate-gate.ts';
 import { PROBLEM_KINDS, problem, problemResponse } from './http/problem.ts';
 import { mountRest } from './http/rest.ts';
 import { mountMcp } from './mcp/mount.ts';
 import { mountOpenApi } from './openapi/mount.ts';
 import { mountBadgeImages } from './badges/mount.ts';
-import type { OperationContext, Site } from './registry/operation.ts';
+import type { OperationContext } from './registry/operation.ts';
+import type { AppDeps } from './deps.ts';
 import { resolvePrincipal } from './auth/principal.ts';
 import { resourcesOf } from './auth/challenge.ts';
 import { mountSitePages } from './site/mount.ts';
@@ -18,7 +15,7 @@ import { mountOAuth } from './oauth/mount.ts';
 import { mountBotPage } from './site/bot-page.ts';
 import { operations } from './registry/index.ts';
 
-export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger; limiter: RateLimiter }
+export type { AppDeps } from './deps.ts';
 
 export const API_PREFIX = '/api/v1';
 

@@ -1,9 +1,9 @@
-import { loadConfig } from '../sql/config.ts';
-import { resolveDatabase } from '../sql/bootstrap.ts';
+import { loadConfig } from '../core/config.ts';
+import { resolveDatabase } from '../core/database.ts';
 import { connect } from '../sql/db.ts';
 import { migrate } from '../sql/migrate.ts';
 import { startEdge } from './server.ts';
-import { onStopSignal } from '../sql/shutdown.ts';
+import { onStopSignal } from '../core/shutdown.ts';
 
 // The edge alone (production split). Migrations are advisory-locked, so every instance may run them.
 const config = loadConfig(process.env);

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Config } from '../sql/config.ts';
+import type { Config } from '../core/config.ts';
 import { connect, type Sql } from '../sql/db.ts';
 import { ensureSite } from '../sql/site.ts';
 import { buildApp } from './app.ts';

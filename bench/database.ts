@@ -1,4 +1,4 @@
-import { loadConfig } from '../sql/config.ts';
+import { loadConfig } from '../core/config.ts';
 import { connect } from '../sql/db.ts';
 import { startEmbeddedPostgres } from '../sql/embedded.ts';
 import { migrate } from '../sql/migrate.ts';

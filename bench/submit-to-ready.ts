@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../test/ports.ts';
 import { startFixtureSite, type FixtureSite } from '../test/fixture-site.ts';
-import { createApiKey } from '../sql/auth/api-keys.ts';
-import { findOrCreateUser } from '../sql/auth/users.ts';
+import { createApiKey } from '../core/auth/api-keys.ts';
+import { findOrCreateUser } from '../core/auth/users.ts';
 import { benchDatabase } from './database.ts';
 import { WORKER_CONCURRENCY } from '../pipeline/worker.ts';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
-import { connect } from './db.ts';
-import { embeddedUrl, startEmbeddedPostgres } from './embedded.ts';
+import { connect } from '../sql/db.ts';
+import { embeddedUrl, startEmbeddedPostgres } from '../sql/embedded.ts';
 
 export interface ResolvedDatabase { url: string; embedded: boolean; stop(): Promise<void> }
 

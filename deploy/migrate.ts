@@ -1,6 +1,6 @@
-import { loadConfig } from './config.ts';
-import { connect } from './db.ts';
-import { migrate } from './migrate.ts';
+import { loadConfig } from '../core/config.ts';
+import { connect } from '../sql/db.ts';
+import { migrate } from '../sql/migrate.ts';
 
 const config = loadConfig(process.env);
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required to migrate an external database');

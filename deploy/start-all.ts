@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { loadConfig } from '../sql/config.ts';
-import { resolveDatabase } from '../sql/bootstrap.ts';
+import { loadConfig } from '../core/config.ts';
+import { resolveDatabase } from '../core/database.ts';
 import { connect } from '../sql/db.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite } from '../sql/site.ts';
 import { seedDemo } from '../seeds/demo.ts';
-import { onStopSignal } from '../sql/shutdown.ts';
+import { onStopSignal } from '../core/shutdown.ts';
 
 /**
  * `npm start`: the whole service on one machine. Starts the database (embedded unless

@@ -1,9 +1,9 @@
-import { loadConfig } from '../sql/config.ts';
-import { resolveDatabase } from '../sql/bootstrap.ts';
+import { loadConfig } from '../core/config.ts';
+import { resolveDatabase } from '../core/database.ts';
 import { connect } from '../sql/db.ts';
 import { migrate } from '../sql/migrate.ts';
 import { startWorker } from './worker.ts';
-import { onStopSignal } from '../sql/shutdown.ts';
+import { onStopSignal } from '../core/shutdown.ts';
 
 // The worker alone (production split). `npm start` runs it beside the edge.
 const config = loadConfig(process.env);

@@ -1,8 +1,8 @@
 import { run, type Logger, type Runner, type TaskList } from 'graphile-worker';
-import type { Config } from '../sql/config.ts';
+import type { Config } from '../core/config.ts';
 import { connect } from '../sql/db.ts';
-import { createSafeFetcher, type SafeFetch } from '../sql/net/ssrf-fetch.ts';
-import { createDrafter } from './draft/index.ts';
+import { createSafeFetcher, type SafeFetch } from '../core/net/ssrf-fetch.ts';
+import { createDrafter } from './drafting/index.ts';
 import { awardWeeks } from './tasks/award-weeks.ts';
 import { refreshViews } from './tasks/refresh-views.ts';
 import { crawlDraft } from './tasks/crawl-draft.ts';

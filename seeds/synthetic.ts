@@ -1,8 +1,8 @@
 // Synthetic load-test data: `bun seeds/synthetic.ts --listings 100000` adds N live/scheduled listings
 // with companies, votes, follows, views and Domain Ratings, all with set-based SQL.
-import { loadConfig } from '../sql/config.ts';
+import { loadConfig } from '../core/config.ts';
 import { connect, type Sql, transaction } from '../sql/db.ts';
-import { resolveDatabase } from '../sql/bootstrap.ts';
+import { resolveDatabase } from '../core/database.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite } from '../sql/site.ts';
 import { seedDemo } from './demo.ts';

@@ -81,8 +81,8 @@ test('listing reads and an MCP tool call work under Deno', async () => {
 });
 
 test('credentials, rate-limit headers, sign-in pages and OAuth metadata work under Deno', async () => {
-  const { findOrCreateUser } = await import('../sql/auth/users.ts');
-  const { createApiKey } = await import('../sql/auth/api-keys.ts');
+  const { findOrCreateUser } = await import('../core/auth/users.ts');
+  const { createApiKey } = await import('../core/auth/api-keys.ts');
   const user = await findOrCreateUser(db.sql, 'deno@example.com');
   const key = await createApiKey(db.sql, { userId: user.id, name: 'deno', scopes: ['account:read', 'listings:write'] });
   const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key.secret}` } });

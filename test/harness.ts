@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../sql/config.ts';
+import { loadConfig, type Config } from '../core/config.ts';
 import type { Sql } from '../sql/db.ts';
 import { startEdge } from '../api/server.ts';
 import { ensureSite } from '../sql/site.ts';

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Sql } from '../../sql/db.ts';
-import { createSession } from '../../sql/auth/sessions.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
-import { freshDatabase } from '../../test/db.ts';
-import { freePort } from '../../test/ports.ts';
-import { s256 } from './pkce.ts';
+import type { Sql } from '../sql/db.ts';
+import { createSession } from '../core/auth/sessions.ts';
+import { findOrCreateUser } from '../core/auth/users.ts';
+import { freshDatabase } from './db.ts';
+import { freePort } from './ports.ts';
+import { s256 } from '../api/oauth/pkce.ts';
 
 /** A session for this address, as the sign-in link would make; returns the Cookie header value (http: cookie "session"). */
 export async function signedInCookie(sql: Sql, email: string): Promise<string> {
@@ -76,7 +76,7 @@ export async function startEdgeProcess(env: Record<string, string>): Promise<Edg
   const db = await freshDatabase();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const root = join(import.meta.dirname, '..', '..');
+  const root = join(import.meta.dirname, '..');
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [join(root, 'api/main.ts')], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { loadConfig } from '../../sql/config.ts';
-import { createApiKey, revokeApiKey } from '../../sql/auth/api-keys.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
+import { loadConfig } from '../../core/config.ts';
+import { createApiKey, revokeApiKey } from '../../core/auth/api-keys.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startEdge, type RunningEdge } from '../server.ts';
 import { freePort, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testRedis } from '../../test/redis.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 
 /** The two protected resources: the MCP server and the REST API. Tokens are bound to one of them. */
 export const resourcesOf = (config: Config) => ({ mcp: `${config.siteUrl}/mcp`, rest: `${config.siteUrl}/api/v1` });

@@ -1,5 +1,5 @@
 import { parse, serialize } from 'cookie';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 
 /**
  * Cookie names and attributes. Over https the names carry the __Host- prefix (Secure, Path=/, no

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../sql/config.ts';
-import { safeEqual } from '../../sql/auth/secrets.ts';
+import type { Config } from '../../core/config.ts';
+import { safeEqual } from '../../core/auth/secrets.ts';
 import { cookieSettings, readCookies, setCookie } from './cookies.ts';
 
 /**

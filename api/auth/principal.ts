@@ -1,6 +1,6 @@
-import { findApiKey } from '../../sql/auth/api-keys.ts';
-import { findAccessToken } from '../../sql/auth/oauth-tokens.ts';
-import { SECRET_PREFIX } from '../../sql/auth/secrets.ts';
+import { findApiKey } from '../../core/auth/api-keys.ts';
+import { findAccessToken } from '../../core/auth/oauth-tokens.ts';
+import { SECRET_PREFIX } from '../../core/auth/secrets.ts';
 import type { Sql } from '../../sql/db.ts';
 import type { Principal } from '../registry/operation.ts';
 

@@ -1,6 +1,6 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../sql/db.ts';
-import { createSession, endSession, findSession, type SessionUser } from '../../sql/auth/sessions.ts';
+import { createSession, endSession, findSession, type SessionUser } from '../../core/auth/sessions.ts';
 import { clearCookie, cookieSettings, readCookies, setCookie } from './cookies.ts';
 
 /** The signed-in person of a site-page request, or null. Sessions are for pages only, never the API. */

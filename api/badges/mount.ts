@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import { listingBadges } from '../../sql/queries/badges.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { loadConfig } from '../../sql/config.ts';
+import { loadConfig } from '../../core/config.ts';
 import { startEdge, type RunningEdge } from '../server.ts';
 import { freePort, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testRedis } from '../../test/redis.ts';

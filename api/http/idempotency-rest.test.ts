@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createApiKey } from '../../sql/auth/api-keys.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
+import { createApiKey } from '../../core/auth/api-keys.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 // Idempotency-Key through the real REST route and MCP tool of an idempotent write (submit_listing).

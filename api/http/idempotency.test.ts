@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { loadConfig } from '../../sql/config.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
-import { DomainError } from '../../sql/errors.ts';
+import { loadConfig } from '../../core/config.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { DomainError } from '../../core/errors.ts';
 import { claimIdempotencyKey, deleteExpiredIdempotencyKeys, extendIdempotencyLease } from '../../sql/queries/idempotency.ts';
 import { ensureSite } from '../../sql/site.ts';
 import type { Sql } from '../../sql/db.ts';

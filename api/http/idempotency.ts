@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, type FieldIssue } from '../../sql/errors.ts';
+import { DomainError, type FieldIssue } from '../../core/errors.ts';
 import {
   claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyLease, releaseIdempotencyKey, type IdempotencyScope,
 } from '../../sql/queries/idempotency.ts';

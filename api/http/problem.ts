@@ -1,4 +1,4 @@
-import { DomainError, type FieldIssue } from '../../sql/errors.ts';
+import { DomainError, type FieldIssue } from '../../core/errors.ts';
 
 /** An RFC 9457 problem. `type` points at a short page on this site explaining the problem kind. */
 export interface Problem {

@@ -1,4 +1,4 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { OperationContext } from '../registry/operation.ts';
 import { clientAddress, rateLimitedResponse, rateLimitHeaders, rateTarget, type RateLimiter } from './rate-limit.ts';
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import ipaddr from 'ipaddr.js';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import { problem, problemResponse } from './problem.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import { DomainError } from '../../sql/errors.ts';
+import { DomainError } from '../../core/errors.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
 import { problem, problemFromError, problemResponse } from './problem.ts';
@@ -7,7 +7,7 @@ import { validateInput } from './validate.ts';
 import type { RateGate } from './rate-gate.ts';
 import { authorize } from './authorize.ts';
 import { idempotencyHeaders } from './idempotency.ts';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 
 /** WWW-Authenticate for a 401 or a missing scope's 403, naming the REST resource's metadata. */

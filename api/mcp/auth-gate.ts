@@ -1,4 +1,4 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import type { ContextFactory } from '../http/rest.ts';

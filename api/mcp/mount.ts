@@ -3,7 +3,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Elysia } from 'elysia';
 import { problem, problemResponse } from '../http/problem.ts';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { ContextFactory, ErrorLogger } from '../http/rest.ts';
 import type { RateGate } from '../http/rate-gate.ts';
 import type { Operation } from '../registry/operation.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { hashSecret } from '../../sql/auth/secrets.ts';
+import { hashSecret } from '../../core/auth/secrets.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { answerConsent, consentAndFollow, openConsent, pkcePair, signedInCookie } from './test-kit.ts';
+import { answerConsent, consentAndFollow, openConsent, pkcePair, signedInCookie } from '../../test/oauth-kit.ts';
 
 const REDIRECT = 'http://127.0.0.1:47123/callback';
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };

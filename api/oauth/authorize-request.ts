@@ -1,7 +1,7 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../sql/db.ts';
-import { findClient, type OAuthClient } from '../../sql/auth/oauth-clients.ts';
-import { isScope, SCOPES, type Scope } from '../../sql/auth/scopes.ts';
+import { findClient, type OAuthClient } from '../../core/auth/oauth-clients.ts';
+import { isScope, SCOPES, type Scope } from '../../core/auth/scopes.ts';
 import { looksLikeMetadataDocumentUrl, type ResolvedDocument } from './client-metadata-document.ts';
 import { isS256Challenge } from './pkce.ts';
 import { findRedirectUri } from './redirect-uris.ts';

@@ -1,6 +1,6 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
-import { createGrantWithCode } from '../../sql/auth/oauth-grants.ts';
+import type { AppDeps } from '../deps.ts';
+import { createGrantWithCode } from '../../core/auth/oauth-grants.ts';
 import { currentUser } from '../auth/session.ts';
 import { field, messagePage, readCheckedForm, redirect, requireUser, signInPath, sitePage, type SiteRequest } from '../site/common.ts';
 import { checkAuthorizationRequest, type AuthorizeCheck } from './authorize-request.ts';

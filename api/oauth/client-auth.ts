@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { Sql } from '../../sql/db.ts';
-import { findClient, type OAuthClient } from '../../sql/auth/oauth-clients.ts';
-import { hashSecret, safeEqual } from '../../sql/auth/secrets.ts';
+import { findClient, type OAuthClient } from '../../core/auth/oauth-clients.ts';
+import { hashSecret, safeEqual } from '../../core/auth/secrets.ts';
 import { fail, type OAuthFailure } from './responses.ts';
 
 const basicChallenge = { 'www-authenticate': 'Basic realm="oauth", charset="UTF-8"' };

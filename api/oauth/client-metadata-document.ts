@@ -3,10 +3,10 @@
 // describing the client. We fetch it through the SSRF-safe fetcher (public unicast addresses only,
 // no redirects, 5 KB, 5 s), check it and cache it in oauth_clients.
 import type { Logger } from 'pino';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../sql/db.ts';
-import { findClient, upsertMetadataDocumentClient, type OAuthClient } from '../../sql/auth/oauth-clients.ts';
-import { createSafeFetcher, UnsafeUrlError, type SafeFetch } from '../../sql/net/ssrf-fetch.ts';
+import { findClient, upsertMetadataDocumentClient, type OAuthClient } from '../../core/auth/oauth-clients.ts';
+import { createSafeFetcher, UnsafeUrlError, type SafeFetch } from '../../core/net/ssrf-fetch.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 
 /** The draft asks authorization servers to cap the document's size; 5 KB is its suggested bound. */

@@ -3,8 +3,8 @@
 // from @modelcontextprotocol/core, the schema package @modelcontextprotocol/server is built on),
 // then our rules are applied on top.
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/core';
-import type { ClientExtras, ClientFields, TokenEndpointAuthMethod } from '../../sql/auth/oauth-clients.ts';
-import { isScope, SCOPES, type Scope } from '../../sql/auth/scopes.ts';
+import type { ClientExtras, ClientFields, TokenEndpointAuthMethod } from '../../core/auth/oauth-clients.ts';
+import { isScope, SCOPES, type Scope } from '../../core/auth/scopes.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.ts';
 
 export const MAX_CLIENT_NAME = 200;

@@ -1,7 +1,7 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
-import { listConnections, revokeGrant, type Connection } from '../../sql/auth/oauth-grants.ts';
-import type { SessionUser } from '../../sql/auth/sessions.ts';
+import type { AppDeps } from '../deps.ts';
+import { listConnections, revokeGrant, type Connection } from '../../core/auth/oauth-grants.ts';
+import type { SessionUser } from '../../core/auth/sessions.ts';
 import { html, page } from '../site/html.ts';
 import { csrfField, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from '../site/common.ts';
 import { OAUTH_PATHS } from './endpoints.ts';

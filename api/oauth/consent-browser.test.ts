@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { launchBrowser, signInWithBrowser, type Browser } from '../../test/browser.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { pkcePair } from './test-kit.ts';
+import { pkcePair } from '../../test/oauth-kit.ts';
 
 // A person in Chromium meets an OAuth request: sign in first (return_to brings them back), then the
 // consent page, then "Allow access" takes the browser to the app's redirect URI. This checks what

@@ -1,6 +1,6 @@
-import type { Config } from '../../sql/config.ts';
-import type { SessionUser } from '../../sql/auth/sessions.ts';
-import { SCOPE_DESCRIPTIONS } from '../../sql/auth/scopes.ts';
+import type { Config } from '../../core/config.ts';
+import type { SessionUser } from '../../core/auth/sessions.ts';
+import { SCOPE_DESCRIPTIONS } from '../../core/auth/scopes.ts';
 import { html, page } from '../site/html.ts';
 import { csrfField, signInPath, when } from '../site/common.ts';
 import type { AuthorizationRequest } from './authorize-request.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 
 /**
  * Where the authorization server lives. The spec leaves the paths to us ("not shown"); these are

@@ -1,7 +1,7 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
-import type { Config } from '../../sql/config.ts';
-import { SCOPES } from '../../sql/auth/scopes.ts';
+import type { AppDeps } from '../deps.ts';
+import type { Config } from '../../core/config.ts';
+import { SCOPES } from '../../core/auth/scopes.ts';
 import { resourcesOf } from '../auth/challenge.ts';
 import type { Site } from '../registry/operation.ts';
 import { endpointUrl, issuerOf, OAUTH_PATHS } from './endpoints.ts';

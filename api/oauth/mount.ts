@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { mountAuthorize } from './authorize.ts';
 import { mountConnections } from './connections-page.ts';
 import { mountMetadata } from './metadata.ts';

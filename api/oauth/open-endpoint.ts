@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { rateGate } from '../http/rate-gate.ts';
 import { preflight, withHeaders } from './responses.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { safeEqual } from '../../sql/auth/secrets.ts';
+import { safeEqual } from '../../core/auth/secrets.ts';
 
 // PKCE (RFC 7636) with S256 only: "plain" would hand the verifier to anyone who sees the
 // authorization request. A few lines of node:crypto; no library needed.

@@ -1,7 +1,7 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
-import { insertRegisteredClient, type OAuthClient } from '../../sql/auth/oauth-clients.ts';
-import { hashSecret, newSecret, SECRET_PREFIX } from '../../sql/auth/secrets.ts';
+import type { AppDeps } from '../deps.ts';
+import { insertRegisteredClient, type OAuthClient } from '../../core/auth/oauth-clients.ts';
+import { hashSecret, newSecret, SECRET_PREFIX } from '../../core/auth/secrets.ts';
 import { mountOpenEndpoint } from './open-endpoint.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 import { OAUTH_PATHS } from './endpoints.ts';

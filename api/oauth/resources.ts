@@ -1,4 +1,4 @@
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import { resourcesOf } from '../auth/challenge.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
-import { revokeGrant } from '../../sql/auth/oauth-grants.ts';
-import { findTokenRecord, revokeToken } from '../../sql/auth/oauth-tokens.ts';
-import { SECRET_PREFIX } from '../../sql/auth/secrets.ts';
+import type { AppDeps } from '../deps.ts';
+import { revokeGrant } from '../../core/auth/oauth-grants.ts';
+import { findTokenRecord, revokeToken } from '../../core/auth/oauth-tokens.ts';
+import { SECRET_PREFIX } from '../../core/auth/secrets.ts';
 import { mountOpenEndpoint } from './open-endpoint.ts';
 import { authenticateClient } from './client-auth.ts';
 import { OAUTH_PATHS } from './endpoints.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { loadConfig } from '../../sql/config.ts';
+import { loadConfig } from '../../core/config.ts';
 import { cacheSeconds, clientIdUrlProblem } from './client-metadata-document.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 import { isS256Challenge, s256, verifyS256 } from './pkce.ts';

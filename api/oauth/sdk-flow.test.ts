@@ -4,7 +4,7 @@ import {
   type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { consentAndFollow, pkcePair, selfSignedCertificate, signedInCookie, startEdgeProcess, type EdgeProcess } from './test-kit.ts';
+import { consentAndFollow, pkcePair, selfSignedCertificate, signedInCookie, startEdgeProcess, type EdgeProcess } from '../../test/oauth-kit.ts';
 
 // The full flow driven by the official MCP client SDK (2.x) against the running server: discovery
 // from the 401, registration (dynamic, or a client ID metadata document), PKCE, consent in a

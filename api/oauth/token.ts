@@ -1,11 +1,11 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
-import type { OAuthClient } from '../../sql/auth/oauth-clients.ts';
-import { lockCode, markCodeUsed, revokeGrant } from '../../sql/auth/oauth-grants.ts';
-import { issueTokens, lockRefreshToken, markRefreshReplaced, type IssuedTokens } from '../../sql/auth/oauth-tokens.ts';
-import { isScope, SCOPES, type Scope } from '../../sql/auth/scopes.ts';
-import { SECRET_PREFIX } from '../../sql/auth/secrets.ts';
+import type { OAuthClient } from '../../core/auth/oauth-clients.ts';
+import { lockCode, markCodeUsed, revokeGrant } from '../../core/auth/oauth-grants.ts';
+import { issueTokens, lockRefreshToken, markRefreshReplaced, type IssuedTokens } from '../../core/auth/oauth-tokens.ts';
+import { isScope, SCOPES, type Scope } from '../../core/auth/scopes.ts';
+import { SECRET_PREFIX } from '../../core/auth/secrets.ts';
 import { mountOpenEndpoint } from './open-endpoint.ts';
 import { authenticateClient } from './client-auth.ts';
 import { OAUTH_PATHS } from './endpoints.ts';

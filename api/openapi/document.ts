@@ -4,7 +4,7 @@ import { plainSchema, requiredNames } from '../registry/inputs.ts';
 import { PROBLEM_KINDS } from '../http/problem.ts';
 import { isCacheable } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
-import { SCOPE_DESCRIPTIONS } from '../../sql/auth/scopes.ts';
+import { SCOPE_DESCRIPTIONS } from '../../core/auth/scopes.ts';
 
 const plain = (s: TSchema) => plainSchema(s) as Record<string, any>;
 

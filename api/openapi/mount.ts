@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { Operation } from '../registry/operation.ts';
 import { buildOpenApi } from './document.ts';
 import { renderDocsPage } from './docs-page.ts';

@@ -2,13 +2,13 @@
 // link's form, CSRF, validation, and the founder landing on the draft and on its listing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';
-import { loadConfig } from '../../sql/config.ts';
+import { loadConfig } from '../../core/config.ts';
 import { ensureSite } from '../../sql/site.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
-import { createInvite } from '../../sql/queries/drafts-invites.ts';
-import { contentOf, draftById, insertDraft, writeContent } from '../../sql/queries/drafts.ts';
-import { setSection } from '../../sql/drafts/model.ts';
-import { syncListing } from '../../sql/drafts/listing-sync.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { createInvite } from '../../core/drafts/invites-store.ts';
+import { contentOf, draftById, insertDraft, writeContent } from '../../core/drafts/store.ts';
+import { setSection } from '../../core/drafts/model.ts';
+import { syncListing } from '../../core/drafts/listing-sync.ts';
 import { invitePage } from '../site/invite-page.ts';
 
 const config = loadConfig({ SITE_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });

@@ -3,9 +3,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Nullable } from '../registry/schemas.ts';
 import {
   DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, FIELD_STATES, LIST_ITEM_MAX, LIST_MAX_ITEMS, SOCIAL_PLATFORMS, STORY_SECTIONS, TEXT_MAX,
-} from '../../sql/drafts/fields.ts';
-import { DRAFT_PARTS, DRAFT_SECTIONS } from '../../sql/drafts/model.ts';
-import { URL_MAX } from '../../sql/drafts/submitted-url.ts';
+} from '../../core/drafts/fields.ts';
+import { DRAFT_PARTS, DRAFT_SECTIONS } from '../../core/drafts/model.ts';
+import { URL_MAX } from '../../core/drafts/submitted-url.ts';
 
 const Iso = Type.String({ format: 'date-time' });
 const Uuid = Type.String({ format: 'uuid', description: 'The draft id (a UUID).' });

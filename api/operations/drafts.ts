@@ -1,16 +1,16 @@
-// The draft operations (submit a product by URL, edit, invite, submit): schemas in drafts-schemas.ts, logic in sql/drafts/.
+// The draft operations (submit a product by URL, edit, invite, submit): schemas in drafts-schemas.ts, logic in core/drafts/.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation, type OperationContext, type Principal } from '../registry/operation.ts';
 import { ListOf, Paging } from '../registry/schemas.ts';
 import { Draft, DraftSummary, IdPath, Invite, InviteBody, SubmitListingBody, SubmittedListing, UpdateBody } from './drafts-schemas.ts';
-import { createDraft } from '../../sql/drafts/create-draft.ts';
-import { inviteCofounder } from '../../sql/drafts/invite-cofounder.ts';
-import { ownDraftView, type DraftOwner } from '../../sql/drafts/own-draft.ts';
-import { submitDraft } from '../../sql/drafts/submit-draft.ts';
-import { updateDraft } from '../../sql/drafts/update-draft.ts';
-import type { DraftUpdate } from '../../sql/drafts/update-input.ts';
-import { INVITES_MAX, INVITE_TTL_DAYS } from '../../sql/queries/drafts-invites.ts';
-import { listDrafts } from '../../sql/queries/drafts.ts';
+import { createDraft } from '../../core/drafts/create-draft.ts';
+import { inviteCofounder } from '../../core/drafts/invite-cofounder.ts';
+import { ownDraftView, type DraftOwner } from '../../core/drafts/own-draft.ts';
+import { submitDraft } from '../../core/drafts/submit-draft.ts';
+import { updateDraft } from '../../core/drafts/update-draft.ts';
+import type { DraftUpdate } from '../../core/drafts/update-input.ts';
+import { INVITES_MAX, INVITE_TTL_DAYS } from '../../core/drafts/invites-store.ts';
+import { listDrafts } from '../../core/drafts/store.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 
 const notes = (...lines: string[]) => lines.join('\n\n');

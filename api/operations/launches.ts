@@ -5,7 +5,7 @@ import {
   LAUNCH_SECTIONS, SECTION_METRIC, launchSection, launchWeekRanking, pageOf, pagedRanking, withSummaries,
 } from '../../sql/queries/launches.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
-import { MAX_WEEKS_AHEAD, WEEK_PATTERN, resolveWeek } from '../../sql/queries/weeks.ts';
+import { MAX_WEEKS_AHEAD, WEEK_PATTERN, resolveWeek } from '../../core/launch-weeks.ts';
 
 /** The week fields every week-shaped response carries. */
 export const WeekFields = {

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { invalid } from '../../sql/errors.ts';
+import { invalid } from '../../core/errors.ts';
 import { BOARDS, boardRanking, type Board } from '../../sql/queries/leaderboards.ts';
 import { pageOf, pagedRanking, withSummaries, type RankedRow } from '../../sql/queries/launches.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
-import { MAX_WEEKS_AHEAD, resolveWeek, type LaunchWeek } from '../../sql/queries/weeks.ts';
+import { MAX_WEEKS_AHEAD, resolveWeek, type LaunchWeek } from '../../core/launch-weeks.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Nullable, Paging } from '../registry/schemas.ts';
 import { WeekFields } from './launches.ts';

@@ -1,9 +1,9 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../sql/db.ts';
 import type { ResponseCache } from '../http/cache.ts';
 
-import type { Scope } from '../../sql/auth/scopes.ts';
+import type { Scope } from '../../core/auth/scopes.ts';
 
 export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

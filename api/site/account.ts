@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { accountOf } from '../../sql/queries/account.ts';
 import { html, page } from './html.ts';
 import { csrfField, notFoundPage, requireUser, sitePage, when, type SiteRequest } from './common.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createApiKey } from '../../sql/auth/api-keys.ts';
-import { hashSecret } from '../../sql/auth/secrets.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
+import { createApiKey } from '../../core/auth/api-keys.ts';
+import { hashSecret } from '../../core/auth/secrets.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { signInWithClient, WebClient } from '../../test/browser.ts';
 import { MAX_ACTIVE_KEYS } from './api-keys.ts';

@@ -1,8 +1,8 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
-import type { SessionUser } from '../../sql/auth/sessions.ts';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../../sql/auth/api-keys.ts';
-import { isScope, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../sql/auth/scopes.ts';
+import type { AppDeps } from '../deps.ts';
+import type { SessionUser } from '../../core/auth/sessions.ts';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../../core/auth/api-keys.ts';
+import { isScope, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../core/auth/scopes.ts';
 import { html, page } from './html.ts';
 import { csrfField, field, notFoundPage, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from './common.ts';
 

@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import { html, page } from './html.ts';
 
 /** The contact page our crawler's user agent points at: who we are, what we fetch, how to opt out. */

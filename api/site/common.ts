@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../sql/db.ts';
-import type { SessionUser } from '../../sql/auth/sessions.ts';
+import type { SessionUser } from '../../core/auth/sessions.ts';
 import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { currentUser } from '../auth/session.ts';
 import { html, page, type Html } from './html.ts';

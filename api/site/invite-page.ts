@@ -3,16 +3,16 @@
 // draft was submitted). The single-use link itself is the proof: no account is needed; when the
 // person is signed in, their account is linked to the founder profile.
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
 import { currentUser } from '../auth/session.ts';
 import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { html, page } from './html.ts';
 import { sitePage } from './common.ts';
-import { inviteByToken, markInviteAccepted } from '../../sql/queries/drafts-invites.ts';
-import { contentOf, draftById, writeContent } from '../../sql/queries/drafts.ts';
-import { setSection } from '../../sql/drafts/model.ts';
-import { syncListing } from '../../sql/drafts/listing-sync.ts';
+import { inviteByToken, markInviteAccepted } from '../../core/drafts/invites-store.ts';
+import { contentOf, draftById, writeContent } from '../../core/drafts/store.ts';
+import { setSection } from '../../core/drafts/model.ts';
+import { syncListing } from '../../core/drafts/listing-sync.ts';
 
 export const FOUNDERS_MAX = 6;
 const LIMITS = { name: 160, title: 160, bio: 3000 } as const;

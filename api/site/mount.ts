@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { mountAccount } from './account.ts';
 import { mountApiKeys } from './api-keys.ts';
 import { mountSignIn } from './sign-in.ts';

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../sql/mail/outbox.ts';
+import type { MailMessage } from '../../core/mail/outbox.ts';
 import { html } from './html.ts';
 
 /** The e-mail with a sign-in link. The link opens a page with a button; opening it alone signs nobody in. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { hashSecret } from '../../sql/auth/secrets.ts';
+import { hashSecret } from '../../core/auth/secrets.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { allowNewSignInLink, latestSignInLink, signInWithClient, WebClient } from '../../test/browser.ts';
 

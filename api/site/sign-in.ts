@@ -1,9 +1,9 @@
 import type { Elysia } from 'elysia';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
-import { consumeLoginLink, createLoginLink, LOGIN_LINK_INTERVAL_SECONDS, peekLoginLink, type LoginLinkState } from '../../sql/auth/login-links.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
-import { enqueueMail } from '../../sql/mail/outbox.ts';
+import { consumeLoginLink, createLoginLink, LOGIN_LINK_INTERVAL_SECONDS, peekLoginLink, type LoginLinkState } from '../../core/auth/login-links.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { enqueueMail } from '../../core/mail/outbox.ts';
 import { currentUser, signIn, signOut } from '../auth/session.ts';
 import { html, page } from './html.ts';
 import { csrfField, field, messagePage, readCheckedForm, redirect, signInPath, sitePage, type SiteRequest } from './common.ts';

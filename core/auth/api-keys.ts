@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from './secrets.ts';
 import type { Scope } from './scopes.ts';
 

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from './secrets.ts';
 
 /** A link token looks like ldl_ plus 43 base64url characters; anything else is not looked up. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 import type { Scope } from './scopes.ts';
 
 export type TokenEndpointAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';

@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 
 export interface User { id: string; email: string; name: string | null; created_at: Date }
 

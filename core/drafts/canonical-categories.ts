@@ -1,5 +1,5 @@
 // Category names typed into a draft, checked against the categories table.
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 import type { FieldIssue } from '../errors.ts';
 import { invalidFields } from './draft-errors.ts';
 

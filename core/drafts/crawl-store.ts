@@ -1,6 +1,6 @@
 // The stored crawl of a draft (its own site, and its competitor's): regenerate and compare read
 // these instead of fetching again, so a redraft sees exactly what the first draft saw.
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 
 /** The crawler's page shape (pipeline/crawl CrawledPage), declared here because sql/ never imports the pipeline. */
 export interface StoredPage { url: string; status: number; title: string | null; html: string; text: string; fetchedAt: string }

@@ -1,7 +1,7 @@
 // submit_listing: a new draft of a product's website.
-import { transaction } from '../db.ts';
-import { insertDraft } from '../queries/drafts.ts';
-import type { DraftView } from '../queries/drafts-view.ts';
+import { transaction } from '../../sql/db.ts';
+import { insertDraft } from './store.ts';
+import type { DraftView } from './view.ts';
 import { draftViewById, type DraftOwner } from './own-draft.ts';
 import { normaliseSubmittedUrl } from './submitted-url.ts';
 

@@ -1,7 +1,7 @@
 // invite_cofounder: an invite for a co-founder to add their own founder profile, and its e-mail.
 import { enqueueMail } from '../mail/outbox.ts';
-import { contentOf } from '../queries/drafts.ts';
-import { createInvite, INVITE_TTL_DAYS } from '../queries/drafts-invites.ts';
+import { contentOf } from './store.ts';
+import { createInvite, INVITE_TTL_DAYS } from './invites-store.ts';
 import { withOwnDraftLocked, type DraftOwner } from './own-draft.ts';
 
 export interface Inviter extends DraftOwner {

@@ -1,6 +1,6 @@
 // Co-founder invites of a draft: a single-use e-mailed link for the invitee to add their own
 // founder profile. Only the token's SHA-256 is stored.
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 import { conflict } from '../errors.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 

@@ -3,7 +3,7 @@
 // The listing's own rules are tighter than the draft's in places (tagline 200, country as an
 // ISO code, founded year as a number, stage as a slug): a value that does not fit is cut or
 // left out, and the caller is told which (adjusted).
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 import { DRAFT_FIELDS, type DraftFieldName } from './fields.ts';
 import { isSection, notFoundFields, type DraftContent, type DraftPart } from './model.ts';
 

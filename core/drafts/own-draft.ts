@@ -1,7 +1,7 @@
 // Reading and locking the caller's own draft, for the draft operations.
-import { type Sql, transaction } from '../db.ts';
-import { draftById, findDraft, type DraftRow } from '../queries/drafts.ts';
-import { loadDraftView, type DraftView } from '../queries/drafts-view.ts';
+import { type Sql, transaction } from '../../sql/db.ts';
+import { draftById, findDraft, type DraftRow } from './store.ts';
+import { loadDraftView, type DraftView } from './view.ts';
 import { missingDraft } from './draft-errors.ts';
 
 /** Who acts on a draft: the signed-in user on this deployment's site. */

@@ -1,8 +1,8 @@
 // Reads and writes of the drafts table, shared by the edge (draft operations) and the worker (jobs).
-import type { Sql } from '../db.ts';
-import { completenessOf } from '../drafts/completeness.ts';
-import { contentColumns, readContent, type DraftContent, type DraftSection } from '../drafts/model.ts';
-import type { Evidence } from '../drafts/fields.ts';
+import type { Sql } from '../../sql/db.ts';
+import { completenessOf } from './completeness.ts';
+import { contentColumns, readContent, type DraftContent, type DraftSection } from './model.ts';
+import type { Evidence } from './fields.ts';
 
 export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'failed';
 

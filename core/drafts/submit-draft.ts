@@ -1,5 +1,5 @@
 // submit_draft: makes (or updates) the listing of a draft, not yet published.
-import { contentOf } from '../queries/drafts.ts';
+import { contentOf } from './store.ts';
 import { draftConflict } from './draft-errors.ts';
 import { syncListing } from './listing-sync.ts';
 import { withOwnDraftLocked, type DraftOwner } from './own-draft.ts';

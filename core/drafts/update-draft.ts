@@ -1,8 +1,8 @@
 // update_draft: applies a user's edit to their draft under its row lock, enqueues the redraft and
 // competitor jobs it asks for, and carries the change to the listing once the draft was submitted.
-import type { Sql } from '../db.ts';
-import { contentOf, writeContent, type DraftRow } from '../queries/drafts.ts';
-import type { DraftView } from '../queries/drafts-view.ts';
+import type { Sql } from '../../sql/db.ts';
+import { contentOf, writeContent, type DraftRow } from './store.ts';
+import type { DraftView } from './view.ts';
 import { canonicalCategories } from './canonical-categories.ts';
 import { draftConflict, invalidFields } from './draft-errors.ts';
 import type { DraftFieldName } from './fields.ts';

@@ -1,11 +1,11 @@
 // What get_draft (and every draft operation) returns. Each part's `value` has the shape the
 // same key takes in update_draft; evidence sits beside it (inline on list items).
-import type { Sql } from '../db.ts';
-import { DRAFT_FIELDS, type DraftFieldName, type Evidence, type FieldState } from '../drafts/fields.ts';
-import { readContent, type DraftContent, type Quoted } from '../drafts/model.ts';
-import type { DraftRow } from './drafts.ts';
-import { listInvites, type InviteRow } from './drafts-invites.ts';
-import { pageList } from './drafts-pages.ts';
+import type { Sql } from '../../sql/db.ts';
+import { DRAFT_FIELDS, type DraftFieldName, type Evidence, type FieldState } from './fields.ts';
+import { readContent, type DraftContent, type Quoted } from './model.ts';
+import type { DraftRow } from './store.ts';
+import { listInvites, type InviteRow } from './invites-store.ts';
+import { pageList } from './crawl-store.ts';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 

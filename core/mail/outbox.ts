@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import type { Sql } from '../../sql/db.ts';
 
 export interface MailMessage { to: string; subject: string; text: string; html?: string | null; kind: string }
 

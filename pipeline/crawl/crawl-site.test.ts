@@ -1,7 +1,7 @@
 // Real servers on 127.0.0.1 only; the fetcher resolves just the fixture names to loopback and
 // refuses every other name, so no test can reach the outside world.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createSafeFetcher } from '../../sql/net/ssrf-fetch.ts';
+import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { crawlSite } from './crawl-site.ts';
 
 const UA = 'ListingDirectoryBot/1.0 (+https://directory.example/bot)';

@@ -4,7 +4,7 @@
 // priority order are ours (page-priority.ts), Crawlee is handed one URL at a time.
 import { CheerioCrawler, Configuration, Log, LogLevel } from '@crawlee/cheerio';
 import { MemoryStorage } from '@crawlee/memory-storage';
-import { UnsafeUrlError, type SafeFetch } from '../../sql/net/ssrf-fetch.ts';
+import { UnsafeUrlError, type SafeFetch } from '../../core/net/ssrf-fetch.ts';
 import { SafeHttpClient } from './safe-http-client.ts';
 import { loadRobots, type RobotsRules } from './robots.ts';
 import { byPriority } from './page-priority.ts';

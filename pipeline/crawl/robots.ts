@@ -1,7 +1,7 @@
 // robots.txt per RFC 9309, fetched through the SSRF-safe fetcher: 2xx parsed, 4xx means
 // "everything allowed", 5xx (or no answer) means "do not crawl".
 import robotsParser from 'robots-parser';
-import type { SafeFetch } from '../../sql/net/ssrf-fetch.ts';
+import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
 
 /** Longest Crawl-delay we honour; a larger value is clamped (a crawl has a total time cap anyway). */
 export const MAX_CRAWL_DELAY_MS = 10_000;

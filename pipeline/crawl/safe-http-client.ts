@@ -9,7 +9,7 @@ import type {
   ResponseTypes,
   StreamingHttpResponse,
 } from '@crawlee/core';
-import type { SafeFetch, SafeResponse } from '../../sql/net/ssrf-fetch.ts';
+import type { SafeFetch, SafeResponse } from '../../core/net/ssrf-fetch.ts';
 
 function headersOf(response: SafeResponse): Record<string, string> {
   const out: Record<string, string> = {};

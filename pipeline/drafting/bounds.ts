@@ -1,7 +1,7 @@
 // Bounds an AI proposal must fit. Draft bounds are the spec's (section 2, update_draft); where
 // the listing that submit_draft makes is tighter (tagline 200, city 120, ...), an AI value
 // obeys the listing's bound so turning the draft into a listing never fails on an AI value.
-import { LIST_ITEM_MAX, LIST_MAX_ITEMS, TEXT_MAX, type DraftTextField } from '../../sql/drafts/fields.ts';
+import { LIST_ITEM_MAX, LIST_MAX_ITEMS, TEXT_MAX, type DraftTextField } from '../../core/drafts/fields.ts';
 
 export { LIST_ITEM_MAX, LIST_MAX_ITEMS };
 

@@ -1,10 +1,10 @@
 // End to end without the database: the fixture site served by a real HTTP server on loopback,
 // crawled by crawlSite through the SSRF-safe fetcher, then drafted by the configured drafter.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createSafeFetcher } from '../../sql/net/ssrf-fetch.ts';
+import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
 import { completeness, createDrafter, missingFields } from './index.ts';
-import { serveSite } from './fixtures/sites.ts';
+import { serveSite } from '../../test/fixtures/sites/sites.ts';
 import { containsPhrase, normaliseText } from './normalise.ts';
 
 const UA = 'ListingDirectoryBot/1.0 (+https://directory.example/bot)';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { checkComparison, checkProposal, emptyProposal } from './evidence.ts';
-import { fixturePage } from './fixtures/sites.ts';
+import { fixturePage } from '../../test/fixtures/sites/sites.ts';
 import type { DraftProposal, Proposed } from './types.ts';
-import type { Evidence } from '../../sql/drafts/fields.ts';
+import type { Evidence } from '../../core/drafts/fields.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const HOME = 'https://acme.test/';

@@ -8,7 +8,7 @@ import type { CrawledPage } from '../crawl/crawl-site.ts';
 import {
   DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, SOCIAL_PLATFORMS, STORY_SECTIONS,
   type DraftFieldName, type DraftListField, type DraftTextField, type Evidence, type SocialPlatform, type StorySection,
-} from '../../sql/drafts/fields.ts';
+} from '../../core/drafts/fields.ts';
 import type { ComparisonProposal, DraftProposal, Proposed } from './types.ts';
 import {
   AI_TEXT_MAX, COMPARISON_POINTS_MAX, COMPARISON_TOPIC_MAX, COMPARISON_VALUE_MAX, FAQ_ANSWER_MAX, FAQ_MAX,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { ExtractiveDrafter, extractProposal } from './extractive.ts';
 import { checkProposal } from './evidence.ts';
-import { fixturePage, sitePages } from './fixtures/sites.ts';
+import { fixturePage, sitePages } from '../../test/fixtures/sites/sites.ts';
 import { normaliseText, containsPhrase } from './normalise.ts';
 import type { DraftProposal } from './types.ts';
 

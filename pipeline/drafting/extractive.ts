@@ -6,7 +6,7 @@
 // when the page carries them visibly (see field-rules.ts). Its output still passes the evidence
 // check, like the LLM drafter's.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
-import type { DraftFieldName } from '../../sql/drafts/fields.ts';
+import type { DraftFieldName } from '../../core/drafts/fields.ts';
 import type { ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed } from './types.ts';
 import { checkComparison, checkProposal, emptyProposal, onlyFields, type CheckOptions } from './evidence.ts';
 import { normaliseText } from './normalise.ts';

@@ -25,7 +25,7 @@
 //    value's content words occur (by stem) in its quotes, and every number in it does, so a
 //    drafter may shorten but not invent.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
-import type { Evidence, SocialPlatform } from '../../sql/drafts/fields.ts';
+import type { Evidence, SocialPlatform } from '../../core/drafts/fields.ts';
 import { countryCode, countryNames } from './countries.ts';
 import { containsPhrase, normaliseText, support, urlKey } from './normalise.ts';
 import { pageModel } from './page-model.ts';

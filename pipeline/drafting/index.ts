@@ -1,8 +1,8 @@
-import { COMPLETENESS_PARTS } from '../../sql/drafts/completeness.ts';
+import { COMPLETENESS_PARTS } from '../../core/drafts/completeness.ts';
 // The drafting step's entry points: the configured drafter, the evidence check, and how
 // complete a draft is.
-import type { Config } from '../../sql/config.ts';
-import type { DraftFieldName } from '../../sql/drafts/fields.ts';
+import type { Config } from '../../core/config.ts';
+import type { DraftFieldName } from '../../core/drafts/fields.ts';
 import type { Drafter } from './types.ts';
 import { ExtractiveDrafter } from './extractive.ts';
 import { LlmDrafter } from './llm.ts';
@@ -21,7 +21,7 @@ export interface DrafterOptions {
   maxRetries?: number;
 }
 
-/** The drafter configuration chose (sql/config.ts `drafter`): extractive by default, the LLM
+/** The drafter configuration chose (core/config.ts `drafter`): extractive by default, the LLM
  * drafter for DRAFTER=llm (which needs OPENAI_API_KEY, or OPENAI_BASE_URL for a local endpoint). */
 export function createDrafter(config: Config['drafter'], opts: DrafterOptions = {}): Drafter {
   if (config.kind === 'extractive') return new ExtractiveDrafter({ now: opts.now });
@@ -42,7 +42,7 @@ export function createDrafter(config: Config['drafter'], opts: DrafterOptions = 
 /** What completeness counts: every draft field, plus having at least one FAQ, one founder and
  * one company social link. The story, milestones and founder socials are optional (paid)
  * sections and do not count. */
-// One definition, shared with the edge's completenessOf (sql/drafts/completeness.ts); this module
+// One definition, shared with the edge's completenessOf (core/drafts/completeness.ts); this module
 // applies it to proposals as well as stored drafts.
 export const COMPLETENESS_ITEMS = COMPLETENESS_PARTS as readonly CompletenessItem[];
 export type CompletenessItem = DraftFieldName | 'faqs' | 'founders' | 'company_socials';

@@ -4,7 +4,7 @@
 // sent (page.text), capped per page and in total.
 import { randomBytes } from 'node:crypto';
 import type { CrawledPage } from '../crawl/crawl-site.ts';
-import type { DraftFieldName } from '../../sql/drafts/fields.ts';
+import type { DraftFieldName } from '../../core/drafts/fields.ts';
 
 export const DEFAULT_MAX_CHARS = 60_000;
 export const PAGE_MAX_CHARS = 8_000;

@@ -2,7 +2,7 @@
 // the same zod schema validates the answer). Maps become arrays of entries because strict mode
 // wants every property named; "not stated" is null or an empty list.
 import { z } from 'zod';
-import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, SOCIAL_PLATFORMS, STORY_SECTIONS } from '../../sql/drafts/fields.ts';
+import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, SOCIAL_PLATFORMS, STORY_SECTIONS } from '../../core/drafts/fields.ts';
 import type { ComparisonProposal, DraftProposal, Proposed } from './types.ts';
 
 const evidence = z

@@ -1,11 +1,11 @@
 // The LLM drafter against a real OpenAI-compatible HTTP server on 127.0.0.1 that answers with
 // invented values and quotes mixed with genuine ones.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS } from '../../sql/drafts/fields.ts';
+import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS } from '../../core/drafts/fields.ts';
 import { checkProposal, createDrafter } from './index.ts';
 import { DrafterError, LlmDrafter } from './llm.ts';
 import type { ComparisonOutput, DraftOutput } from './llm-schema.ts';
-import { sitePages } from './fixtures/sites.ts';
+import { sitePages } from '../../test/fixtures/sites/sites.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const ORIGIN = 'https://acme.test/';

@@ -8,7 +8,7 @@
 // stored evidence always points where the words are. Pages of another site (a competitor's)
 // are never searched for the product's quotes: callers pass one site's pages at a time.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
-import type { Evidence } from '../../sql/drafts/fields.ts';
+import type { Evidence } from '../../core/drafts/fields.ts';
 import { EVIDENCE_MAX, QUOTE_MAX } from './bounds.ts';
 import { containsPhrase, normaliseText, urlKey } from './normalise.ts';
 

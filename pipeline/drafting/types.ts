@@ -1,8 +1,8 @@
 // What a drafter proposes from a crawled site. Every value carries the quotes that support it;
 // the evidence check (evidence.ts) drops any value whose quotes are not on the crawled pages.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
-import type { DraftFieldName, Evidence } from '../../sql/drafts/fields.ts';
-import type { AiProposal, AiValue } from '../../sql/drafts/model.ts';
+import type { DraftFieldName, Evidence } from '../../core/drafts/fields.ts';
+import type { AiProposal, AiValue } from '../../core/drafts/model.ts';
 
 export type { CrawledPage, Evidence };
 
@@ -11,7 +11,7 @@ export type Proposed<T> = AiValue<T>;
 
 /**
  * What a drafter proposes. A field absent from `fields` was not found on the site. The shape is
- * the one sql/drafts/model.ts stores AI values from (sql/ never imports the pipeline).
+ * the one core/drafts/model.ts stores AI values from (sql/ never imports the pipeline).
  */
 export type DraftProposal = AiProposal;
 

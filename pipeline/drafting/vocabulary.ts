@@ -1,6 +1,6 @@
 // Words and hosts both the extractive drafter and the evidence check rely on, kept in one
 // place so what the drafter proposes is exactly what the check accepts.
-import type { SocialPlatform } from '../../sql/drafts/fields.ts';
+import type { SocialPlatform } from '../../core/drafts/fields.ts';
 
 // An amount next to a currency. A number-first amount must start a digit run (the lookbehind),
 // so a long run of digits is scanned once rather than from every position.

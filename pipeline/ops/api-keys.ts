@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../sql/auth/api-keys.ts';
-import { parseScopes, SCOPES } from '../../sql/auth/scopes.ts';
-import { findUserByEmail } from '../../sql/auth/users.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../core/auth/api-keys.ts';
+import { parseScopes, SCOPES } from '../../core/auth/scopes.ts';
+import { findUserByEmail } from '../../core/auth/users.ts';
 import { describeUser, ensureUser } from './users.ts';
 import { email, EXIT, isoTime, OpsFailure, UsageError, type OpsIo } from './io.ts';
 

@@ -1,7 +1,7 @@
-import { loadConfig } from '../../sql/config.ts';
+import { loadConfig } from '../../core/config.ts';
 import { connect } from '../../sql/db.ts';
 import { migrate } from '../../sql/migrate.ts';
-import { resolveDatabase } from '../../sql/bootstrap.ts';
+import { resolveDatabase } from '../../core/database.ts';
 import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { findApiKey } from '../../sql/auth/api-keys.ts';
-import { findUserByEmail } from '../../sql/auth/users.ts';
+import { findApiKey } from '../../core/auth/api-keys.ts';
+import { findUserByEmail } from '../../core/auth/users.ts';
 import type { Sql } from '../../sql/db.ts';
-import { enqueueMail } from '../../sql/mail/outbox.ts';
+import { enqueueMail } from '../../core/mail/outbox.ts';
 import { freshDatabase } from '../../test/db.ts';
 import { runOps } from './run.ts';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { recentMail } from '../../sql/mail/outbox.ts';
+import { recentMail } from '../../core/mail/outbox.ts';
 import { email, EXIT, isoTime, UsageError, type OpsIo } from './io.ts';
 
 function limit(raw: string | undefined): number {

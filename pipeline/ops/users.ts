@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { findOrCreateUser, type User } from '../../sql/auth/users.ts';
+import { findOrCreateUser, type User } from '../../core/auth/users.ts';
 import type { Sql } from '../../sql/db.ts';
 import { email, EXIT, UsageError, type OpsIo } from './io.ts';
 

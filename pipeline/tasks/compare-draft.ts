@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker';
 import { transaction } from '../../sql/db.ts';
-import { draftById } from '../../sql/queries/drafts.ts';
-import { loadPages } from '../../sql/queries/drafts-pages.ts';
-import { checkComparison } from '../draft/index.ts';
+import { draftById } from '../../core/drafts/store.ts';
+import { loadPages } from '../../core/drafts/crawl-store.ts';
+import { checkComparison } from '../drafting/index.ts';
 import { failComparison, setComparison, urlOf } from './crawl-competitor.ts';
 import { draftIdOf, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 

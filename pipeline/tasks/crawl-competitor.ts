@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import { type Sql, transaction } from '../../sql/db.ts';
-import { draftById, type ComparisonState } from '../../sql/queries/drafts.ts';
-import { storePages } from '../../sql/queries/drafts-pages.ts';
+import { draftById, type ComparisonState } from '../../core/drafts/store.ts';
+import { storePages } from '../../core/drafts/crawl-store.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
 import { draftIdOf, enqueue, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 

@@ -2,8 +2,8 @@
 // SSRF-safe fetcher every crawl goes through, the drafter, and the crawl caps.
 import type { JobHelpers } from 'graphile-worker';
 import type { Sql } from '../../sql/db.ts';
-import type { SafeFetch } from '../../sql/net/ssrf-fetch.ts';
-import type { Drafter } from '../draft/types.ts';
+import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
+import type { Drafter } from '../drafting/types.ts';
 
 export interface DraftDeps {
   sql: Sql;

@@ -6,11 +6,11 @@ import { Logger, quickAddJob, runOnce, type TaskList } from 'graphile-worker';
 import { freshDatabase } from '../../test/db.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.ts';
 import { ensureSite } from '../../sql/site.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
-import { createSafeFetcher } from '../../sql/net/ssrf-fetch.ts';
-import { draftById, insertDraft } from '../../sql/queries/drafts.ts';
-import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS } from '../../sql/drafts/fields.ts';
-import { createDrafter } from '../draft/index.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
+import { draftById, insertDraft } from '../../core/drafts/store.ts';
+import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS } from '../../core/drafts/fields.ts';
+import { createDrafter } from '../drafting/index.ts';
 import { CRAWL_LIMITS, draftTasks, taskList } from '../worker.ts';
 import type { DraftDeps } from './draft-deps.ts';
 

@@ -1,9 +1,9 @@
 import type { Task } from 'graphile-worker';
 import { transaction } from '../../sql/db.ts';
-import { applyAi, DRAFT_PARTS } from '../../sql/drafts/model.ts';
-import { contentOf, draftById, failDraft, writeContent } from '../../sql/queries/drafts.ts';
-import { loadPages } from '../../sql/queries/drafts-pages.ts';
-import { checkProposal } from '../draft/index.ts';
+import { applyAi, DRAFT_PARTS } from '../../core/drafts/model.ts';
+import { contentOf, draftById, failDraft, writeContent } from '../../core/drafts/store.ts';
+import { loadPages } from '../../core/drafts/crawl-store.ts';
+import { checkProposal } from '../drafting/index.ts';
 import { categoryNames, draftIdOf, enqueue, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 
 /**

@@ -1,11 +1,11 @@
 import type { Task } from 'graphile-worker';
 import { transaction } from '../../sql/db.ts';
-import { isDraftField, type DraftFieldName } from '../../sql/drafts/fields.ts';
-import { applyAi, DRAFT_PARTS, type DraftPart } from '../../sql/drafts/model.ts';
-import { syncListing, syncScopeOf } from '../../sql/drafts/listing-sync.ts';
-import { contentOf, draftById, writeContent } from '../../sql/queries/drafts.ts';
-import { loadPages } from '../../sql/queries/drafts-pages.ts';
-import { checkProposal } from '../draft/index.ts';
+import { isDraftField, type DraftFieldName } from '../../core/drafts/fields.ts';
+import { applyAi, DRAFT_PARTS, type DraftPart } from '../../core/drafts/model.ts';
+import { syncListing, syncScopeOf } from '../../core/drafts/listing-sync.ts';
+import { contentOf, draftById, writeContent } from '../../core/drafts/store.ts';
+import { loadPages } from '../../core/drafts/crawl-store.ts';
+import { checkProposal } from '../drafting/index.ts';
 import { categoryNames, draftIdOf, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 
 const isPart = (name: string): name is DraftPart => (DRAFT_PARTS as readonly string[]).includes(name);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { Logger, runOnce } from 'graphile-worker';
-import { loadConfig } from '../../sql/config.ts';
-import { enqueueMail } from '../../sql/mail/outbox.ts';
+import { loadConfig } from '../../core/config.ts';
+import { enqueueMail } from '../../core/mail/outbox.ts';
 import { freshDatabase } from '../../test/db.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { sendMailTask } from './send-mail.ts';

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Task } from 'graphile-worker';
-import type { Config } from '../../sql/config.ts';
+import type { Config } from '../../core/config.ts';
 
 interface OutboxRow { id: string; to_address: string; subject: string; body_text: string; body_html: string | null; sent_at: Date | null }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';
-import { findOrCreateUser } from '../auth/users.ts';
-import { createSession } from '../auth/sessions.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { createSession } from '../../core/auth/sessions.ts';
 import { deleteExpiredRecords } from './expiry.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect } from 'bun:test';
 import { Logger, type Runner } from 'graphile-worker';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
-import { createApiKey } from '../../sql/auth/api-keys.ts';
-import { findOrCreateUser } from '../../sql/auth/users.ts';
+import { createApiKey } from '../../core/auth/api-keys.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startWorker } from '../../pipeline/worker.ts';
 import { draftsOperations } from '../../api/operations/drafts.ts';
 

@@ -2,7 +2,7 @@
 // links, demo video. Each is read from visible text or visible links and quoted from the line
 // that states it (or, for a link without text, the visible line nearest to it).
 import type { Element } from 'cheerio';
-import type { SocialPlatform } from '../../../sql/drafts/fields.ts';
+import type { SocialPlatform } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { countryCode } from '../countries.ts';
 import { sentences } from '../normalise.ts';

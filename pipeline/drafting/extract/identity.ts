@@ -1,7 +1,7 @@
 // Name, tagline, descriptions, stage and logo: from JSON-LD, OpenGraph/meta tags, the title and
 // headings, each kept only where its words are visible on the site (the quote is that line).
 import type { Element } from 'cheerio';
-import type { Evidence } from '../../../sql/drafts/fields.ts';
+import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { normaliseText } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';

@@ -1,7 +1,7 @@
 // Features and USPs from the sections their headings announce, and categories from the
 // list_categories names the site's own words use.
 import type { Element } from 'cheerio';
-import type { Evidence } from '../../../sql/drafts/fields.ts';
+import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { LIST_ITEM_MAX, LIST_MAX_ITEMS } from '../bounds.ts';
 import { containsPhrase, normaliseText } from '../normalise.ts';

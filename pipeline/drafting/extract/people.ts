@@ -3,7 +3,7 @@
 // founder entries whose names are visible. The primary founder's profile links in their card
 // are the founder socials.
 import type { AnyNode, Element } from 'cheerio';
-import type { Evidence, SocialPlatform } from '../../../sql/drafts/fields.ts';
+import type { Evidence, SocialPlatform } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { FOUNDERS_MAX } from '../bounds.ts';
 import { normaliseText } from '../normalise.ts';

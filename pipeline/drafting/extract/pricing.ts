@@ -1,6 +1,6 @@
 // Pricing from the pricing page (or a pricing section): each price line with the plan name
 // just above it and the billing period just below; the model from those words only.
-import type { Evidence } from '../../../sql/drafts/fields.ts';
+import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { truncateWords } from '../normalise.ts';
 import type { PageModel } from '../page-model.ts';

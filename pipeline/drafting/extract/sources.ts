@@ -3,7 +3,7 @@
 // quotes of visible text.
 import type { AnyNode, Cheerio, Element } from 'cheerio';
 import type { CrawledPage } from '../../crawl/crawl-site.ts';
-import type { Evidence } from '../../../sql/drafts/fields.ts';
+import type { Evidence } from '../../../core/drafts/fields.ts';
 import { containsPhrase, normaliseText, sentences } from '../normalise.ts';
 import { blockLines, contextLine, pageModel, type PageModel } from '../page-model.ts';
 

@@ -1,7 +1,7 @@
 // The founder story from sections whose headings name them ("Our story", "Why we started",
 // "What's next"), and milestones from a timeline section: lines that start with a date
 // ("2019 – Founded in Berlin", "March 2021: Launched v1"), or a date line followed by its text.
-import type { Evidence, StorySection } from '../../../sql/drafts/fields.ts';
+import type { Evidence, StorySection } from '../../../core/drafts/fields.ts';
 import type { DraftProposal, Proposed } from '../types.ts';
 import { MILESTONE_TITLE_MAX, MILESTONES_MAX, STORY_SECTION_MAX } from '../bounds.ts';
 import { isoDate, statedDates } from '../field-rules.ts';

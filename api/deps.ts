@@ -1,0 +1,9 @@
+import type { Logger } from 'pino';
+import type { Config } from '../core/config.ts';
+import type { Sql } from '../sql/db.ts';
+import type { ResponseCache } from './http/cache.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
+import type { Site } from './registry/operation.ts';
+
+/** What the edge's areas are built from: read once at start and handed down. */
+export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger; limiter: RateLimiter }

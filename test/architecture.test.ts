@@ -1,0 +1,74 @@
+import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+
+// The import graph of the production code: layers point one way (api/, pipeline/ -> core/ -> sql/),
+// the edge and the worker never import each other, and no module reaches itself through its
+// imports (type-only imports included: they still tie two files' designs together).
+const root = join(import.meta.dirname, '..');
+const LAYERS = ['api', 'pipeline', 'core', 'sql'] as const;
+const MAY_IMPORT: Record<(typeof LAYERS)[number], string[]> = {
+  api: ['api', 'core', 'sql'],
+  pipeline: ['pipeline', 'core', 'sql'],
+  core: ['core', 'sql'],
+  sql: ['sql'],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const rel = join(dir, name);
+    if (statSync(join(root, rel)).isDirectory()) return sources(rel);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [rel] : [];
+  });
+}
+
+const files = LAYERS.flatMap((l) => sources(l));
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const graph = new Map<string, string[]>(files.map((f) => {
+  const text = readFileSync(join(root, f), 'utf8');
+  const targets = [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(f), m[1] ?? m[2])));
+  return [f, targets];
+}));
+const layerOf = (f: string) => f.split('/')[0];
+
+describe('architecture', () => {
+  test('layers import only downwards, and the edge and the worker never import each other', () => {
+    const wrong: string[] = [];
+    for (const [from, targets] of graph) {
+      const layer = layerOf(from) as (typeof LAYERS)[number];
+      for (const to of targets) {
+        if (!MAY_IMPORT[layer].includes(layerOf(to))) wrong.push(`${from} -> ${to}`);
+        if (/(^|\/)test\//.test(relative(root, join(root, to))) || /\.test\.tsx?$/.test(to)) wrong.push(`${from} -> ${to} (test code)`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test('no import cycles anywhere in the production code', () => {
+    // Tarjan's strongly connected components; any component of two or more files is a cycle.
+    let index = 0;
+    const idx = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (v: string) => {
+      idx.set(v, index); low.set(v, index); index++; stack.push(v); on.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!graph.has(w)) continue;
+        if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
+        else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+      }
+      if (low.get(v) === idx.get(v)) {
+        const scc: string[] = [];
+        let w: string;
+        do { w = stack.pop()!; on.delete(w); scc.push(w); } while (w !== v);
+        if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(scc.sort());
+      }
+    };
+    for (const f of graph.keys()) if (!idx.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  test('every relative import resolves to a file', () => {
+    const missing = [...graph].flatMap(([from, targets]) => targets.filter((t) => { try { return !statSync(join(root, t)).isFile(); } catch { return true; } }).map((t) => `${from} -> ${t}`));
+    expect(missing).toEqual([]);
+  });
+});
