@@ -1,5 +1,5 @@
 import type { Sql } from '../sql/db.ts';
-import { invalid, notFound } from './errors.ts';
+import { invalid, notFound } from './errors/index.ts';
 
 /** A launch week: Monday to Sunday, UTC. */
 export interface LaunchWeek {

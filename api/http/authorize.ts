@@ -1,4 +1,4 @@
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 
 /**

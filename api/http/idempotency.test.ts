@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { loadConfig } from '../../core/config.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/errors/index.ts';
 import { claimIdempotencyKey, deleteExpiredIdempotencyKeys, extendIdempotencyLease } from '../../sql/queries/idempotency.ts';
 import { ensureSite } from '../../sql/site.ts';
 import type { Sql } from '../../sql/db.ts';
@@ -38,7 +38,7 @@ const makeOp = (name: string) => defineOperation({
   output: Type.Object({ id: Type.Integer(), note: Type.String() }),
   handler: async (input, ctx) => {
     if (gate) { const g = gate; g.signal(); await g.opened; }
-    if (mode === 'domain') throw new DomainError('not_found', `No such thing: ${input.thing}`, [{ field: 'thing', message: 'is unknown' }]);
+    if (mode === 'domain') throw new DomainError('not_found', `No such thing: ${input.thing}`, { fields: [{ field: 'thing', message: 'is unknown' }] });
     if (mode === 'rate_limited') throw new DomainError('rate_limited', 'Slow down.');
     if (mode === 'crash') throw new Error('the database fell over');
     const [row] = await ctx.sql<{ id: number }[]>`insert into idem_probe (op, note) values (${name}, ${input.note}) returning id`;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, type FieldIssue } from '../../core/errors.ts';
+import { DomainError, GENERIC_CODE, isErrorCode, type FieldIssue } from '../../core/errors/index.ts';
 import {
   claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyLease, releaseIdempotencyKey, type IdempotencyScope,
 } from '../../sql/queries/idempotency.ts';
@@ -37,7 +37,7 @@ export function keyProblem(key: unknown): string | null {
 
 const badHeader = (message: string) => {
   const issue = { field: IDEMPOTENCY_HEADER, in: 'header', message } as FieldIssue;
-  return new DomainError('invalid', `Invalid input: ${IDEMPOTENCY_HEADER} ${message}`, [issue]);
+  return new DomainError('invalid_input', `Invalid input: ${IDEMPOTENCY_HEADER} ${message}`, { fields: [issue] });
 };
 
 // The draft makes the header an RFC 8941 sf-string ("..."), while most clients send the bare
@@ -76,7 +76,8 @@ export function idempotencyHeaders(x: unknown): Record<string, string> {
   return out;
 }
 
-interface StoredError { kind: DomainError['kind']; message: string; fields: FieldIssue[] }
+/** A stored failure; rows written before codes existed carry only the kind. */
+interface StoredError { code?: string; kind: DomainError['kind']; message: string; fields: FieldIssue[] }
 
 /** Heartbeat that keeps the lease while the operation runs (a long handler is not a dead one). */
 function holdLease(ctx: OperationContext, scope: IdempotencyScope, attempt: string) {
@@ -108,17 +109,18 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
   const claim = await claimIdempotencyKey(ctx.sql, scope, requestHash, { leaseSeconds: LEASE_SECONDS, ttlHours: ctx.config.idempotencyTtlHours });
 
   if (claim.kind === 'mismatch') {
-    throw new DomainError('unprocessable', `This ${IDEMPOTENCY_HEADER} was already used with a different request to ${op.name}; a key must not be reused with another body. Send a new key for a new request.`);
+    throw new DomainError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with a different request to ${op.name}; a key must not be reused with another body. Send a new key for a new request.`);
   }
   if (claim.kind === 'in_flight') {
-    const err: Marked = new DomainError('conflict', `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after the Retry-After seconds to get its response.`);
+    const err: Marked = new DomainError('idempotency_request_in_flight', `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after the Retry-After seconds to get its response.`);
     err.retryAfter = RETRY_AFTER_SECONDS;
     throw err;
   }
   if (claim.kind === 'replay') {
     if (claim.status >= 400) {
       const stored = JSON.parse(claim.body) as StoredError;
-      const err: Marked = new DomainError(stored.kind, stored.message, stored.fields);
+      const code = stored.code && isErrorCode(stored.code) ? stored.code : GENERIC_CODE[stored.kind];
+      const err: Marked = new DomainError(code, stored.message, { fields: stored.fields });
       err.replayed = true;
       throw err;
     }
@@ -133,7 +135,7 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
   } catch (err) {
     await stopLease();
     if (err instanceof DomainError && err.kind !== 'rate_limited') {
-      const stored: StoredError = { kind: err.kind, message: err.message, fields: err.fields };
+      const stored: StoredError = { code: err.code, kind: err.kind, message: err.message, fields: err.fields };
       const status = problemFromError(ctx.config.siteUrl, err).status;
       await settle(() => completeIdempotencyKey(ctx.sql, scope, attempt, status, JSON.stringify(stored)));
     } else {

@@ -1,4 +1,4 @@
-import { DomainError, type FieldIssue } from '../../core/errors.ts';
+import { DomainError, type FieldIssue } from '../../core/errors/index.ts';
 
 /** An RFC 9457 problem. `type` points at a short page on this site explaining the problem kind. */
 export interface Problem {
@@ -25,6 +25,7 @@ export const PROBLEM_KINDS: Record<string, { status: number; title: string; abou
 const KIND_BY_DOMAIN: Record<DomainError['kind'], string> = {
   invalid: 'validation', not_found: 'not-found', unauthorized: 'unauthorized', forbidden: 'forbidden',
   conflict: 'conflict', too_large: 'payload-too-large', rate_limited: 'rate-limited', unprocessable: 'unprocessable',
+  unavailable: 'internal',
 };
 
 export function problem(siteUrl: string, kind: keyof typeof PROBLEM_KINDS | string, detail: string, extra: Partial<Problem> = {}): Problem {

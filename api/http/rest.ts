@@ -1,5 +1,5 @@
 import type { Elysia } from 'elysia';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
 import { problem, problemFromError, problemResponse } from './problem.ts';
@@ -31,12 +31,12 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
   if (buf.byteLength === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-    throw Object.assign(new DomainError('invalid', 'Request bodies must be application/json.'), { media: true });
+    throw Object.assign(new DomainError('unsupported_media_type', 'Request bodies must be application/json.'), { media: true });
   }
   try {
     return JSON.parse(new TextDecoder().decode(buf));
   } catch {
-    throw Object.assign(new DomainError('invalid', 'The body is not valid JSON.'), { badJson: true });
+    throw Object.assign(new DomainError('malformed_json', 'The body is not valid JSON.'), { badJson: true });
   }
 }
 

@@ -1,7 +1,7 @@
 import { FormatRegistry, type TObject } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { DomainError, invalidFields, type FieldIssue } from '../../core/errors.ts';
+import { DomainError, invalidFields, type FieldIssue } from '../../core/errors/index.ts';
 import type { Operation } from '../registry/operation.ts';
 
 export type Location = 'path' | 'query' | 'body';

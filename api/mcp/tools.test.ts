@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, test } from 'bun:test';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/errors/index.ts';
 import { defineOperation } from '../registry/operation.ts';
 import { Paging, Slug } from '../registry/schemas.ts';
 import { inputSchemaOf, toolSpecOf, validateArguments } from './tools.ts';

@@ -1,4 +1,4 @@
-import { DomainError, type FieldIssue, invalidFields } from '../../core/errors.ts';
+import { DomainError, type FieldIssue, invalidFields } from '../../core/errors/index.ts';
 import { execute } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempotency.ts';
 import { problemFromError } from '../http/problem.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DomainError } from '../../core/errors.ts';
+import { DomainError } from '../../core/errors/index.ts';
 import { accountOf, credentialOf } from '../../sql/queries/account.ts';
 import { Nullable } from '../registry/schemas.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';

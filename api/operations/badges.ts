@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable, Slug } from '../registry/schemas.ts';
 import { listingBadges, TOP_RATED_MIN_AVG, TOP_RATED_MIN_REVIEWS } from '../../sql/queries/badges.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors/index.ts';
 import { badgeImageUrl, describeBadge, embedHtml, embedMarkdown, profileUrl } from '../badges/catalogue.ts';
 import { badgeDimensions, SHAPES, SIZES, type Mode } from '../badges/svg.ts';
 

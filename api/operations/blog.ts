@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Faq, ListOf, Paging, Slug } from '../registry/schemas.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors/index.ts';
 import { blogPostBySlug, searchBlogPosts } from '../../sql/queries/blog.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 

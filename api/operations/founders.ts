@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { CountryCode, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry/schemas.ts';
-import { notFound } from '../../core/errors.ts';
+import { notFound } from '../../core/errors/index.ts';
 import { founderBySlug, searchFounders } from '../../sql/queries/founders.ts';
 import { listingSummaries, pageInfo } from '../../sql/queries/summaries.ts';
 

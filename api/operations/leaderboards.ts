@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { invalid } from '../../core/errors.ts';
+import { invalid } from '../../core/errors/index.ts';
 import { BOARDS, boardRanking, type Board } from '../../sql/queries/leaderboards.ts';
 import { pageOf, pagedRanking, withSummaries, type RankedRow } from '../../sql/queries/launches.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';

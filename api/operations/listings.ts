@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { CountryCode, Faq, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry/schemas.ts';
-import { invalid, notFound, type FieldIssue } from '../../core/errors.ts';
+import { invalid, notFound, type FieldIssue } from '../../core/errors/index.ts';
 import { SEARCH_SORTS, searchListingIds } from '../../sql/queries/listings.ts';
 import { listingProfile } from '../../sql/queries/listing-profile.ts';
 import { listingAlternativeIds } from '../../sql/queries/listing-alternatives.ts';

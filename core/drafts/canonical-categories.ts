@@ -1,6 +1,6 @@
 // Category names typed into a draft, checked against the categories table.
 import type { Sql } from '../../sql/db.ts';
-import type { FieldIssue } from '../errors.ts';
+import type { FieldIssue } from '../errors/index.ts';
 import { invalidFields } from './draft-errors.ts';
 
 /** Category names as list_categories spells them; unknown names are a 400 naming each. */

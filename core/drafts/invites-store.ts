@@ -1,7 +1,7 @@
 // Co-founder invites of a draft: a single-use e-mailed link for the invitee to add their own
 // founder profile. Only the token's SHA-256 is stored.
 import type { Sql } from '../../sql/db.ts';
-import { conflict } from '../errors.ts';
+import { conflict } from '../errors/index.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 
 export const INVITES_MAX = 10;
@@ -27,10 +27,10 @@ export async function listInvites(sql: Sql, draftId: string): Promise<InviteRow[
 export async function createInvite(sql: Sql, i: { draftId: string; email: string; invitedBy: string }): Promise<InviteRow & { token: string }> {
   const [existing] = await sql<{ id: number; accepted: boolean }[]>`
     select id::int, accepted_at is not null as accepted from draft_invites where draft_id = ${i.draftId} and lower(email) = lower(${i.email})`;
-  if (existing?.accepted) throw conflict(`${i.email} has already accepted an invite to this draft.`);
+  if (existing?.accepted) throw conflict('invite_already_accepted', `${i.email} has already accepted an invite to this draft.`);
   if (!existing) {
     const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from draft_invites where draft_id = ${i.draftId}`;
-    if (n >= INVITES_MAX) throw conflict(`A draft has at most ${INVITES_MAX} co-founder invites; this one has ${n}.`);
+    if (n >= INVITES_MAX) throw conflict('invite_limit_reached', `A draft has at most ${INVITES_MAX} co-founder invites; this one has ${n}.`);
   }
   const token = newSecret(SECRET_PREFIX.invite);
   const [row] = await sql<InviteRow[]>`

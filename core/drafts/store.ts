@@ -3,6 +3,7 @@ import type { Sql } from '../../sql/db.ts';
 import { completenessOf } from './completeness.ts';
 import { contentColumns, readContent, type DraftContent, type DraftSection } from './model.ts';
 import type { Evidence } from './fields.ts';
+import { enqueue, JOBS } from '../jobs/index.ts';
 
 export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'failed';
 
@@ -56,8 +57,7 @@ export async function insertDraft(sql: Sql, d: { siteId: number; userId: string;
   const [row] = await sql<{ id: string }[]>`
     insert into drafts (site_id, user_id, url, domain) values (${d.siteId}, ${d.userId}, ${d.url}, ${d.domain})
     returning id::text`;
-  await sql`select graphile_worker.add_job('crawl_draft', json_build_object('draft_id', ${row.id}::text, 'v', 1),
-            max_attempts => 3, job_key => ${'crawl_draft:' + row.id})`;
+  await enqueue(sql, JOBS.crawl_draft, { draft_id: row.id });
   return row.id;
 }
 

@@ -8,7 +8,7 @@ import { withOwnDraftLocked, type DraftOwner } from './own-draft.ts';
 export function submitDraft(owner: DraftOwner, id: string) {
   return withOwnDraftLocked(owner, id, async (t, row) => {
     if (row.status === 'crawling' || row.status === 'drafting') {
-      throw draftConflict(`The draft is still ${row.status}; submit it once it is ready (poll get_draft).`);
+      throw draftConflict('draft_in_progress', `The draft is still ${row.status}; submit it once it is ready (poll get_draft).`);
     }
     const { listingId, created, adjusted } = await syncListing(t, row, contentOf(row), 'all');
     const [d] = await t<{ submitted_at: Date }[]>`

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../errors/index.ts';
 import { normaliseSubmittedUrl } from './submitted-url.ts';
 
 const ok = (raw: string, allowLoopback = false) => normaliseSubmittedUrl(raw, 'url', { allowLoopback });

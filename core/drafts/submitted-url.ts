@@ -2,7 +2,7 @@
 // early so an obviously non-public URL is a 400 at once. The crawler's SSRF-safe fetcher checks
 // every resolved address again; this is only the early, cheap part of that rule.
 import { checkUrl, UnsafeUrlError } from '../net/address-policy.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../errors/index.ts';
 
 export const URL_MAX = 2048;
 

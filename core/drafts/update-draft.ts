@@ -11,6 +11,7 @@ import { DRAFT_SECTIONS, aiDrafted, lockPart, restorePart, setField, setSection,
 import { draftViewById, withOwnDraftLocked, type DraftOwner } from './own-draft.ts';
 import { normaliseSubmittedUrl } from './submitted-url.ts';
 import { contradictions, sectionFromInput, type DraftUpdate } from './update-input.ts';
+import { enqueue, JOBS } from '../jobs/index.ts';
 
 type TypedFields = Record<DraftFieldName, string | string[] | null>;
 /** undefined: not sent; null: cleared; otherwise the normalised competitor site. */
@@ -33,8 +34,7 @@ export async function updateDraft(owner: DraftOwner & { allowLoopback: boolean }
     await writeContent(t, row.id, content, { regenerating });
     if (regenerate.length) {
       await t`update drafts set regenerate_error = null where id = ${row.id}`;
-      await t`select graphile_worker.add_job('regenerate_draft', json_build_object('draft_id', ${row.id}::text, 'v', 1),
-              max_attempts => 3, job_key => ${'regenerate_draft:' + row.id})`;
+      await enqueue(t, JOBS.regenerate_draft, { draft_id: row.id });
     }
     if (input.seo !== undefined) {
       const seo = { title: input.seo.title?.trim() || null, meta: input.seo.meta?.trim() || null };
@@ -56,16 +56,16 @@ export async function updateDraft(owner: DraftOwner & { allowLoopback: boolean }
 function checkAllowed(row: DraftRow, content: DraftContent, input: DraftUpdate): void {
   const inProgress = row.status === 'crawling' || row.status === 'drafting';
   if (inProgress && (input.regenerate?.length || input.restore?.length)) {
-    throw draftConflict(`The draft is still ${row.status}: regenerate and restore work once it is ready (poll get_draft).`);
+    throw draftConflict('draft_in_progress', `The draft is still ${row.status}: regenerate and restore work once it is ready (poll get_draft).`);
   }
   for (const name of input.restore ?? []) {
-    if (!aiDrafted(content, name)) throw draftConflict(`The AI has not drafted "${name}" for this draft, so there is nothing to restore.`);
+    if (!aiDrafted(content, name)) throw draftConflict('nothing_to_restore', `The AI has not drafted "${name}" for this draft, so there is nothing to restore.`);
   }
   if (input.regenerate?.length && row.status !== 'ready') {
-    throw draftConflict('This draft\'s site could not be read (status failed), so there is nothing to redraft from.');
+    throw draftConflict('draft_failed', 'This draft\'s site could not be read (status failed), so there is nothing to redraft from.');
   }
   for (const name of input.regenerate ?? []) {
-    if (stateOf(content, name) === 'override') throw draftConflict(`"${name}" is locked against AI redrafts (override); restore it or type a value first.`);
+    if (stateOf(content, name) === 'override') throw draftConflict('field_locked', `"${name}" is locked against AI redrafts (override); restore it or type a value first.`);
   }
 }
 
@@ -102,7 +102,6 @@ async function writeCompetitor(t: Sql, row: DraftRow, competitor: CompetitorChan
     const comparison = { status: 'crawling', url: competitor.url, name: null, points: [], failure_reason: null, failure_detail: null };
     await t`update drafts set competitor_url = ${competitor.url}, comparison = ${t.json(comparison as never)}::jsonb where id = ${row.id}`;
     await t`delete from draft_pages where draft_id = ${row.id} and kind = 'competitor'`;
-    await t`select graphile_worker.add_job('crawl_competitor', json_build_object('draft_id', ${row.id}::text, 'url', ${competitor.url}::text, 'v', 1),
-            max_attempts => 3, job_key => ${'crawl_competitor:' + row.id})`;
+    await enqueue(t, JOBS.crawl_competitor, { draft_id: row.id, url: competitor.url });
   }
 }

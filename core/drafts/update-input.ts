@@ -1,6 +1,6 @@
 // An update_draft request as the user sent it: its shape, the names it contradicts itself on,
 // and the sections it types, with evidence kept for what was sent back unchanged.
-import type { FieldIssue } from '../errors.ts';
+import type { FieldIssue } from '../errors/index.ts';
 import { DRAFT_SECTIONS, type DraftContent, type DraftPart, type DraftSection, type SectionValues } from './model.ts';
 
 export interface DraftUpdate {

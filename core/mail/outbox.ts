@@ -1,4 +1,5 @@
 import type { Sql } from '../../sql/db.ts';
+import { enqueue, JOBS } from '../jobs/index.ts';
 
 export interface MailMessage { to: string; subject: string; text: string; html?: string | null; kind: string }
 
@@ -12,7 +13,7 @@ export async function enqueueMail(sql: Sql, m: MailMessage): Promise<string> {
     insert into mail_outbox (to_address, subject, body_text, body_html, kind)
     values (${m.to}, ${m.subject}, ${m.text}, ${m.html ?? null}, ${m.kind})
     returning id::text`;
-  await sql`select graphile_worker.add_job('send_mail', json_build_object('id', ${row.id}::bigint), job_key => ${'mail:' + row.id})`;
+  await enqueue(sql, JOBS.send_mail, { id: Number(row.id) });
   return row.id;
 }
 

@@ -1,0 +1,47 @@
+// Every machine code a client (or an agent) can get back, in one place: each with the domain kind
+// the edge maps to an HTTP status, and a sentence for the OpenAPI document and /problems pages.
+// Codes are stable API: add new ones, never rename or reuse one.
+export type ErrorKind =
+  | 'invalid' | 'not_found' | 'unauthorized' | 'forbidden' | 'conflict' | 'too_large' | 'rate_limited' | 'unprocessable' | 'unavailable';
+
+interface CodeInfo { kind: ErrorKind; about: string }
+
+export const ERROR_CODES = {
+  // Generic codes, one per kind: used where nothing more specific is worth telling apart.
+  invalid_input: { kind: 'invalid', about: 'The input did not match the operation\'s schema or rules; `errors` names each field.' },
+  not_found: { kind: 'not_found', about: 'No such resource (another account\'s private resource is reported the same way).' },
+  unauthorized: { kind: 'unauthorized', about: 'The credential is missing, invalid, expired, revoked or issued for another resource.' },
+  forbidden: { kind: 'forbidden', about: 'The credential is valid but lacks the scope the operation needs.' },
+  conflict: { kind: 'conflict', about: 'The request conflicts with the current state of the resource.' },
+  too_large: { kind: 'too_large', about: 'The request body is larger than the service accepts.' },
+  rate_limited: { kind: 'rate_limited', about: 'A rate limit was reached; retry after the Retry-After seconds.' },
+  unprocessable: { kind: 'unprocessable', about: 'The request is well-formed but cannot be processed.' },
+  unavailable: { kind: 'unavailable', about: 'A system the service depends on is unavailable; retry after the Retry-After seconds.' },
+
+  // Reading the request.
+  malformed_json: { kind: 'invalid', about: 'The request body is not valid JSON.' },
+  unsupported_media_type: { kind: 'invalid', about: 'Request bodies must be application/json.' },
+
+  // Idempotency-Key.
+  idempotency_key_reused: { kind: 'unprocessable', about: 'This Idempotency-Key was already used with a different request; send a new key for a new request.' },
+  idempotency_request_in_flight: { kind: 'conflict', about: 'A request with this Idempotency-Key is still being processed; retry after Retry-After to get its response.' },
+
+  // Drafts.
+  draft_in_progress: { kind: 'conflict', about: 'The draft is still crawling or drafting; poll get_draft until it is ready.' },
+  draft_failed: { kind: 'conflict', about: 'The draft\'s site could not be read (status failed), so there is nothing to redraft from.' },
+  field_locked: { kind: 'conflict', about: 'The field is locked against AI redrafts (override); restore it or type a value first.' },
+  nothing_to_restore: { kind: 'conflict', about: 'The AI has not drafted this field, so there is no AI value to restore.' },
+  invite_limit_reached: { kind: 'conflict', about: 'A draft has at most 10 co-founder invites.' },
+  invite_already_accepted: { kind: 'conflict', about: 'That address has already accepted an invite to this draft.' },
+} as const satisfies Record<string, CodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const kindOf = (code: ErrorCode): ErrorKind => ERROR_CODES[code].kind;
+export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CODES, s);
+
+/** The generic code of each kind, for errors recorded before codes existed. */
+export const GENERIC_CODE: Record<ErrorKind, ErrorCode> = {
+  invalid: 'invalid_input', not_found: 'not_found', unauthorized: 'unauthorized', forbidden: 'forbidden', conflict: 'conflict',
+  too_large: 'too_large', rate_limited: 'rate_limited', unprocessable: 'unprocessable', unavailable: 'unavailable',
+};

@@ -1,0 +1,44 @@
+// Every job of the worker, defined once: the edge enqueues them, the pipeline runs them.
+import { Type } from '@sinclair/typebox';
+import { defineJob, NO_PAYLOAD } from './define.ts';
+
+const DraftId = Type.String({ format: 'uuid' });
+
+export const JOBS = {
+  crawl_draft: defineJob({
+    name: 'crawl_draft', version: 1, maxAttempts: 3, about: 'Crawls a submitted draft\'s website (robots.txt first) and stores its pages.',
+    payload: Type.Object({ draft_id: DraftId }, { additionalProperties: false }),
+    key: (p) => `crawl_draft:${p.draft_id}`,
+  }),
+  draft_profile: defineJob({
+    name: 'draft_profile', version: 1, maxAttempts: 3, about: 'Drafts a profile from the stored crawl, every value backed by quotes.',
+    payload: Type.Object({ draft_id: DraftId }, { additionalProperties: false }),
+    key: (p) => `draft_profile:${p.draft_id}`,
+  }),
+  regenerate_draft: defineJob({
+    name: 'regenerate_draft', version: 1, maxAttempts: 3, about: 'Redrafts the parts an owner asked to regenerate, from the stored crawl.',
+    payload: Type.Object({ draft_id: DraftId }, { additionalProperties: false }),
+    key: (p) => `regenerate_draft:${p.draft_id}`,
+  }),
+  crawl_competitor: defineJob({
+    name: 'crawl_competitor', version: 1, maxAttempts: 3, about: 'Crawls the competitor URL given on a draft.',
+    payload: Type.Object({ draft_id: DraftId, url: Type.String({ maxLength: 2048 }) }, { additionalProperties: false }),
+    key: (p) => `crawl_competitor:${p.draft_id}`,
+  }),
+  compare_draft: defineJob({
+    name: 'compare_draft', version: 1, maxAttempts: 3, about: 'Compares a draft with its competitor, each point quoted from its own site.',
+    payload: Type.Object({ draft_id: DraftId, url: Type.Optional(Type.String({ maxLength: 2048 })) }, { additionalProperties: false }),
+    key: (p) => `compare_draft:${p.draft_id}`,
+  }),
+  send_mail: defineJob({
+    name: 'send_mail', version: 1, maxAttempts: 25, about: 'Delivers one outbox mail by SMTP (exactly once; without SMTP_URL it stays in the outbox).',
+    payload: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    key: (p) => `mail:${p.id}`,
+  }),
+  refresh_views: defineJob({ name: 'refresh_views', version: 1, maxAttempts: 1, about: 'Refreshes the ranking materialized views.', payload: NO_PAYLOAD }),
+  award_weeks: defineJob({ name: 'award_weeks', version: 1, maxAttempts: 3, about: 'Awards Launch of the Week #1-#3 for finished weeks.', payload: NO_PAYLOAD }),
+  sweep_drafts: defineJob({ name: 'sweep_drafts', version: 1, maxAttempts: 1, about: 'Fails drafts still in progress after 15 minutes, with a reason.', payload: NO_PAYLOAD }),
+  expire_records: defineJob({ name: 'expire_records', version: 1, maxAttempts: 1, about: 'Deletes expired idempotency keys, links, sessions, codes and tokens.', payload: NO_PAYLOAD }),
+} as const;
+
+export type JobName = keyof typeof JOBS;
