@@ -14,7 +14,7 @@ export async function benchDatabase(target: number) {
   const config = loadConfig(process.env);
   const pg = process.env.BENCH_DATABASE_URL
     ? { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedPostgres(`${config.dataDir}/bench-pg`, config.embeddedPgPort + 1, 'bench');
+    : await startEmbeddedPostgres(`${config.dataDir}/bench-pg`, config.embeddedPgPort + 1, 'bench', { durable: false });
   const sql = connect(pg.url, { max: 4 });
   await migrate(sql, pg.url);
   const site = await ensureSite(sql, config.siteKey, 'http://127.0.0.1');

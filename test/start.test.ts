@@ -59,8 +59,11 @@ test('npm start seeds an empty database, runs edge and worker, stops cleanly and
     workerUp = r.ok && (await sql`select count(*)::int as n from graphile_worker._private_known_crontabs`)[0].n > 0;
     if (!workerUp) await Bun.sleep(200);
   }
+  // npm start keeps data: the embedded server runs durably (tests and bench run without fsync).
+  const [durability] = await sql`select current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync`;
   await sql.end();
   expect(workerUp).toBe(true);
+  expect(durability).toEqual({ fsync: 'on', sync: 'on' });
   expect(await stop(first.child)).toBe(0);
   // Everything is down: the edge and the embedded database refuse connections.
   await expect(fetch(`${first.base}/healthz`)).rejects.toThrow();
