@@ -2,6 +2,7 @@ import { loadConfig } from '../../core/config.ts';
 import { connect } from '../../sql/db.ts';
 import { migrate } from '../../sql/migrate.ts';
 import { resolveDatabase } from '../../core/database.ts';
+import { userInfo } from 'node:os';
 import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
@@ -19,7 +20,7 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   const sql = connect(db.url, { max: 2 });
   try {
     await migrate(sql, db.url);
-    code = await runOps(argv, { sql, out, err });
+    code = await runOps(argv, { sql, out, err, actor: process.env.OPS_ACTOR || userInfo().username });
   } catch (e) {
     err(`ops: ${e instanceof Error ? e.message : String(e)}`);
     code = 1;

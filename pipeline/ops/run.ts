@@ -1,6 +1,9 @@
 import { apiKeyCommand } from './api-keys.ts';
+import { auditCommand } from './audit.ts';
 import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
 import { outboxCommand } from './outbox.ts';
+import { priceCommand } from './prices.ts';
+import { siteCommand } from './site-settings.ts';
 import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 
@@ -8,6 +11,9 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   user: userCommand,
   'api-key': apiKeyCommand,
   outbox: outboxCommand,
+  price: priceCommand,
+  site: siteCommand,
+  audit: auditCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

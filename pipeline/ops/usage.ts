@@ -18,8 +18,24 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       Recent mail, newest first (default 20, at most 500), with the text body: sign-in links
       are readable here when SMTP_URL is not set.
 
+  price list
+      Each product's current price (and any that starts later).
+
+  price set --product CODE --amount CENTS [--min CENTS] [--currency USD] [--from YYYY-MM-DD]
+      A new price from a date (default now); list_products shows it once it is valid. Prices are
+      never edited in place. Example: price set --product launch --amount 4900 --from 2027-01-04
+
+  site show
+  site set [--free-queue-min-weeks N] [--free-queue-max-weeks N] [--launch-slots-per-week N]
+      The free launch queue's window (weeks out) and the launch slots per week.
+      Example: site set --free-queue-min-weeks 4 --free-queue-max-weeks 6
+
+  audit [--limit N] [--target T]
+      Operator changes, newest first, with who, when, before and after (T e.g. product:launch).
+
   help
       This text.
 
+Changes are audited under OPS_ACTOR (default: the system user name).
 Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (reusing the one npm start runs).
 Exit codes: 0 done, 1 not found or not done, 2 bad usage.`;
