@@ -14,6 +14,8 @@ export interface Config {
   seedOnEmpty: boolean;
   viewRefreshCron: string;
   logLevel: string;
+  /** The worker's probe and metrics port (/healthz, /readyz, /metrics); null: not served. */
+  workerHealthPort: number | null;
   /** Trust the first X-Forwarded-For hop as the client address (behind our own proxy only). */
   trustProxy: boolean;
   mail: { smtpUrl: string | null; from: string };
@@ -81,6 +83,7 @@ export function loadConfig(env: Env): Config {
     seedOnEmpty: bool(env, 'SEED_ON_EMPTY', true),
     viewRefreshCron: env.VIEW_REFRESH_CRON || '* * * * *',
     logLevel: env.LOG_LEVEL || 'info',
+    workerHealthPort: env.WORKER_HEALTH_PORT ? int(env, 'WORKER_HEALTH_PORT', 0, 0, 65535) : null,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `no-reply@${new URL(siteUrl).hostname}` },
     auth: {

@@ -13,8 +13,17 @@ const quiet = new Logger(() => () => {});
  * graphile-worker's schema (its own migrations, its own lock): the edge enqueues jobs with
  * graphile_worker.add_job inside its transactions, so the schema must exist before either side runs.
  */
+const migrationFiles = () => readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+
+/** Migrations this code has that the database has not applied (readiness: a new image on an old schema is not ready). */
+export async function pendingMigrations(sql: Sql): Promise<string[]> {
+  const [{ present }] = await sql`select to_regclass('schema_migrations') is not null as present`;
+  const done = present ? new Set((await sql`select name from schema_migrations`).map((r) => r.name as string)) : new Set<string>();
+  return migrationFiles().filter((f) => !done.has(f));
+}
+
 export async function migrate(sql: Sql, connectionString: string): Promise<string[]> {
-  const files = readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const files = migrationFiles();
   const applied: string[] = [];
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${LOCK})`;
