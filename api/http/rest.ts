@@ -17,7 +17,7 @@ export function authChallenge(config: Config, status: number, op: Operation, ctx
   return {};
 }
 
-export type ContextFactory = (request: Request, surface?: 'rest' | 'mcp') => Promise<OperationContext>;
+export type ContextFactory = (request: Request) => Promise<OperationContext>;
 export type ErrorLogger = (err: unknown, ctx: { requestId: string; operation: string }) => void;
 
 const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
