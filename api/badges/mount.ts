@@ -1,4 +1,4 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { problem, problemResponse } from '../http/problem.ts';
@@ -31,11 +31,11 @@ function readQuery(url: URL): { choice: Choice; issues: Issue[] } {
  * GET {site_url}/badges/{slug}/{kind}.svg?shape=&mode=light|dark&size= — the images get_badges
  * links to. 400 for a bad shape/mode/size, 404 for an unknown listing or a kind it may not show.
  */
-export function mountBadgeImages(app: Elysia, deps: AppDeps) {
+export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log'>) {
   const { config, sql, site, cache, log } = deps;
   const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
 
-  app.get('/badges/:slug/:file', async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+  return new Elysia({ name: 'badges' }).get('/badges/:slug/:file', async ({ request, params }) => {
     // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
     if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
     try {

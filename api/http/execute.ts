@@ -27,7 +27,7 @@ export const etagOf = (body: string) => `"${createHash('sha1').update(body).dige
 export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext): Promise<Executed> {
   authorize(op, ctx);
   if (!isCacheable(op)) {
-    const run = async () => JSON.stringify(await op.handler(input as never, ctx));
+    const run = async () => JSON.stringify(await op.handler(input, ctx));
     if (op.idempotent && ctx.idempotencyKey !== undefined) {
       const out = await runIdempotent(op, ctx, ctx.idempotencyKey, canonical(input), run);
       return { ...out, etag: etagOf(out.body) };
@@ -39,7 +39,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
   const hit = await ctx.cache.get(key);
   if (hit) return hit;
   const gen = ctx.cache.generation;
-  const body = JSON.stringify(await op.handler(input as never, ctx));
+  const body = JSON.stringify(await op.handler(input, ctx));
   const value = { body, etag: etagOf(body) };
   // Don't store a result computed while a write landed: it may predate the write.
   if (gen === ctx.cache.generation) await ctx.cache.set(key, value);

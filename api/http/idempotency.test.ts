@@ -251,7 +251,7 @@ describe('Idempotency-Key on execute()', () => {
   });
 
   test('a key without an account is refused even on an operation that needs none', async () => {
-    const open = defineOperation({ ...noteOp, name: 'open_note', scope: null } as never);
+    const open = defineOperation({ ...noteOp, name: 'open_note', scope: null });
     expect((await failure(execute(open, { thing: 'a', note: 'x' }, ctxOf('k-anon', null)))).kind).toBe('unauthorized');
     expect(await executions()).toBe(0);
   });
@@ -293,7 +293,7 @@ describe('Idempotency-Key on MCP and in the documents', () => {
     try { validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: '' }); throw new Error('accepted'); } catch (e) {
       expect((e as DomainError).fields).toEqual([{ field: 'idempotency_key', message: 'must be 1 to 255 characters' }]);
     }
-    const plain = toolSpecOf(defineOperation({ ...noteOp, name: 'plain', idempotent: false } as never));
+    const plain = toolSpecOf(defineOperation({ ...noteOp, name: 'plain', idempotent: false }));
     expect((plain.inputSchema as any).properties.idempotency_key).toBeUndefined();
     try { validateArguments(plain, { thing: 'a', note: 'n', idempotency_key: 'k' }); throw new Error('accepted'); } catch (e) {
       expect((e as DomainError).fields).toEqual([{ field: 'idempotency_key', message: 'is not a known field' }]);

@@ -1,4 +1,4 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
@@ -17,7 +17,7 @@ export function authChallenge(config: Config, status: number, op: Operation, ctx
   return {};
 }
 
-export type ContextFactory = (request: Request, surface?: 'rest' | 'mcp') => Promise<OperationContext>;
+export type ContextFactory = (request: Request) => Promise<OperationContext>;
 export type ErrorLogger = (err: unknown, ctx: { requestId: string; operation: string }) => void;
 
 const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
@@ -49,9 +49,11 @@ function queryObject(url: URL): Record<string, unknown> {
   return out;
 }
 
-export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
+/** One route per operation. Built in a loop, so the instance's type names no route. */
+export function restRoutes(prefix: string, ops: Operation[], deps: {
   makeContext: ContextFactory; rateLimit: RateGate; config: Config; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
 }) {
+  const app = new Elysia({ name: 'rest' });
   for (const op of ops) {
     const cacheable = isCacheable(op);
     const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
@@ -83,6 +85,7 @@ export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
         return problemResponse(p, { ...base, ...idempotencyHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
       }
     };
-    app.route(op.method, prefix + toElysiaPath(op.path), handler as never, { parse: 'none' } as never);
+    app.route(op.method, prefix + toElysiaPath(op.path), handler, { parse: 'none' });
   }
+  return app;
 }

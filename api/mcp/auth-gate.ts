@@ -1,7 +1,7 @@
 import type { Config } from '../../core/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
 import { problem, problemResponse } from '../http/problem.ts';
-import type { ContextFactory } from '../http/rest.ts';
+import type { Resolved } from '../auth/principal.ts';
 import type { Operation, Principal, Scope } from '../registry/operation.ts';
 
 export interface GateResult {
@@ -20,7 +20,7 @@ export interface GateResult {
  * with error="insufficient_scope" when it lacks the tool's scope. Tool errors inside a 200 would
  * never start a client's OAuth flow, so the JSON-RPC body is peeked at before the SDK runs.
  */
-export function mcpAuthGate(ops: Operation[], deps: { makeContext: ContextFactory; config: Config }) {
+export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request) => Promise<Resolved>; config: Config }) {
   const scopeOf = new Map<string, Scope>(ops.filter((o) => o.scope).map((o) => [o.name, o.scope as Scope]));
   const writes = new Set(ops.filter((o) => o.method !== 'GET').map((o) => o.name));
   const resource = resourcesOf(deps.config).mcp;
@@ -40,9 +40,10 @@ export function mcpAuthGate(ops: Operation[], deps: { makeContext: ContextFactor
       write = tools.some((t) => writes.has(t));
     } catch { /* not JSON: the SDK answers with a parse error */ }
     if (!request.headers.get('authorization') && needed.length === 0) return { principal: null, write, denial: null, body };
-    const ctx = await deps.makeContext(request, 'mcp');
+    // The one resolution of this request's credential: the tool gets it through the SDK's authInfo.
+    const ctx = await deps.resolve(request);
     const result = (denial: Response | null): GateResult => ({ principal: ctx.principal, write, denial, body });
-    if (ctx.credentialRejected) {
+    if (ctx.rejected) {
       return result(deny(401, bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.'));
     }
     if (needed.length && !ctx.principal) {

@@ -23,7 +23,7 @@ async function connect2(url: string, requestId: string, mode: 'auto' | 'legacy' 
   return {
     version: () => client.getNegotiatedProtocolVersion(),
     instructions: () => client.getInstructions(),
-    listTools: () => client.listTools() as never,
+    listTools: () => client.listTools(),
     callTool: (name, args) => client.callTool({ name, arguments: args }),
     close: () => client.close(),
   };
@@ -36,7 +36,7 @@ async function connect1(url: string, requestId: string): Promise<McpTestClient> 
   return {
     version: () => transport.protocolVersion,
     instructions: () => client.getInstructions(),
-    listTools: () => client.listTools() as never,
+    listTools: () => client.listTools(),
     callTool: (name, args) => client.callTool({ name, arguments: args }),
     close: () => client.close(),
   };

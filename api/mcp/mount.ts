@@ -1,14 +1,18 @@
 import {
-  createMcpHandler, isLegacyRequest, McpServer, originValidationResponse, WebStandardStreamableHTTPServerTransport, type StandardSchemaWithJSON,
+  type AuthInfo, createMcpHandler, isLegacyRequest, McpServer, originValidationResponse, WebStandardStreamableHTTPServerTransport, type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
+import { resourcesOf } from '../auth/challenge.ts';
+import { resolvePrincipal } from '../auth/principal.ts';
+import type { AppDeps } from '../deps.ts';
+import { operationContext } from '../http/context.ts';
 import { problem, problemResponse } from '../http/problem.ts';
-import type { Config } from '../../core/config.ts';
-import type { ContextFactory, ErrorLogger } from '../http/rest.ts';
-import type { RateGate } from '../http/rate-gate.ts';
+import { rateGate } from '../http/rate-gate.ts';
+import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
 import { mcpAuthGate } from './auth-gate.ts';
+import { authInfoOf, principalOf } from './auth-info.ts';
 
 /** 2026-07-28 through server/discover; the initialize-based 2025 versions through the stateless legacy leg. */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
@@ -41,8 +45,12 @@ function asStandardSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<str
   };
 }
 
-export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: ContextFactory; rateLimit: RateGate; config: Config; logError: ErrorLogger }) {
+/** The MCP server at /mcp: one tool per operation, credentials resolved for the MCP resource. */
+export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>, ops: Operation[] = operations) {
   const { config } = deps;
+  const resource = resourcesOf(config).mcp;
+  const rateLimit = rateGate(deps.limiter, config);
+  const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
   const specs: ToolSpec[] = ops.map(toolSpecOf);
   const schemas = new Map(specs.map((s) => [s.name, { input: asStandardSchema(s.inputSchema), output: asStandardSchema(s.outputSchema) }]));
 
@@ -61,11 +69,11 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
         title: spec.title, description: spec.description, annotations: spec.annotations,
         inputSchema: schema.input, outputSchema: schema.output,
       }, async (args, ctx) => {
-        // The HTTP request reaches the operation context, so credentials sent on it (a later
-        // change) are resolved the same way as for REST.
+        // The credential arrives as the SDK's authInfo, resolved once by the auth gate; the HTTP
+        // request still gives the request id and the Idempotency-Key header.
         const request = ctx.http?.req ?? requestInfo ?? new Request(`${config.siteUrl}/mcp`, { method: 'POST' });
-        const opCtx = await deps.makeContext(request, 'mcp');
-        return callTool(spec, args, opCtx, { siteUrl: config.siteUrl, logError: deps.logError });
+        const opCtx = operationContext(deps, request, { principal: principalOf(ctx.http?.authInfo), rejected: false });
+        return callTool(spec, args, opCtx, { siteUrl: config.siteUrl, logError });
       });
     }
     return server;
@@ -77,21 +85,21 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
   // transport spec lets a server answer a request with plain JSON. Our tools emit nothing
   // before their result, so a JSON response carries the same messages at a fraction of the
   // cost; the body the auth gate already parsed is handed on instead of being read again.
-  const legacyJson = async (request: Request, parsedBody: unknown): Promise<Response> => {
+  const legacyJson = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
     const server = factory({ requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, { parsedBody });
+      return await transport.handleRequest(request, { parsedBody, authInfo });
     } finally {
       await transport.close();
       await server.close();
     }
   };
-  const route = async (request: Request, body: unknown): Promise<Response> =>
+  const route = async (request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
     body !== undefined && await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes })
-      ? legacyJson(request, body)
-      : handler.fetch(request);
+      ? legacyJson(request, body, authInfo)
+      : handler.fetch(request, { authInfo });
   // DNS-rebinding guard the transport spec asks for: a browser page from another site gets 403.
   const allowedOrigins = [new URL(config.siteUrl).hostname];
 
@@ -100,21 +108,22 @@ export function mountMcp(app: Elysia, ops: Operation[], deps: { makeContext: Con
   const tooLarge = (request: Request) => Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
     ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
     : null;
-  const gate = mcpAuthGate(ops, deps);
+  const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
   const withHeaders = (res: Response, headers: Record<string, string>) => {
     const out = new Response(res.body, res);
     for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
     return out;
   };
-  const serve = async ({ request }: { request: Request }) => {
+  const serve = async (request: Request) => {
     const early = originValidationResponse(request, allowedOrigins) ?? tooLarge(request);
     if (early) return early;
     const g = await gate(request);
-    const limit = await deps.rateLimit(request, g, g.write);
+    const limit = await rateLimit(request, g, g.write);
     if (limit.refused) return limit.refused;
-    return withHeaders(g.denial ?? await route(request, g.body), limit.headers);
+    const authInfo = g.principal ? authInfoOf(g.principal, request, resource) : undefined;
+    return withHeaders(g.denial ?? await route(request, g.body, authInfo), limit.headers);
   };
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.
-  app.all('/mcp', serve as never, { parse: 'none' } as never);
+  return new Elysia({ name: 'mcp' }).all('/mcp', ({ request }) => serve(request), { parse: 'none' });
 }

@@ -1,13 +1,18 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { listConnections, revokeGrant, type Connection } from '../../core/auth/oauth-grants.ts';
 import type { SessionUser } from '../../core/auth/sessions.ts';
 import { html, page } from '../site/html.ts';
 import { csrfField, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from '../site/common.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
+import type { AccountSection } from '../site/account.ts';
 import { resourceLabel } from './resources.ts';
 
 const PATH = OAUTH_PATHS.connections;
+
+/** The account page's link to this page (api/app.ts hands it to the site area). */
+export const CONNECTIONS_SECTION: AccountSection = { href: PATH, label: 'Connected apps', about: 'AI agents and apps you allowed access to your account' };
+
 const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : null; } catch { return null; } };
 
 /**
@@ -15,7 +20,7 @@ const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : 
  * scopes, resource, when it was allowed and last used, and a Revoke button.
  * POST /account/connections/{id}/revoke: revokes the grant and every token issued under it.
  */
-export function mountConnections(app: Elysia, deps: AppDeps) {
+export function connectionsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'limiter'>) {
   const { config, sql } = deps;
 
   function connectionsPage(request: Request, user: SessionUser, rows: Connection[], notice?: string): Response {
@@ -37,20 +42,21 @@ ${list}`,
     });
   }
 
-  app.get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
-    const auth = await requireUser(deps, request, PATH);
-    if ('response' in auth) return auth.response;
-    const revoked = new URL(request.url).searchParams.has('revoked');
-    return connectionsPage(request, auth.user, await listConnections(sql, auth.user.userId), revoked ? 'The app is disconnected: its access no longer works.' : undefined);
-  }), { parse: 'none' } as never);
+  return new Elysia({ name: 'oauth-connections' })
+    .get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
+      const auth = await requireUser(deps, request, PATH);
+      if ('response' in auth) return auth.response;
+      const revoked = new URL(request.url).searchParams.has('revoked');
+      return connectionsPage(request, auth.user, await listConnections(sql, auth.user.userId), revoked ? 'The app is disconnected: its access no longer works.' : undefined);
+    }), { parse: 'none' })
 
-  app.post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
-    const checked = await readCheckedForm(config, request);
-    if ('response' in checked) return checked.response;
-    const auth = await requireUser(deps, request, PATH);
-    if ('response' in auth) return auth.response;
-    // Another person's grant, an unknown or an already revoked one: the same answer, so ids reveal nothing.
-    await revokeGrant(sql, params.id, auth.user.userId);
-    return redirect(config, `${PATH}?revoked=1`);
-  }), { parse: 'none' } as never);
+    .post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
+      const checked = await readCheckedForm(config, request);
+      if ('response' in checked) return checked.response;
+      const auth = await requireUser(deps, request, PATH);
+      if ('response' in auth) return auth.response;
+      // Another person's grant, an unknown or an already revoked one: the same answer, so ids reveal nothing.
+      await revokeGrant(sql, params.id, auth.user.userId);
+      return redirect(config, `${PATH}?revoked=1`);
+    }), { parse: 'none' });
 }

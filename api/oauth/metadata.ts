@@ -1,4 +1,4 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import type { Config } from '../../core/config.ts';
 import { SCOPES } from '../../core/auth/scopes.ts';
@@ -57,7 +57,7 @@ const metadataResponse = (doc: unknown) => new Response(JSON.stringify(doc), {
  * URL, and MCP is who uses OAuth here; REST clients are pointed at the /api/v1 document by the
  * WWW-Authenticate header of every 401.
  */
-export function mountMetadata(app: Elysia, deps: AppDeps) {
+export function metadataPlugin(deps: Pick<AppDeps, 'config' | 'site'>) {
   const { config, site } = deps;
   const mcp = protectedResourceMetadata(config, site, 'mcp');
   const rest = protectedResourceMetadata(config, site, 'rest');
@@ -68,8 +68,8 @@ export function mountMetadata(app: Elysia, deps: AppDeps) {
     [OAUTH_PATHS.protectedResource, mcp],
     [OAUTH_PATHS.authorizationServer, as],
   ];
-  for (const [path, doc] of docs) {
-    app.get(path, () => metadataResponse(doc));
-    app.options(path, preflight);
-  }
+  // A loop of routes: the instance is built in place, so its type names no route (none is typed here).
+  const plugin = new Elysia({ name: 'oauth-metadata' });
+  for (const [path, doc] of docs) plugin.get(path, () => metadataResponse(doc)).options(path, preflight);
+  return plugin;
 }

@@ -1,8 +1,7 @@
-import type { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { insertRegisteredClient, type OAuthClient } from '../../core/auth/oauth-clients.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../../core/auth/secrets.ts';
-import { mountOpenEndpoint } from './open-endpoint.ts';
+import { openEndpoint } from './open-endpoint.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readCappedText } from './form-body.ts';
@@ -36,10 +35,10 @@ export function registrationResponse(client: OAuthClient, secret: string | null)
  * client_secret_basic clients also get a client_secret, shown once, stored as a hash, not expiring.
  * Registration alone grants nothing: every authorization still needs a person's consent.
  */
-export function mountRegister(app: Elysia, deps: AppDeps) {
+export function registerPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>) {
   const { sql } = deps;
 
-  mountOpenEndpoint(app, deps, OAUTH_PATHS.register, handle);
+  return openEndpoint(deps, 'oauth-register', OAUTH_PATHS.register, handle);
 
   async function handle(request: Request): Promise<Response> {
     if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {

@@ -1,9 +1,8 @@
-import type { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { revokeGrant } from '../../core/auth/oauth-grants.ts';
 import { findTokenRecord, revokeToken } from '../../core/auth/oauth-tokens.ts';
 import { SECRET_PREFIX } from '../../core/auth/secrets.ts';
-import { mountOpenEndpoint } from './open-endpoint.ts';
+import { openEndpoint } from './open-endpoint.ts';
 import { authenticateClient } from './client-auth.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readOAuthForm } from './form-body.ts';
@@ -16,10 +15,10 @@ import { fail, oauthError, oauthJson } from './responses.ts';
  * answer 200 like revoked ones (section 2.2); a token of another client is refused.
  * token_type_hint is accepted and not needed: our tokens say what they are by their prefix.
  */
-export function mountRevoke(app: Elysia, deps: AppDeps) {
+export function revokePlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>) {
   const { sql } = deps;
 
-  mountOpenEndpoint(app, deps, OAUTH_PATHS.revoke, handle);
+  return openEndpoint(deps, 'oauth-revoke', OAUTH_PATHS.revoke, handle);
 
   async function handle(request: Request): Promise<Response> {
     const form = await readOAuthForm(request);

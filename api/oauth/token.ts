@@ -1,4 +1,3 @@
-import type { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
 import type { OAuthClient } from '../../core/auth/oauth-clients.ts';
@@ -6,7 +5,7 @@ import { lockCode, markCodeUsed, revokeGrant } from '../../core/auth/oauth-grant
 import { issueTokens, lockRefreshToken, markRefreshReplaced, type IssuedTokens } from '../../core/auth/oauth-tokens.ts';
 import { isScope, SCOPES, type Scope } from '../../core/auth/scopes.ts';
 import { SECRET_PREFIX } from '../../core/auth/secrets.ts';
-import { mountOpenEndpoint } from './open-endpoint.ts';
+import { openEndpoint } from './open-endpoint.ts';
 import { authenticateClient } from './client-auth.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readOAuthForm } from './form-body.ts';
@@ -38,7 +37,7 @@ const tokenResponse = (t: IssuedTokens) => oauthJson({
  * OAUTH_ACCESS_TOKEN_TTL_SECONDS; refresh tokens live OAUTH_REFRESH_TOKEN_TTL_DAYS from their issue
  * and are issued only to clients registered for the refresh_token grant.
  */
-export function mountToken(app: Elysia, deps: AppDeps) {
+export function tokenPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>) {
   const { config, sql } = deps;
   const ttl = { accessTtlSeconds: config.auth.accessTokenTtlSeconds, refreshTtlDays: config.auth.refreshTokenTtlDays };
 
@@ -104,7 +103,7 @@ export function mountToken(app: Elysia, deps: AppDeps) {
     });
   }
 
-  mountOpenEndpoint(app, deps, OAUTH_PATHS.token, handle);
+  return openEndpoint(deps, 'oauth-token', OAUTH_PATHS.token, handle);
 
   async function handle(request: Request): Promise<Response> {
     const form = await readOAuthForm(request);

@@ -20,6 +20,9 @@ function parameters(schema: TObject | undefined, where: 'path' | 'query') {
   });
 }
 
+/** An OpenAPI parameter: the operation's path and query inputs, and headers such as Idempotency-Key. */
+type Parameter = Omit<ReturnType<typeof parameters>[number], 'in'> & { in: 'path' | 'query' | 'header' };
+
 const IDEMPOTENCY_NOTE = [
   'Operations that take an `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header) make retried writes safe.',
   'The key is 1 to 255 printable ASCII characters, sent as a structured-field string (`Idempotency-Key: "8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare; a UUID is recommended; anything else is 400 naming the header.',
@@ -65,9 +68,9 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of ops) {
     const method = op.method.toLowerCase();
-    const params = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')];
+    const params: Parameter[] = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')];
     if (op.idempotent) params.push({
-      name: 'Idempotency-Key', in: 'header' as never, required: false,
+      name: 'Idempotency-Key', in: 'header', required: false,
       description: 'Makes a retried request safe: the same key with the same input replays the first response (status and body) for at least 24 hours; '
         + 'the same key with another input is 422, and while the first request runs 409. 1 to 255 printable ASCII characters, '
         + 'as a structured-field string ("...") or bare; a UUID is recommended. Keys are per account and operation.',

@@ -15,9 +15,9 @@ beforeAll(async () => {
       const [c] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
       const users = await sql`insert into users (email) select 'u' || g || '@example.test' from generate_series(1, 6) g returning id`;
       const owner = users[0].id;
-      const add = async (slug: string, status: string, plan: string, ownerId: unknown, site = siteId) => {
+      const add = async (slug: string, status: string, plan: string, ownerId: number | null, site = siteId) => {
         const [l] = await sql`insert into listings (site_id, company_id, owner_user_id, slug, name, url, domain, status, plan, launch_week, launched_at)
-          values (${site}, ${c.id}, ${ownerId as never}, ${slug}, ${'Acme ' + slug}, 'https://acme.test', 'acme.test', ${status}, ${plan},
+          values (${site}, ${c.id}, ${ownerId}, ${slug}, ${'Acme ' + slug}, 'https://acme.test', 'acme.test', ${status}, ${plan},
                   ${status === 'live' ? W2 : null}, ${status === 'live' ? new Date('2025-01-06T10:00:00Z') : null}) returning id`;
         return l.id;
       };

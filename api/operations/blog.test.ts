@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { JSONValue } from 'postgres';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
@@ -6,10 +7,10 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql) => {
-      const post = (slug: string, title: string, body: string, publishedAt: string, extra: { tags?: string[]; faqs?: unknown[]; author?: string; excerpt?: string } = {}) =>
+      const post = (slug: string, title: string, body: string, publishedAt: string, extra: { tags?: string[]; faqs?: JSONValue[]; author?: string; excerpt?: string } = {}) =>
         sql`insert into blog_posts (slug, title, excerpt, body_md, author, tags, faqs, published_at)
             values (${slug}, ${title}, ${extra.excerpt ?? ''}, ${body}, ${extra.author ?? ''}, ${extra.tags ?? []},
-                    ${sql.json((extra.faqs ?? []) as never)}, ${publishedAt})`;
+                    ${sql.json(extra.faqs ?? [])}, ${publishedAt})`;
       await post('launch-on-monday', 'How to launch on Monday', '# Launch\n\nPick a **Monday** and tell your users.', '2025-03-01T09:30:00Z', {
         tags: ['launch', 'tips'], author: 'Sam Writer', excerpt: 'Why Mondays work.',
         faqs: [{ question: 'Why Monday?', answer: 'Weeks start on Monday.' }, 'junk', { question: 'No answer' }],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { JSONValue } from 'postgres';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -26,10 +27,10 @@ beforeAll(async () => {
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const [co] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
-      const cat = async (slug: string, name: string, position: number, parent: number | null = null, extra: Record<string, unknown> = {}) => {
+      const cat = async (slug: string, name: string, position: number, parent: number | null = null, extra: { description?: string; faqs?: JSONValue[]; attributes?: JSONValue[] } = {}) => {
         const [c] = await sql`insert into categories (slug, name, position, parent_id, description, faqs, attributes)
-                              values (${slug}, ${name}, ${position}, ${parent}, ${(extra.description as string) ?? ''},
-                                      ${sql.json((extra.faqs ?? []) as never)}, ${sql.json((extra.attributes ?? []) as never)})
+                              values (${slug}, ${name}, ${position}, ${parent}, ${extra.description ?? ''},
+                                      ${sql.json(extra.faqs ?? [])}, ${sql.json(extra.attributes ?? [])})
                               returning id`;
         return c.id as number;
       };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { JSONValue } from 'postgres';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -11,7 +12,7 @@ async function listing(sql: Sql, site: number, slug: string, o: Record<string, u
   const [co] = await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
   const [l] = await sql`insert into listings ${sql({
     site_id: site, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`, status: 'live', ...o,
-  } as never)} returning id`;
+  })} returning id`;
   return Number(l.id);
 }
 
@@ -19,15 +20,15 @@ beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const cat = async (slug: string, attributes: unknown[]) =>
-        (await sql`insert into categories (slug, name, attributes) values (${slug}, ${slug}, ${sql.json(attributes as never)}) returning id`)[0].id;
+      const cat = async (slug: string, attributes: JSONValue[]) =>
+        (await sql`insert into categories (slug, name, attributes) values (${slug}, ${slug}, ${sql.json(attributes)}) returning id`)[0].id;
       const crm = await cat('crm', [{ key: 'seats', label: 'Seats' }, { key: 'api', label: 'Public API' }, { key: 'mobile', label: 'Mobile app' }]);
       const helpdesk = await cat('helpdesk', [{ key: 'api', label: 'API' }, { key: 'sla', label: 'SLA' }, { key: 'votes', label: 'Votes (attribute)' }]);
       const a = await listing(sql, siteId, 'alpha', {
-        primary_category_id: crm, attributes: sql.json({ seats: 10, api: true, mobile: '', sla: 'ignored: not in alpha\'s category' } as never),
+        primary_category_id: crm, attributes: sql.json({ seats: 10, api: true, mobile: '', sla: 'ignored: not in alpha\'s category' }),
         pricing_model: 'freemium', country: 'US', founded_year: 2019, stage: 'beta',
       });
-      const b = await listing(sql, siteId, 'beta', { primary_category_id: helpdesk, attributes: sql.json({ api: false, sla: '99.9%', seats: [] } as never) });
+      const b = await listing(sql, siteId, 'beta', { primary_category_id: helpdesk, attributes: sql.json({ api: false, sla: '99.9%', seats: [] }) });
       await listing(sql, siteId, 'gamma'); // no category, no facts
       await listing(sql, siteId, 'draft-one', { status: 'draft', primary_category_id: crm });
       await listing(sql, other.id, 'elsewhere', { primary_category_id: crm });

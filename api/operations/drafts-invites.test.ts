@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';
 import { loadConfig } from '../../core/config.ts';
 import { ensureSite } from '../../sql/site.ts';
+import { transaction } from '../../sql/db.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { createInvite } from '../../core/drafts/invites-store.ts';
 import { contentOf, draftById, insertDraft, writeContent } from '../../core/drafts/store.ts';
@@ -27,12 +28,12 @@ beforeAll(async () => {
 afterAll(() => db?.drop());
 
 async function draftWithInvite(email: string, founders = 1) {
-  const id = await db.sql.begin((tx) => insertDraft(tx as never, { siteId, userId: ownerId, url: 'https://lumen.example/', domain: 'lumen.example' }));
+  const id = await transaction(db.sql, (tx) => insertDraft(tx, { siteId, userId: ownerId, url: 'https://lumen.example/', domain: 'lumen.example' }));
   const row = (await draftById(db.sql, id))!;
   const content = contentOf(row);
   setSection(content, 'founders', Array.from({ length: founders }, (_, i) => ({ name: `Founder ${i + 1}`, title: null, bio: null, evidence: [] })));
   await writeContent(db.sql, id, content);
-  const invite = await db.sql.begin((tx) => createInvite(tx as never, { draftId: id, email, invitedBy: ownerId }));
+  const invite = await transaction(db.sql, (tx) => createInvite(tx, { draftId: id, email, invitedBy: ownerId }));
   return { id, token: invite.token };
 }
 
@@ -79,7 +80,7 @@ describe('the invite page', () => {
   test('a submitted draft\'s listing gains the founder too', async () => {
     const { id, token } = await draftWithInvite('cy@example.com');
     const row = (await draftById(db.sql, id))!;
-    const { listingId } = await db.sql.begin((tx) => syncListing(tx as never, row, contentOf(row), 'all'));
+    const { listingId } = await transaction(db.sql, (tx) => syncListing(tx, row, contentOf(row), 'all'));
     await db.sql`update drafts set listing_id = ${listingId} where id = ${id}`;
     expect((await submitForm(token, { name: 'Cy Ode' })).status).toBe(200);
     const founders = await db.sql`select f.name from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;

@@ -20,10 +20,10 @@ beforeAll(async () => {
       const l5 = await listing('l5', other.id, 'live', '2025-01-01T00:00:00Z');
 
       const [u] = await sql`insert into users (email, name) values ('ada@example.test', 'Ada') returning id`;
-      const founder = async (slug: string, name: string, country: string | null, extra: { user?: unknown; title?: string; bio?: string; socials?: object } = {}) => {
+      const founder = async (slug: string, name: string, country: string | null, extra: { user?: number; title?: string; bio?: string; socials?: Record<string, string> } = {}) => {
         const [f] = await sql`insert into founders (slug, name, country, user_id, title, bio, avatar_url, socials)
-                              values (${slug}, ${name}, ${country}, ${(extra.user ?? null) as never}, ${extra.title ?? null}, ${extra.bio ?? null},
-                                      ${'https://img.test/' + slug + '.png'}, ${sql.json((extra.socials ?? {}) as never)}) returning id`;
+                              values (${slug}, ${name}, ${country}, ${extra.user ?? null}, ${extra.title ?? null}, ${extra.bio ?? null},
+                                      ${'https://img.test/' + slug + '.png'}, ${sql.json(extra.socials ?? {})}) returning id`;
         return f.id;
       };
       const ada = await founder('ada', 'Ada Lovelace', 'GB', {
@@ -35,8 +35,8 @@ beforeAll(async () => {
       const hiddenOther = await founder('hidden-other', 'Hidden Other', 'GB');
       await founder('lonely', 'Lonely Person', 'US');
 
-      const link = async (listingId: unknown, founderId: unknown, role: string | null) =>
-        sql`insert into listing_founders (listing_id, founder_id, role) values (${listingId as never}, ${founderId as never}, ${role})`;
+      const link = async (listingId: number, founderId: number, role: string | null) =>
+        sql`insert into listing_founders (listing_id, founder_id, role) values (${listingId}, ${founderId}, ${role})`;
       await link(l1, ada, 'CEO');
       await link(l2, ada, 'Advisor');
       await link(l3, ada, 'CEO'); // scheduled: not shown, not counted

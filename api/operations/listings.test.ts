@@ -12,7 +12,7 @@ async function listing(sql: Sql, site: number, slug: string, o: { status?: strin
   const [l] = await sql`insert into listings ${sql({
     site_id: site, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`,
     status: o.status ?? 'live', primary_category_id: o.category ?? null, ...o.extra,
-  } as never)} returning id, company_id`;
+  })} returning id, company_id`;
   if (o.category) await sql`insert into listing_categories (listing_id, category_id, is_primary) values (${l.id}, ${o.category}, true)`;
   for (let i = 0; i < (o.votes ?? 0); i++) await sql`insert into votes (listing_id, user_id) values (${l.id}, ${await user(sql)})`;
   return { id: Number(l.id), company_id: Number(l.company_id) };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { JSONValue } from 'postgres';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
@@ -7,10 +8,10 @@ beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const product = (code: string, position: number, o: { needsWeek?: boolean; needsListing?: boolean; active?: boolean; options?: object } = {}) =>
+      const product = (code: string, position: number, o: { needsWeek?: boolean; needsListing?: boolean; active?: boolean; options?: JSONValue } = {}) =>
         sql`insert into products (code, name, description, position, needs_week, needs_listing, active, options)
             values (${code}, ${'Product ' + code}, ${'About ' + code}, ${position}, ${o.needsWeek ?? false}, ${o.needsListing ?? true},
-                    ${o.active ?? true}, ${o.options ? sql.json(o.options as never) : null})`;
+                    ${o.active ?? true}, ${o.options ? sql.json(o.options) : null})`;
       await product('ai_review', 0, { active: false });
       await product('launch', 1);
       await product('skip_queue', 2, { needsWeek: true });
@@ -20,9 +21,9 @@ beforeAll(async () => {
       await product('relaunch', 5, { needsWeek: true });
       await product('done_for_you', 6, { needsListing: false });
 
-      const price = (site: unknown, code: string, cents: number, validFrom: string, extra: { currency?: string; min?: number } = {}) =>
+      const price = (site: number, code: string, cents: number, validFrom: string, extra: { currency?: string; min?: number } = {}) =>
         sql`insert into product_prices (site_id, product_code, amount_cents, currency, min_amount_cents, valid_from)
-            values (${site as never}, ${code}, ${cents}, ${extra.currency ?? 'USD'}, ${extra.min ?? null}, ${validFrom}::timestamptz)`;
+            values (${site}, ${code}, ${cents}, ${extra.currency ?? 'USD'}, ${extra.min ?? null}, ${validFrom}::timestamptz)`;
       await price(siteId, 'ai_review', 900, '2024-01-01');
       await price(siteId, 'launch', 1000, '2024-01-01');
       await sql`insert into product_prices (site_id, product_code, amount_cents, valid_from) values (${siteId}, 'launch', 4900, now() - interval '1 day')`;

@@ -1,4 +1,4 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import type { SessionUser } from '../../core/auth/sessions.ts';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../../core/auth/api-keys.ts';
@@ -27,7 +27,7 @@ function validateKeyForm(name: string, scopes: string[]): { name: string; scopes
 }
 
 /** GET/POST /account/api-keys and POST /account/api-keys/{id}/revoke. */
-export function mountApiKeys(app: Elysia, deps: AppDeps) {
+export function apiKeysPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'limiter'>) {
   const { config, sql } = deps;
 
   function keysPage(request: Request, user: SessionUser, keys: ApiKeyRow[], opts: { status?: number; form?: FormState; created?: ApiKeyRow & { secret: string }; notice?: string }): Response {
@@ -64,42 +64,43 @@ ${list}
     });
   }
 
-  app.get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
-    const auth = await requireUser(deps, request, PATH);
-    if ('response' in auth) return auth.response;
-    const keys = await listApiKeys(sql, auth.user.userId);
-    const revokedId = new URL(request.url).searchParams.get('revoked');
-    const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revoked_at) : undefined;
-    return keysPage(request, auth.user, keys, { notice: revoked ? `The key "${revoked.name}" is revoked: it no longer works.` : undefined });
-  }), { parse: 'none' } as never);
+  return new Elysia({ name: 'site-api-keys' })
+    .get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
+      const auth = await requireUser(deps, request, PATH);
+      if ('response' in auth) return auth.response;
+      const keys = await listApiKeys(sql, auth.user.userId);
+      const revokedId = new URL(request.url).searchParams.get('revoked');
+      const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revoked_at) : undefined;
+      return keysPage(request, auth.user, keys, { notice: revoked ? `The key "${revoked.name}" is revoked: it no longer works.` : undefined });
+    }), { parse: 'none' })
 
-  app.post(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
-    const checked = await readCheckedForm(config, request);
-    if ('response' in checked) return checked.response;
-    const auth = await requireUser(deps, request, PATH);
-    if ('response' in auth) return auth.response;
-    const { form } = checked;
-    const name = field(form, 'name');
-    const scopes = form.getAll('scopes').filter((s): s is string => typeof s === 'string');
-    const keys = await listApiKeys(sql, auth.user.userId);
-    const valid = validateKeyForm(name, scopes);
-    const refuse = (error: string) => keysPage(request, auth.user, keys, { status: 400, form: { name: name.slice(0, 400), scopes, error } });
-    if ('error' in valid) return refuse(valid.error);
-    if (keys.filter((k) => !k.revoked_at).length >= MAX_ACTIVE_KEYS) return refuse(`You have ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another.`);
-    const created = await createApiKey(sql, { userId: auth.user.userId, name: valid.name, scopes: valid.scopes });
-    // The only response that ever carries the secret; page() marks it no-store.
-    return keysPage(request, auth.user, [created, ...keys], { status: 201, created });
-  }), { parse: 'none' } as never);
+    .post(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
+      const checked = await readCheckedForm(config, request);
+      if ('response' in checked) return checked.response;
+      const auth = await requireUser(deps, request, PATH);
+      if ('response' in auth) return auth.response;
+      const { form } = checked;
+      const name = field(form, 'name');
+      const scopes = form.getAll('scopes').filter((s): s is string => typeof s === 'string');
+      const keys = await listApiKeys(sql, auth.user.userId);
+      const valid = validateKeyForm(name, scopes);
+      const refuse = (error: string) => keysPage(request, auth.user, keys, { status: 400, form: { name: name.slice(0, 400), scopes, error } });
+      if ('error' in valid) return refuse(valid.error);
+      if (keys.filter((k) => !k.revoked_at).length >= MAX_ACTIVE_KEYS) return refuse(`You have ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another.`);
+      const created = await createApiKey(sql, { userId: auth.user.userId, name: valid.name, scopes: valid.scopes });
+      // The only response that ever carries the secret; page() marks it no-store.
+      return keysPage(request, auth.user, [created, ...keys], { status: 201, created });
+    }), { parse: 'none' })
 
-  app.post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
-    const checked = await readCheckedForm(config, request);
-    if ('response' in checked) return checked.response;
-    const auth = await requireUser(deps, request, PATH);
-    if ('response' in auth) return auth.response;
-    // Another person's key, or none: the same 404, so ids reveal nothing.
-    const key = (await listApiKeys(sql, auth.user.userId)).find((k) => k.id === params.id);
-    if (!key) return notFoundPage(auth.user.email);
-    if (!key.revoked_at) await revokeApiKey(sql, key.id, auth.user.userId);
-    return redirect(config, `${PATH}?revoked=${encodeURIComponent(key.id)}`);
-  }), { parse: 'none' } as never);
+    .post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
+      const checked = await readCheckedForm(config, request);
+      if ('response' in checked) return checked.response;
+      const auth = await requireUser(deps, request, PATH);
+      if ('response' in auth) return auth.response;
+      // Another person's key, or none: the same 404, so ids reveal nothing.
+      const key = (await listApiKeys(sql, auth.user.userId)).find((k) => k.id === params.id);
+      if (!key) return notFoundPage(auth.user.email);
+      if (!key.revoked_at) await revokeApiKey(sql, key.id, auth.user.userId);
+      return redirect(config, `${PATH}?revoked=${encodeURIComponent(key.id)}`);
+    }), { parse: 'none' });
 }

@@ -1,11 +1,11 @@
-import type { Elysia } from 'elysia';
-import type { Config } from '../../core/config.ts';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps.ts';
 import { html, page } from './html.ts';
 
 /** The contact page our crawler's user agent points at: who we are, what we fetch, how to opt out. */
-export function mountBotPage(app: Elysia, config: Config) {
+export function botPagePlugin({ config }: Pick<AppDeps, 'config'>) {
   const token = config.crawlerUserAgent.split('/')[0];
-  app.get('/bot', () => page({
+  return new Elysia({ name: 'bot-page' }).get('/bot', () => page({
     title: 'About our crawler',
     body: html`<h1>About our crawler</h1>
 <p>Requests with the user agent <code>${config.crawlerUserAgent}</code> come from this directory (${config.siteUrl}).</p>

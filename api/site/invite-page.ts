@@ -2,7 +2,7 @@
 // profile (name, role, bio) that adds them to the draft's founders (and to the listing once the
 // draft was submitted). The single-use link itself is the proof: no account is needed; when the
 // person is signed in, their account is linked to the founder profile.
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
 import { currentUser } from '../auth/session.ts';
@@ -109,8 +109,9 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
 }
 
 /** Mounts GET and POST /invites/{token} (call from api/site/mount.ts). */
-export function mountInvitePages(app: Elysia, deps: AppDeps) {
+export function invitePagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>) {
   const pages = invitePage(deps);
-  app.get('/invites/:token', sitePage(deps, ({ request, params }) => pages.show(request, params.token)));
-  app.post('/invites/:token', sitePage(deps, ({ request, params }) => pages.accept(request, params.token)), { parse: 'none' } as never);
+  return new Elysia({ name: 'site-invites' })
+    .get('/invites/:token', sitePage(deps, ({ request, params }) => pages.show(request, params.token)))
+    .post('/invites/:token', sitePage(deps, ({ request, params }) => pages.accept(request, params.token)), { parse: 'none' });
 }

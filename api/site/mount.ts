@@ -1,14 +1,18 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { mountAccount } from './account.ts';
-import { mountApiKeys } from './api-keys.ts';
-import { mountSignIn } from './sign-in.ts';
-import { mountInvitePages } from './invite-page.ts';
+import { accountPlugin, type AccountSection } from './account.ts';
+import { apiKeysPlugin } from './api-keys.ts';
+import { signInPlugin } from './sign-in.ts';
+import { invitePagesPlugin } from './invite-page.ts';
 
-/** Site pages: sign-in by e-mail link, sign-out, account and API keys. */
-export function mountSitePages(app: Elysia, deps: AppDeps) {
-  mountSignIn(app, deps);
-  mountAccount(app, deps);
-  mountApiKeys(app, deps);
-  mountInvitePages(app, deps);
+/**
+ * Site pages: sign-in by e-mail link, sign-out, account, API keys and co-founder invites.
+ * `accountSections` links the account page to pages other areas mount.
+ */
+export function sitePlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>, opts: { accountSections?: readonly AccountSection[] } = {}) {
+  return new Elysia({ name: 'site' })
+    .use(signInPlugin(deps))
+    .use(accountPlugin(deps, opts.accountSections))
+    .use(apiKeysPlugin(deps))
+    .use(invitePagesPlugin(deps));
 }

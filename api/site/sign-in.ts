@@ -1,4 +1,4 @@
-import type { Elysia } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
 import { consumeLoginLink, createLoginLink, LOGIN_LINK_INTERVAL_SECONDS, peekLoginLink, type LoginLinkState } from '../../core/auth/login-links.ts';
@@ -21,7 +21,7 @@ export const isEmailAddress = (s: string) => s.length <= 254 && EMAIL.test(s);
  * purpose: opening the mailed link shows a button, and only the button's POST uses the link, so a
  * mail scanner that prefetches links cannot use it up or sign anyone in.
  */
-export function mountSignIn(app: Elysia, deps: AppDeps) {
+export function signInPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>) {
   const { config, sql } = deps;
 
   function signInForm(request: Request, opts: { returnTo: string; email?: string; error?: string; status?: number; signedInAs?: string | null }): Response {
@@ -51,81 +51,82 @@ export function mountSignIn(app: Elysia, deps: AppDeps) {
     return messagePage({ status: 404, title: 'Link not valid', message: 'This sign-in link is not valid. Check that the whole link was copied, or request a new one.', links: [again] });
   }
 
-  app.get('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
-    const returnTo = safeReturnTo(new URL(request.url).searchParams.get('return_to'), config.siteUrl);
-    const user = await currentUser(sql, config, request);
-    return signInForm(request, { returnTo, signedInAs: user?.email });
-  }), { parse: 'none' } as never);
-
-  app.post('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
-    // Each request may send a mail: it spends the client address's write budget.
-    const d = await deps.limiter.consume('write', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
-    if (!d.allowed) {
-      return messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
-    }
-    const checked = await readCheckedForm(config, request);
-    if ('response' in checked) return checked.response;
-    const { form } = checked;
-    const email = field(form, 'email').trim();
-    const returnTo = safeReturnTo(field(form, 'return_to'), config.siteUrl);
-    if (!isEmailAddress(email)) {
+  return new Elysia({ name: 'site-sign-in' })
+    .get('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
+      const returnTo = safeReturnTo(new URL(request.url).searchParams.get('return_to'), config.siteUrl);
       const user = await currentUser(sql, config, request);
-      return signInForm(request, { returnTo, email: email.slice(0, 254), status: 400, signedInAs: user?.email, error: 'Enter a valid e-mail address, like name@example.com.' });
-    }
-    // The link and its mail commit together. A repeat within the interval sends nothing new; the
-    // answer is the same either way, and the same whether or not the address has an account.
-    await transaction(sql, async (t) => {
-      const link = await createLoginLink(t, { email, returnTo, ttlMinutes: config.auth.loginLinkTtlMinutes });
-      if (!link) return;
-      const url = `${config.siteUrl}/sign-in/verify?token=${encodeURIComponent(link.token)}`;
-      await enqueueMail(t, signInMail({ to: email, link: url, siteName: deps.site.name, ttlMinutes: config.auth.loginLinkTtlMinutes }));
-    });
-    return messagePage({
-      status: 200, title: 'Check your inbox',
-      message: html`We sent a sign-in link to <strong>${email}</strong>. Open it on any device to sign in; it works once and expires in ${config.auth.loginLinkTtlMinutes} minutes. Asking again within ${LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.`,
-      links: [{ href: signInPath(returnTo), label: 'Use another address or send a new link' }],
-    });
-  }), { parse: 'none' } as never);
+      return signInForm(request, { returnTo, signedInAs: user?.email });
+    }), { parse: 'none' })
 
-  app.get('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
-    const token = new URL(request.url).searchParams.get('token') ?? '';
-    const link = await peekLoginLink(sql, token);
-    if (link.state !== 'valid') return unusableLink(link);
-    const csrf = csrfField(config, request);
-    return page({
-      title: 'Sign in', headers: csrf.headers,
-      body: html`<h1>Sign in</h1><p>Sign in as <strong>${link.email}</strong>?</p>
+    .post('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
+      // Each request may send a mail: it spends the client address's write budget.
+      const d = await deps.limiter.consume('write', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
+      if (!d.allowed) {
+        return messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
+      }
+      const checked = await readCheckedForm(config, request);
+      if ('response' in checked) return checked.response;
+      const { form } = checked;
+      const email = field(form, 'email').trim();
+      const returnTo = safeReturnTo(field(form, 'return_to'), config.siteUrl);
+      if (!isEmailAddress(email)) {
+        const user = await currentUser(sql, config, request);
+        return signInForm(request, { returnTo, email: email.slice(0, 254), status: 400, signedInAs: user?.email, error: 'Enter a valid e-mail address, like name@example.com.' });
+      }
+      // The link and its mail commit together. A repeat within the interval sends nothing new; the
+      // answer is the same either way, and the same whether or not the address has an account.
+      await transaction(sql, async (t) => {
+        const link = await createLoginLink(t, { email, returnTo, ttlMinutes: config.auth.loginLinkTtlMinutes });
+        if (!link) return;
+        const url = `${config.siteUrl}/sign-in/verify?token=${encodeURIComponent(link.token)}`;
+        await enqueueMail(t, signInMail({ to: email, link: url, siteName: deps.site.name, ttlMinutes: config.auth.loginLinkTtlMinutes }));
+      });
+      return messagePage({
+        status: 200, title: 'Check your inbox',
+        message: html`We sent a sign-in link to <strong>${email}</strong>. Open it on any device to sign in; it works once and expires in ${config.auth.loginLinkTtlMinutes} minutes. Asking again within ${LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.`,
+        links: [{ href: signInPath(returnTo), label: 'Use another address or send a new link' }],
+      });
+    }), { parse: 'none' })
+
+    .get('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
+      const token = new URL(request.url).searchParams.get('token') ?? '';
+      const link = await peekLoginLink(sql, token);
+      if (link.state !== 'valid') return unusableLink(link);
+      const csrf = csrfField(config, request);
+      return page({
+        title: 'Sign in', headers: csrf.headers,
+        body: html`<h1>Sign in</h1><p>Sign in as <strong>${link.email}</strong>?</p>
 <form method="post" action="/sign-in/verify">${csrf.field}
 <input type="hidden" name="token" value="${token}">
 <button type="submit">Sign in</button>
 </form>`,
-    });
-  }), { parse: 'none' } as never);
+      });
+    }), { parse: 'none' })
 
-  app.post('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
-    const checked = await readCheckedForm(config, request);
-    if ('response' in checked) return checked.response;
-    const token = field(checked.form, 'token');
-    // Using the link, making the account and starting the session commit together or not at all.
-    const outcome = await transaction(sql, async (t) => {
-      const link = await consumeLoginLink(t, token);
-      if (link.state !== 'valid') return { ok: false as const, link };
-      const user = await findOrCreateUser(t, link.email);
-      // A session already in this browser (perhaps another account's) ends: never two at once.
-      await signOut(t, config, request);
-      return { ok: true as const, returnTo: link.returnTo, cookie: await signIn(t, config, user.id) };
-    });
-    if (!outcome.ok) return unusableLink(outcome.link);
-    return redirect(config, safeReturnTo(outcome.returnTo, config.siteUrl), [['set-cookie', outcome.cookie]]);
-  }), { parse: 'none' } as never);
+    .post('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
+      const checked = await readCheckedForm(config, request);
+      if ('response' in checked) return checked.response;
+      const token = field(checked.form, 'token');
+      // Using the link, making the account and starting the session commit together or not at all.
+      const outcome = await transaction(sql, async (t) => {
+        const link = await consumeLoginLink(t, token);
+        if (link.state !== 'valid') return { ok: false as const, link };
+        const user = await findOrCreateUser(t, link.email);
+        // A session already in this browser (perhaps another account's) ends: never two at once.
+        await signOut(t, config, request);
+        return { ok: true as const, returnTo: link.returnTo, cookie: await signIn(t, config, user.id) };
+      });
+      if (!outcome.ok) return unusableLink(outcome.link);
+      return redirect(config, safeReturnTo(outcome.returnTo, config.siteUrl), [['set-cookie', outcome.cookie]]);
+    }), { parse: 'none' })
 
-  app.post('/sign-out', sitePage(deps, async ({ request }: SiteRequest) => {
-    const checked = await readCheckedForm(config, request);
-    if ('response' in checked) return checked.response;
-    const cleared = await signOut(sql, config, request);
-    return messagePage({
-      status: 200, title: 'Signed out', message: 'You are signed out on this browser.',
-      links: [{ href: '/sign-in', label: 'Sign in again' }], headers: { 'set-cookie': cleared },
-    });
-  }), { parse: 'none' } as never);
+    .post('/sign-out', sitePage(deps, async ({ request }: SiteRequest) => {
+      const checked = await readCheckedForm(config, request);
+      if ('response' in checked) return checked.response;
+      const cleared = await signOut(sql, config, request);
+      return messagePage({
+        status: 200, title: 'Signed out', message: 'You are signed out on this browser.',
+        links: [{ href: '/sign-in', label: 'Sign in again' }], headers: { 'set-cookie': cleared },
+      });
+    }), { parse: 'none' });
 }
