@@ -27,7 +27,7 @@ export interface ResolveOptions {
  * running on that data directory is used as it is and left running: a second server cannot
  * start there.
  */
-export async function resolveDatabase(config: Config, opts: ResolveOptions = {}): Promise<ResolvedDatabase> {
+async function resolveDatabase(config: Config, opts: ResolveOptions = {}): Promise<ResolvedDatabase> {
   const external = opts.url === undefined ? config.databaseUrl : opts.url;
   if (external) return { url: external, embedded: false, stop: async () => {} };
   const dir = opts.dataDir ?? join(config.dataDir, 'pg');
