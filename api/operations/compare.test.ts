@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeListing, makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
-let nextUser = 0;
-const user = async (sql: Sql) =>
-  Number((await sql`insert into users (email) values (${`u${++nextUser}@example.test`}) returning id`)[0].id);
+const user = async (sql: Sql) => Number((await makeUser(sql)).id);
 
 async function listing(sql: Sql, site: number, slug: string, o: Record<string, unknown> = {}) {
-  const [co] = await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
-  const [l] = await sql`insert into listings ${sql({
-    site_id: site, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`, status: 'live', ...o,
-  } as never)} returning id`;
-  return Number(l.id);
+  const { status, ...columns } = o as { status?: string };
+  return (await makeListing(sql, { siteId: site, slug, name: `Listing ${slug}`, status, columns })).id;
 }
 
 beforeAll(async () => {
