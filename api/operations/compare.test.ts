@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { makeListing, makeUser } from '../../test/builders.ts';
+import { makeCategory, makeListing, makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
 const user = async (sql: Sql) => Number((await makeUser(sql)).id);
@@ -16,7 +16,7 @@ beforeAll(async () => {
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const cat = async (slug: string, attributes: unknown[]) =>
-        (await sql`insert into categories (slug, name, attributes) values (${slug}, ${slug}, ${sql.json(attributes as never)}) returning id`)[0].id;
+        (await makeCategory(sql, { slug, columns: { attributes: sql.json(attributes as never) } })).id;
       const crm = await cat('crm', [{ key: 'seats', label: 'Seats' }, { key: 'api', label: 'Public API' }, { key: 'mobile', label: 'Mobile app' }]);
       const helpdesk = await cat('helpdesk', [{ key: 'api', label: 'API' }, { key: 'sla', label: 'SLA' }, { key: 'votes', label: 'Votes (attribute)' }]);
       const a = await listing(sql, siteId, 'alpha', {
