@@ -74,8 +74,8 @@ export interface PreparedDatabase extends ResolvedDatabase {
 /**
  * Every entry point's database preparation, in one place: resolve the database (DATABASE_URL or
  * the embedded server), apply the migrations (advisory-locked, so concurrent callers are safe),
- * make sure this deployment's site row exists (unless site: false), then run the optional seed. stop() ends the
- * connection and, when this call started one, the embedded server.
+ * make sure this deployment's site row exists (unless site: false), then run the optional seed.
+ * stop() ends the connection and, when this call started one, the embedded server.
  */
 export async function prepareDatabase(config: Config, opts: PrepareOptions & { site: false; seed?: never }): Promise<Omit<PreparedDatabase, 'site'>>;
 export async function prepareDatabase(config: Config, opts?: PrepareOptions & { site?: true }): Promise<PreparedDatabase>;
