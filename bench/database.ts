@@ -1,8 +1,5 @@
 import { loadConfig } from '../core/config.ts';
-import { connect } from '../sql/db.ts';
-import { startEmbeddedPostgres } from '../sql/embedded.ts';
-import { migrate } from '../sql/migrate.ts';
-import { ensureSite } from '../sql/site.ts';
+import { prepareDatabase } from '../core/database.ts';
 import { seedDemo } from '../seeds/demo.ts';
 import { seedSynthetic } from '../seeds/synthetic.ts';
 
@@ -12,12 +9,16 @@ import { seedSynthetic } from '../seeds/synthetic.ts';
  */
 export async function benchDatabase(target: number) {
   const config = loadConfig(process.env);
-  const pg = process.env.BENCH_DATABASE_URL
-    ? { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedPostgres(`${config.dataDir}/bench-pg`, config.embeddedPgPort + 1, 'bench', { durable: false });
-  const sql = connect(pg.url, { max: 4 });
-  await migrate(sql, pg.url);
-  const site = await ensureSite(sql, config.siteKey, 'http://127.0.0.1');
+  const { url, sql, site, stop } = await prepareDatabase(config, {
+    // Never DATABASE_URL: the bench fills its database, so it is its own.
+    url: process.env.BENCH_DATABASE_URL ?? null,
+    dataDir: `${config.dataDir}/bench-pg`,
+    port: config.embeddedPgPort + 1,
+    database: 'bench',
+    connections: 4,
+    siteUrl: 'http://127.0.0.1',
+    durable: false,
+  });
   let [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`;
   if (n === 0) { await seedDemo(sql, site.id); n = (await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`)[0].n; }
   if (n < target) {
@@ -26,5 +27,5 @@ export async function benchDatabase(target: number) {
     await seedSynthetic(sql, site.id, target - n);
     console.log(`  done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
-  return { url: pg.url, sql, siteId: site.id, stop: async () => { await sql.end(); await pg.stop(); } };
+  return { url, sql, siteId: site.id, stop };
 }

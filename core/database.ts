@@ -1,10 +1,27 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
-import { connect } from '../sql/db.ts';
+import { connect, type Sql } from '../sql/db.ts';
 import { embeddedUrl, startEmbeddedPostgres } from '../sql/embedded.ts';
+import { migrate } from '../sql/migrate.ts';
+import { ensureSite, type SiteRow } from '../sql/site.ts';
 
 export interface ResolvedDatabase { url: string; embedded: boolean; stop(): Promise<void> }
+
+export interface ResolveOptions {
+  /** Use this URL instead of DATABASE_URL; null ignores DATABASE_URL (the bench keeps its own database). */
+  url?: string | null;
+  /** Embedded server's data directory; default DATA_DIR/pg. */
+  dataDir?: string;
+  /** Embedded server's port; default EMBEDDED_PG_PORT. */
+  port?: number;
+  /** Embedded server's database; default "directory". */
+  database?: string;
+  /** Use an embedded server already running on the data directory (the operator CLI beside `npm start`). */
+  reuseRunning?: boolean;
+  /** Embedded server only: false runs it without fsync (the bench's throwaway data); default durable. */
+  durable?: boolean;
+}
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL with its data under DATA_DIR/pg.
@@ -12,11 +29,13 @@ export interface ResolvedDatabase { url: string; embedded: boolean; stop(): Prom
  * running on that data directory is used as it is and left running: a second server cannot
  * start there.
  */
-export async function resolveDatabase(config: Config, opts: { reuseRunning?: boolean } = {}): Promise<ResolvedDatabase> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
-  const dir = join(config.dataDir, 'pg');
+async function resolveDatabase(config: Config, opts: ResolveOptions = {}): Promise<ResolvedDatabase> {
+  const external = opts.url === undefined ? config.databaseUrl : opts.url;
+  if (external) return { url: external, embedded: false, stop: async () => {} };
+  const dir = opts.dataDir ?? join(config.dataDir, 'pg');
+  const port = opts.port ?? config.embeddedPgPort;
   if (opts.reuseRunning && existsSync(join(dir, 'postmaster.pid'))) {
-    const url = embeddedUrl(config.embeddedPgPort);
+    const url = embeddedUrl(port, opts.database);
     const probe = connect(url, { max: 1 });
     try {
       await probe`select 1`;
@@ -27,6 +46,53 @@ export async function resolveDatabase(config: Config, opts: { reuseRunning?: boo
       await probe.end({ timeout: 1 });
     }
   }
-  const pg = await startEmbeddedPostgres(dir, config.embeddedPgPort);
+  const pg = await startEmbeddedPostgres(dir, port, opts.database, { durable: opts.durable });
   return { url: pg.url, embedded: true, stop: pg.stop };
+}
+
+export interface PrepareOptions extends ResolveOptions {
+  /** Pool size of the returned connection; default 1. */
+  connections?: number;
+  /** The site row's URL; default SITE_URL. */
+  siteUrl?: string;
+  /** Runs after the site row exists (demo data on an empty database, synthetic fill, ...). */
+  seed?: (sql: Sql, site: SiteRow) => Promise<void>;
+  /**
+   * false: leave the sites table alone. For processes that may run with another SITE_URL than
+   * the edge's (the worker, the operator CLI): upserting the row would overwrite the edge's URL.
+   */
+  site?: boolean;
+}
+
+export interface PreparedDatabase extends ResolvedDatabase {
+  /** A connection to the prepared database; stop() ends it. */
+  sql: Sql;
+  /** This deployment's site row (SITE_KEY). */
+  site: SiteRow;
+  /** Migrations this call applied. */
+  applied: string[];
+}
+
+/**
+ * Every entry point's database preparation, in one place: resolve the database (DATABASE_URL or
+ * the embedded server), apply the migrations (advisory-locked, so concurrent callers are safe),
+ * make sure this deployment's site row exists (unless site: false), then run the optional seed.
+ * stop() ends the connection and, when this call started one, the embedded server.
+ */
+export async function prepareDatabase(config: Config, opts: PrepareOptions & { site: false; seed?: never }): Promise<Omit<PreparedDatabase, 'site'>>;
+export async function prepareDatabase(config: Config, opts?: PrepareOptions & { site?: true }): Promise<PreparedDatabase>;
+export async function prepareDatabase(config: Config, opts: PrepareOptions = {}): Promise<Omit<PreparedDatabase, 'site'> & { site?: SiteRow }> {
+  const db = await resolveDatabase(config, opts);
+  const sql = connect(db.url, { max: opts.connections ?? 1 });
+  const stop = async () => { await sql.end({ timeout: 5 }); await db.stop(); };
+  try {
+    const applied = await migrate(sql, db.url);
+    if (opts.site === false) return { url: db.url, embedded: db.embedded, sql, applied, stop };
+    const site = await ensureSite(sql, config.siteKey, opts.siteUrl ?? config.siteUrl);
+    if (opts.seed) await opts.seed(sql, site);
+    return { url: db.url, embedded: db.embedded, sql, site, applied, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../core/config.ts';
-import { resolveDatabase } from '../core/database.ts';
-import { connect } from '../sql/db.ts';
-import { migrate } from '../sql/migrate.ts';
-import { ensureSite } from '../sql/site.ts';
+import { prepareDatabase } from '../core/database.ts';
 import { seedDemo } from '../seeds/demo.ts';
 import { onStopSignal } from '../core/shutdown.ts';
 
@@ -14,18 +11,18 @@ import { onStopSignal } from '../core/shutdown.ts';
  * the worker as two processes, as they run in production. Ctrl-C stops all of it.
  */
 const config = loadConfig(process.env);
-const db = await resolveDatabase(config);
-const sql = connect(db.url, { max: 2 });
-await migrate(sql, db.url);
-const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-const [{ empty }] = await sql<{ empty: boolean }[]>`
-  select not exists (select 1 from listings) and not exists (select 1 from categories) as empty`;
-if (empty && config.seedOnEmpty) {
-  const t = Date.now();
-  const seeded = await seedDemo(sql, site.id);
-  console.log(`seeded demo data: ${seeded.listings} listings, ${seeded.categories} categories in ${Date.now() - t} ms`);
-}
-await sql.end();
+const db = await prepareDatabase(config, {
+  connections: 2,
+  async seed(sql, site) {
+    const [{ empty }] = await sql<{ empty: boolean }[]>`
+      select not exists (select 1 from listings) and not exists (select 1 from categories) as empty`;
+    if (!empty || !config.seedOnEmpty) return;
+    const t = Date.now();
+    const seeded = await seedDemo(sql, site.id);
+    console.log(`seeded demo data: ${seeded.listings} listings, ${seeded.categories} categories in ${Date.now() - t} ms`);
+  },
+});
+await db.sql.end();
 
 const root = join(import.meta.dirname, '..');
 const env = { ...process.env, DATABASE_URL: db.url };

@@ -1,8 +1,7 @@
 import pino from 'pino';
 import { loadConfig } from '../core/config.ts';
-import { resolveDatabase } from '../core/database.ts';
-import { connect } from '../sql/db.ts';
-import { migrate, pendingMigrations } from '../sql/migrate.ts';
+import { prepareDatabase } from '../core/database.ts';
+import { pendingMigrations } from '../sql/migrate.ts';
 import { startWorker } from './worker.ts';
 import { onStopSignal } from '../core/shutdown.ts';
 import { graphileLogger } from './observability/log.ts';
@@ -12,9 +11,8 @@ import { workerMetrics } from './observability/worker-metrics.ts';
 // The worker alone (production split). `npm start` runs it beside the edge.
 const config = loadConfig(process.env);
 const log = pino({ level: config.logLevel, base: { svc: 'worker' } });
-const db = await resolveDatabase(config);
-const sql = connect(db.url, { max: 2 });
-await migrate(sql, db.url);
+const db = await prepareDatabase(config, { site: false, connections: 2 });
+const sql = db.sql;
 const runner = await startWorker(config, db.url, { logger: graphileLogger(log) });
 // Awards for weeks that finished while nothing ran; a no-op when they exist.
 await runner.addJob('award_weeks', {}, { jobKey: 'award_weeks' });
@@ -34,7 +32,6 @@ onStopSignal(async () => {
   // Running jobs finish first (graphile-worker's graceful stop), then the probes go.
   await runner.stop();
   health?.close();
-  await sql.end({ timeout: 5 });
   await db.stop();
   process.exit(0);
 });

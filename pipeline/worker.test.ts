@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { Logger, quickAddJob, runOnce } from 'graphile-worker';
 import { ensureSite } from '../sql/site.ts';
 import { freshDatabase } from '../test/db.ts';
+import { makeCompany, makeListing, makeUser, makeUsers, makeVote } from '../test/builders.ts';
 import { taskList } from './worker.ts';
 
 const logger = new Logger(() => () => {});
@@ -15,24 +16,24 @@ afterAll(() => db.drop());
 
 test('award_weeks grants #1-#3 of a finished week by votes cast during that week', async () => {
   const { sql } = db;
-  const [c] = await sql`insert into companies (name, domain, website_url) values ('Co', 'co.test', 'https://co.test') returning id`;
-  const week = (await sql`select (date_trunc('week', now() at time zone 'utc')::date - 14) as w`)[0].w;
+  const c = await makeCompany(sql, { name: 'Co', domain: 'co.test' });
+  const week = (await sql<{ w: Date }[]>`select (date_trunc('week', now() at time zone 'utc')::date - 14) as w`)[0].w;
+  const HOUR = 3_600_000;
   const ids: number[] = [];
   for (const slug of ['alpha', 'beta', 'gamma', 'delta']) {
-    const [l] = await sql`insert into listings (site_id, company_id, slug, name, url, domain, status, launch_week, launched_at)
-      values (${siteId}, ${c.id}, ${slug}, ${slug}, 'https://co.test', 'co.test', 'live', ${week}, ${week}::timestamptz + interval '1 hour') returning id`;
-    ids.push(Number(l.id));
+    const l = await makeListing(sql, { siteId, companyId: c.id, slug, domain: 'co.test', columns: { launch_week: week, launched_at: new Date(+week + HOUR) } });
+    ids.push(l.id);
   }
-  const users = await sql`insert into users (email) select 'u' || g || '@example.com' from generate_series(1, 10) g returning id`;
+  const users = await makeUsers(sql, 10, (g) => `u${g}@example.com`);
   // In-week votes: delta 4, gamma 3, beta 2, alpha 1. Alpha also gets 8 votes after the week, which must not count.
   const inWeek = [1, 2, 3, 4];
   for (let i = 0; i < 4; i++) {
     for (let v = 0; v < inWeek[i]; v++) {
-      await sql`insert into votes (listing_id, user_id, created_at) values (${ids[i]}, ${users[v].id}, ${week}::timestamptz + interval '2 days')`;
+      await makeVote(sql, ids[i], users[v].id, new Date(+week + 48 * HOUR));
     }
   }
   for (let v = 1; v < 9; v++) {
-    await sql`insert into votes (listing_id, user_id, created_at) values (${ids[0]}, ${users[v].id}, ${week}::timestamptz + interval '9 days')`
+    await makeVote(sql, ids[0], users[v].id, new Date(+week + 9 * 24 * HOUR))
       .catch(() => {}); // user 0 already voted for alpha in-week
   }
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
@@ -58,7 +59,7 @@ test('refresh_views recomputes counters and announces a new cache generation', a
 
 test('votes years old do not break the refresh (trending decay is clamped)', async () => {
   const { sql } = db;
-  const [u] = await sql`insert into users (email) values ('old@example.com') returning id`;
+  const u = await makeUser(sql, { email: 'old@example.com' });
   const [l] = await sql`select id from listings where slug = 'gamma'`;
   await sql`insert into votes (listing_id, user_id, created_at) values (${l.id}, ${u.id}, now() - interval '20 years')`;
   await sql`select refresh_directory_views()`;

@@ -63,11 +63,6 @@ export const addDays = (t: Date, days: number) => new Date(t.getTime() + days * 
 export const addHours = (t: Date, hours: number) => new Date(t.getTime() + hours * 3_600_000);
 export const isoDate = (t: Date) => t.toISOString().slice(0, 10);
 
-/** First day of the month, `back` months before t's month, as YYYY-MM-01. */
-export function monthStart(t: Date, back: number): string {
-  return isoDate(new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() - back, 1)));
-}
-
 export const slugify = (s: string) =>
   s.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 

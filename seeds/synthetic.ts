@@ -1,10 +1,8 @@
 // Synthetic load-test data: `bun seeds/synthetic.ts --listings 100000` adds N live/scheduled listings
 // with companies, votes, follows, views and Domain Ratings, all with set-based SQL.
 import { loadConfig } from '../core/config.ts';
-import { connect, type Sql, transaction } from '../sql/db.ts';
-import { resolveDatabase } from '../core/database.ts';
-import { migrate } from '../sql/migrate.ts';
-import { ensureSite } from '../sql/site.ts';
+import { type Sql, transaction } from '../sql/db.ts';
+import { prepareDatabase } from '../core/database.ts';
 import { seedDemo } from './demo.ts';
 import { insertSyntheticActivity, insertSyntheticListings, planSynthetic } from './synthetic-sql.ts';
 
@@ -62,19 +60,16 @@ function parseListings(argv: string[]): number {
 async function main() {
   const n = parseListings(process.argv.slice(2));
   const config = loadConfig(process.env);
-  const pg = await resolveDatabase(config);
-  const sql = connect(pg.url, { max: 2 });
+  const db = await prepareDatabase(config, { connections: 2 });
+  const { sql, site } = db;
   try {
-    const applied = await migrate(sql, pg.url);
-    if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
-    const site = await ensureSite(sql, config.siteKey, config.siteUrl);
+    if (db.applied.length) console.log(`migrations applied: ${db.applied.join(', ')}`);
     console.log(`adding ${n} synthetic listings to site "${site.key}" (${config.databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})...`);
     const r = await seedSynthetic(sql, site.id, n);
     console.log(`done in ${(r.ms / 1000).toFixed(1)} s: ${r.listings} listings (${r.live} live), ${r.users} voters, ` +
       `${r.votes} votes, ${r.follows} follows, ${r.views} view-days, ${r.awards} new awards; ranking views refreshed`);
   } finally {
-    await sql.end();
-    await pg.stop();
+    await db.stop();
   }
 }
 

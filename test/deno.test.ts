@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freshDatabase } from './db.ts';
 import { freePort } from './harness.ts';
+import { makeCategory, makeCompany, makeListing } from './builders.ts';
 
 // The edge is web-standard only, so it also runs on Deno: start it there and call a few operations.
 const root = join(import.meta.dirname, '..');
@@ -12,12 +13,11 @@ let base: string;
 
 beforeAll(async () => {
   db = await freshDatabase();
-  const [c] = await db.sql`insert into companies (name, domain, website_url) values ('Denoly', 'denoly.test', 'https://denoly.test') returning id`;
-  const [cat] = await db.sql`insert into categories (slug, name) values ('runtimes', 'Runtimes') returning id`;
+  const c = await makeCompany(db.sql, { name: 'Denoly', domain: 'denoly.test' });
+  const cat = await makeCategory(db.sql, { slug: 'runtimes', name: 'Runtimes' });
   await db.sql`insert into sites (key, name, url, is_self) values ('main', 'Launchpad Directory', 'http://localhost', true)`;
   const [site] = await db.sql`select id from sites where key = 'main'`;
-  await db.sql`insert into listings (site_id, company_id, slug, name, url, domain, status, primary_category_id, tagline)
-               values (${site.id}, ${c.id}, 'denoly', 'Denoly', 'https://denoly.test', 'denoly.test', 'live', ${cat.id}, 'A runtime tester')`;
+  await makeListing(db.sql, { siteId: site.id, companyId: c.id, slug: 'denoly', name: 'Denoly', columns: { primary_category_id: cat.id, tagline: 'A runtime tester' } });
   await db.sql`select refresh_directory_views()`;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;

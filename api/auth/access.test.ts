@@ -6,6 +6,7 @@ import { startEdge, type RunningEdge } from '../server.ts';
 import { freePort, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testRedis } from '../../test/redis.ts';
 import { operations } from '../registry/index.ts';
+import { makeApiKey } from '../../test/builders.ts';
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 const mcpCall = (name: string, args: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
@@ -17,8 +18,8 @@ describe('credentials on REST and MCP', () => {
   beforeAll(async () => {
     app = await startTestApp();
     const ann = await findOrCreateUser(app.sql, 'ann@example.com');
-    full = (await createApiKey(app.sql, { userId: ann.id, name: 'all', scopes: ['account:read', 'listings:write', 'orders:write'] })).secret;
-    ordersOnly = (await createApiKey(app.sql, { userId: ann.id, name: 'orders', scopes: ['orders:write'] })).secret;
+    full = await makeApiKey(app.sql, ann, ['account:read', 'listings:write', 'orders:write'], 'all');
+    ordersOnly = await makeApiKey(app.sql, ann, ['orders:write'], 'orders');
     const r = await createApiKey(app.sql, { userId: ann.id, name: 'gone', scopes: ['account:read'] });
     await revokeApiKey(app.sql, r.id);
     revoked = r.secret;
@@ -94,7 +95,7 @@ describe('credentials on REST and MCP', () => {
     const keyFor: Record<string, string> = {};
     for (const scope of ['account:read', 'listings:write', 'orders:write'] as const) {
       const others = (['account:read', 'listings:write', 'orders:write'] as const).filter((s) => s !== scope);
-      keyFor[scope] = (await createApiKey(app.sql, { userId: user.id, name: `not ${scope}`, scopes: [...others] })).secret;
+      keyFor[scope] = await makeApiKey(app.sql, user, [...others], `not ${scope}`);
     }
     let checked = 0;
     for (const [path, item] of Object.entries<any>(doc.paths)) {

@@ -1,6 +1,7 @@
 // The badge kinds a listing may show, what each says, where its image lives and how to embed it.
 // Which kinds a listing has is decided in SQL (sql/queries/badges.ts); this file only words them.
 import type { BadgeRow } from '../../sql/queries/badges.ts';
+import { escapeMarkup } from '../escape.ts';
 import type { BadgeArt, Family, Mode, Shape, Size } from './svg.ts';
 
 /** Kinds are words, or award-YYYY-MM-DD for an award (a listing can win in several weeks). */
@@ -45,19 +46,17 @@ export function badgeImageUrl(siteUrl: string, slug: string, kind: string, o: Im
 
 export const profileUrl = (siteUrl: string, slug: string) => `${siteUrl}/listings/${encodeURIComponent(slug)}`;
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 /**
  * Embed code. With a dark URL (mode auto) a <picture> swaps in the dark image when the visitor's
  * system prefers dark; the <img> (light) is the fallback. Either way the badge links to the profile.
  */
 export function embedHtml(o: { link: string; src: string; dark: string | null; alt: string; width: number; height: number }): string {
-  const img = `<img src="${escapeHtml(o.src)}" alt="${escapeHtml(o.alt)}" width="${o.width}" height="${o.height}" style="border:0">`;
+  const img = `<img src="${escapeMarkup(o.src)}" alt="${escapeMarkup(o.alt)}" width="${o.width}" height="${o.height}" style="border:0">`;
   const inner = o.dark
-    ? `<picture><source media="(prefers-color-scheme: dark)" srcset="${escapeHtml(o.dark)}">${img}</picture>`
+    ? `<picture><source media="(prefers-color-scheme: dark)" srcset="${escapeMarkup(o.dark)}">${img}</picture>`
     : img;
-  return `<a href="${escapeHtml(o.link)}" target="_blank" rel="noopener">${inner}</a>`;
+  return `<a href="${escapeMarkup(o.link)}" target="_blank" rel="noopener">${inner}</a>`;
 }
 
 /** Markdown for READMEs: no dark variant there, so the light (or chosen) image. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { describeBadge } from './catalogue.ts';
-import { badgeDimensions, escapeXml, MODES, renderBadgeSvg, SHAPES, SIZES, type BadgeArt } from './svg.ts';
+import { escapeMarkup as escapeXml } from '../escape.ts';
+import { badgeDimensions, MODES, renderBadgeSvg, SHAPES, SIZES, type BadgeArt } from './svg.ts';
 
 // Bun.XML is a conforming XML 1.0 parser: it throws on anything that is not well-formed.
 type XmlNode = { name: string; attributes: Record<string, string>; children: (string | XmlNode | object)[] };

@@ -1,5 +1,6 @@
 // SVG badge templates: 5 shapes x light/dark x 3 sizes, drawn as plain strings (no library).
 // Each shape is drawn once in its own coordinates (viewBox); a size only scales width/height.
+import { escapeMarkup } from '../escape.ts';
 
 export const SHAPES = ['standard', 'outline', 'pill', 'banner', 'square'] as const;
 export const MODES = ['light', 'dark'] as const;
@@ -35,10 +36,6 @@ export function badgeDimensions(shape: Shape, size: Size): { width: number; heig
   return { width: Math.round(w * SCALE[size]), height: Math.round(h * SCALE[size]) };
 }
 
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-/** Escapes text and attribute values; drops characters XML 1.0 does not allow at all. */
-export const escapeXml = (s: string) =>
-  s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 
 const PALETTE: Record<Mode, { bg: string; border: string; text: string; muted: string; glyph: string }> = {
   light: { bg: '#ffffff', border: '#d0d7de', text: '#1f2328', muted: '#57606a', glyph: '#ffffff' },
@@ -87,7 +84,7 @@ function icon(art: BadgeArt, mode: Mode, cx: number, cy: number, r: number): str
   const accent = ACCENT[art.family][mode];
   const glyphColour = PALETTE[mode].glyph;
   const inner = art.iconText
-    ? `<text x="${cx}" y="${cy + r * 0.36}" text-anchor="middle" font-size="${(r * 1.05).toFixed(1)}" font-weight="800" fill="${glyphColour}">${escapeXml(art.iconText)}</text>`
+    ? `<text x="${cx}" y="${cy + r * 0.36}" text-anchor="middle" font-size="${(r * 1.05).toFixed(1)}" font-weight="800" fill="${glyphColour}">${escapeMarkup(art.iconText)}</text>`
     : `<g transform="translate(${cx - r * 0.75} ${cy - r * 0.75}) scale(${(r * 1.5 / 24).toFixed(4)})">${GLYPH[art.family].replace(/"G"/g, `"${glyphColour}"`)}</g>`;
   return `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${accent}"/>${inner}`;
 }
@@ -107,7 +104,7 @@ function lines(art: BadgeArt, mode: Mode, x: number, maxWidth: number, ys: numbe
   const a = anchor === 'middle' ? ' text-anchor="middle"' : '';
   const line = (text: string, i: number, em: number, style: string) => {
     const f = fit(text, sizes[i], maxWidth, em);
-    return `<text x="${x}" y="${ys[i]}"${a} font-size="${f.size}" ${style}>${escapeXml(f.text)}</text>`;
+    return `<text x="${x}" y="${ys[i]}"${a} font-size="${f.size}" ${style}>${escapeMarkup(f.text)}</text>`;
   };
   return line(art.caption.toUpperCase(), 0, 0.72, `font-weight="600" letter-spacing="0.5" fill="${ACCENT[art.family][mode]}"`)
     + line(art.siteName, 1, 0.62, `font-weight="700" fill="${p.text}"`)
@@ -125,9 +122,9 @@ function body(art: BadgeArt, shape: Shape, mode: Mode, w: number, h: number): st
       const site = f.text.slice(art.lead.length + 1, art.lead.length + 1 + art.siteName.length);
       const rest = f.text.slice(art.lead.length + 1 + site.length).replace(/^\s*·\s*/, '');
       return icon(art, mode, 20, 20, 12)
-        + `<text x="40" y="25" font-size="${f.size}" fill="${p.text}"><tspan font-weight="500">${escapeXml(art.lead)}</tspan> `
-        + `<tspan font-weight="700">${escapeXml(site)}</tspan>`
-        + (rest ? ` <tspan font-weight="500" fill="${p.muted}">· ${escapeXml(rest)}</tspan>` : '') + '</text>';
+        + `<text x="40" y="25" font-size="${f.size}" fill="${p.text}"><tspan font-weight="500">${escapeMarkup(art.lead)}</tspan> `
+        + `<tspan font-weight="700">${escapeMarkup(site)}</tspan>`
+        + (rest ? ` <tspan font-weight="500" fill="${p.muted}">· ${escapeMarkup(rest)}</tspan>` : '') + '</text>';
     }
     case 'square':
       return icon(art, mode, 80, 46, 24)
@@ -146,7 +143,7 @@ export function renderBadgeSvg(art: BadgeArt, shape: Shape, mode: Mode, size: Si
   const { w, h } = BASE[shape];
   const { width, height } = badgeDimensions(shape, size);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="badge-title" ${FONT}>`
-    + `<title id="badge-title">${escapeXml(art.title)}</title>`
+    + `<title id="badge-title">${escapeMarkup(art.title)}</title>`
     + frame(shape, mode, art.family, w, h)
     + body(art, shape, mode, w, h)
     + '</svg>';

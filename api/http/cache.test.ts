@@ -3,12 +3,13 @@ import { loadConfig } from '../../core/config.ts';
 import { startEdge, type RunningEdge } from '../server.ts';
 import { freePort, startTestApp, type TestApp } from '../../test/harness.ts';
 import { testRedis } from '../../test/redis.ts';
+import { makeCompany, makeListing } from '../../test/builders.ts';
 
 const liveCount = async (base: string) => (await (await fetch(`${base}/api/v1/site`)).json()).counts.live_listings as number;
 
 async function addLive(app: TestApp, slug: string) {
-  const [c] = await app.sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, 'https://x.test') returning id`;
-  await app.sql`insert into listings (site_id, company_id, slug, name, url, domain, status) values (${app.siteId}, ${c.id}, ${slug}, ${slug}, 'https://x.test', 'x.test', 'live')`;
+  const c = await makeCompany(app.sql, { name: slug, domain: `${slug}.test`, websiteUrl: 'https://x.test' });
+  await makeListing(app.sql, { siteId: app.siteId, companyId: c.id, slug, url: 'https://x.test', domain: 'x.test' });
 }
 
 /** Resolves once the edge has heard the NOTIFY and moved to a new cache generation. */

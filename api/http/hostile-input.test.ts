@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { createApiKey } from '../../core/auth/api-keys.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
 import { signInWithClient, WebClient } from '../../test/browser.ts';
+import { makeApiKey } from '../../test/builders.ts';
 
 // Every operation, fed hostile input through the real REST route with a full-scope key: the
 // answer is always a 4xx problem (never a 5xx), and the database holds nothing new afterwards.
@@ -18,7 +18,7 @@ let key: string;
 beforeAll(async () => {
   app = await startTestApp();
   const u = await findOrCreateUser(app.sql, 'hostile@example.com');
-  key = (await createApiKey(app.sql, { userId: u.id, name: 'all', scopes: ['account:read', 'listings:write', 'orders:write'] })).secret;
+  key = await makeApiKey(app.sql, u, ['account:read', 'listings:write', 'orders:write'], 'all');
 });
 afterAll(() => app.stop());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createApiKey } from '../../core/auth/api-keys.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeApiKey } from '../../test/builders.ts';
 
 // Idempotency-Key through the real REST route and MCP tool of an idempotent write (submit_listing).
 describe('Idempotency-Key on submit_listing', () => {
@@ -11,8 +11,8 @@ describe('Idempotency-Key on submit_listing', () => {
     app = await startTestApp();
     const a = await findOrCreateUser(app.sql, 'ann@idem.example');
     const b = await findOrCreateUser(app.sql, 'bob@idem.example');
-    ann = (await createApiKey(app.sql, { userId: a.id, name: 'a', scopes: ['account:read', 'listings:write'] })).secret;
-    bob = (await createApiKey(app.sql, { userId: b.id, name: 'b', scopes: ['account:read', 'listings:write'] })).secret;
+    ann = await makeApiKey(app.sql, a, ['account:read', 'listings:write'], 'a');
+    bob = await makeApiKey(app.sql, b, ['account:read', 'listings:write'], 'b');
   });
   afterAll(() => app.stop());
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
+import { makeCategory, makeCompany, makeListing } from '../../test/builders.ts';
 
 // The official clients, each behind the few calls the tests need.
 interface McpTestClient {
@@ -86,11 +87,10 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
-      const [c] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
-      const [cat] = await sql`insert into categories (slug, name) values ('dev-tools', 'Developer tools') returning id`;
+      const c = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
+      const cat = await makeCategory(sql, { slug: 'dev-tools', name: 'Developer tools' });
       for (const [slug, status] of [['alpha', 'live'], ['beta', 'live'], ['gamma', 'draft']]) {
-        await sql`insert into listings (site_id, company_id, slug, name, url, domain, status, primary_category_id, tagline)
-                  values (${siteId}, ${c.id}, ${slug}, ${slug}, 'https://acme.test', 'acme.test', ${status}, ${cat.id}, ${'The ' + slug + ' tool'})`;
+        await makeListing(sql, { siteId, companyId: c.id, slug, domain: 'acme.test', status, columns: { primary_category_id: cat.id, tagline: 'The ' + slug + ' tool' } });
       }
     },
   });

@@ -3,6 +3,7 @@ import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { conforms } from '../../test/conforms.ts';
 import { awardsOperations } from './awards.ts';
+import { makeCompany, makeListing, makeUsers, makeVote } from '../../test/builders.ts';
 
 
 const DAY = 86_400_000;
@@ -13,7 +14,7 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function insertFixtures(sql: Sql, siteId: number) {
   const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-  const users = await sql`insert into users (email) select 'u' || g || '@x.test' from generate_series(1, 5) g returning id`;
+  const users = await makeUsers(sql, 5, (g) => `u${g}@x.test`);
   const ids: Record<string, number> = {};
   // [slug, week, votes cast during the week, status, other site]
   const fx: [string, number, number, string, boolean][] = [
@@ -22,13 +23,13 @@ async function insertFixtures(sql: Sql, siteId: number) {
     ['nn', W(-3), 0, 'live', false], ['dd', W(-3), 0, 'draft', false], ['xo', W(-1), 5, 'live', true],
   ];
   for (const [slug, week, votes, status, isOther] of fx) {
-    const [c] = await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
-    const [l] = await sql`
-      insert into listings (site_id, company_id, slug, name, url, domain, status, launch_week, launched_at)
-      values (${isOther ? other.id : siteId}, ${c.id}, ${slug}, ${slug.toUpperCase()}, ${'https://' + slug + '.test'}, ${slug + '.test'},
-              ${status}, ${iso(week)}::date, ${new Date(week)}) returning id`;
-    ids[slug] = Number(l.id);
-    for (let i = 0; i < votes; i++) await sql`insert into votes (listing_id, user_id, created_at) values (${l.id}, ${users[i].id}, ${new Date(week + DAY)})`;
+    const c = await makeCompany(sql, { name: slug, domain: `${slug}.test` });
+    const l = await makeListing(sql, {
+      siteId: isOther ? other.id : siteId, companyId: c.id, slug, name: slug.toUpperCase(), status,
+      columns: { launch_week: iso(week), launched_at: new Date(week) },
+    });
+    ids[slug] = l.id;
+    for (let i = 0; i < votes; i++) await makeVote(sql, l.id, users[i].id, new Date(week + DAY));
   }
   // Last week's awards come from the ranking itself; older weeks are inserted directly.
   await sql`select refresh_directory_views()`;

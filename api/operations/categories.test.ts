@@ -1,24 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { JSONValue } from 'postgres';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeCategory, makeCompany, makeListing, makeUser, makeVote } from '../../test/builders.ts';
 
 let app: TestApp;
 
 async function addListing(sql: Sql, siteId: number, companyId: number, slug: string, status: string,
   primary: number | null, extras: number[] = [], opts: { joinRow?: boolean } = {}) {
-  const [l] = await sql`insert into listings (site_id, company_id, slug, name, url, domain, status, primary_category_id)
-                        values (${siteId}, ${companyId}, ${slug}, ${'Listing ' + slug}, ${'https://' + slug + '.test'}, ${slug + '.test'}, ${status}, ${primary})
-                        returning id`;
-  if (primary && opts.joinRow !== false) await sql`insert into listing_categories (listing_id, category_id, is_primary) values (${l.id}, ${primary}, true)`;
+  // joinRow false: primary_category_id without its listing_categories row.
+  const l = await makeListing(sql, {
+    siteId, companyId, slug, name: 'Listing ' + slug, status,
+    categoryId: opts.joinRow !== false ? primary : null, columns: { primary_category_id: primary },
+  });
   for (const c of extras) await sql`insert into listing_categories (listing_id, category_id) values (${l.id}, ${c})`;
   return String(l.id);
 }
 
 async function vote(sql: Sql, listingId: string, n: number) {
   for (let i = 0; i < n; i++) {
-    const [u] = await sql`insert into users (email) values (${`v${listingId}-${i}@example.test`}) returning id`;
-    await sql`insert into votes (listing_id, user_id) values (${listingId}, ${u.id})`;
+    const u = await makeUser(sql, { email: `v${listingId}-${i}@example.test` });
+    await makeVote(sql, listingId, u.id);
   }
 }
 
@@ -26,14 +27,11 @@ beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const [co] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
-      const cat = async (slug: string, name: string, position: number, parent: number | null = null, extra: { description?: string; faqs?: JSONValue[]; attributes?: JSONValue[] } = {}) => {
-        const [c] = await sql`insert into categories (slug, name, position, parent_id, description, faqs, attributes)
-                              values (${slug}, ${name}, ${position}, ${parent}, ${extra.description ?? ''},
-                                      ${sql.json(extra.faqs ?? [])}, ${sql.json(extra.attributes ?? [])})
-                              returning id`;
-        return c.id as number;
-      };
+      const co = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
+      const cat = async (slug: string, name: string, position: number, parent: number | null = null, extra: Record<string, unknown> = {}) =>
+        (await makeCategory(sql, { slug, name, position, parentId: parent, columns: {
+          description: (extra.description as string) ?? '', faqs: sql.json((extra.faqs ?? []) as never), attributes: sql.json((extra.attributes ?? []) as never),
+        } })).id;
       const design = await cat('design', 'Design', 0);
       const dev = await cat('dev', 'Developer Tools', 1, null, {
         description: 'Tools for developers.',
@@ -47,7 +45,7 @@ beforeAll(async () => {
       await cat('empty', 'Empty', 3); // same position as marketing: ordered by name
       const seo = await cat('seo', 'SEO', 0, marketing);
 
-      const c = co.id as number;
+      const c = co.id;
       const l1 = await addListing(sql, siteId, c, 'l1', 'live', ides, [dev]); // in a subcategory and its parent: counts once for dev
       const l2 = await addListing(sql, siteId, c, 'l2', 'live', apis);
       await addListing(sql, siteId, c, 'l3', 'live', dev);

@@ -1,34 +1,29 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { JSONValue } from 'postgres';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeCategory, makeListing, makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
-let nextUser = 0;
-const user = async (sql: Sql) =>
-  Number((await sql`insert into users (email) values (${`u${++nextUser}@example.test`}) returning id`)[0].id);
+const user = async (sql: Sql) => Number((await makeUser(sql)).id);
 
 async function listing(sql: Sql, site: number, slug: string, o: Record<string, unknown> = {}) {
-  const [co] = await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
-  const [l] = await sql`insert into listings ${sql({
-    site_id: site, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`, status: 'live', ...o,
-  })} returning id`;
-  return Number(l.id);
+  const { status, ...columns } = o as { status?: string };
+  return (await makeListing(sql, { siteId: site, slug, name: `Listing ${slug}`, status, columns })).id;
 }
 
 beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const cat = async (slug: string, attributes: JSONValue[]) =>
-        (await sql`insert into categories (slug, name, attributes) values (${slug}, ${slug}, ${sql.json(attributes)}) returning id`)[0].id;
+      const cat = async (slug: string, attributes: unknown[]) =>
+        (await makeCategory(sql, { slug, columns: { attributes: sql.json(attributes as never) } })).id;
       const crm = await cat('crm', [{ key: 'seats', label: 'Seats' }, { key: 'api', label: 'Public API' }, { key: 'mobile', label: 'Mobile app' }]);
       const helpdesk = await cat('helpdesk', [{ key: 'api', label: 'API' }, { key: 'sla', label: 'SLA' }, { key: 'votes', label: 'Votes (attribute)' }]);
       const a = await listing(sql, siteId, 'alpha', {
-        primary_category_id: crm, attributes: sql.json({ seats: 10, api: true, mobile: '', sla: 'ignored: not in alpha\'s category' }),
+        primary_category_id: crm, attributes: sql.json({ seats: 10, api: true, mobile: '', sla: 'ignored: not in alpha\'s category' } as never),
         pricing_model: 'freemium', country: 'US', founded_year: 2019, stage: 'beta',
       });
-      const b = await listing(sql, siteId, 'beta', { primary_category_id: helpdesk, attributes: sql.json({ api: false, sla: '99.9%', seats: [] }) });
+      const b = await listing(sql, siteId, 'beta', { primary_category_id: helpdesk, attributes: sql.json({ api: false, sla: '99.9%', seats: [] } as never) });
       await listing(sql, siteId, 'gamma'); // no category, no facts
       await listing(sql, siteId, 'draft-one', { status: 'draft', primary_category_id: crm });
       await listing(sql, other.id, 'elsewhere', { primary_category_id: crm });

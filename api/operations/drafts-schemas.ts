@@ -2,8 +2,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Nullable } from '../registry/schemas.ts';
 import {
-  DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, FIELD_STATES, LIST_ITEM_MAX, LIST_MAX_ITEMS, SOCIAL_PLATFORMS, STORY_SECTIONS, TEXT_MAX,
-} from '../../core/drafts/fields.ts';
+  EMAIL_MAX, FAQ_ANSWER_MAX, FAQ_MAX, FAQ_QUESTION_MAX, FOUNDER_BIO_MAX, FOUNDER_NAME_MAX, FOUNDER_TITLE_MAX, FOUNDERS_MAX,
+  LIST_ITEM_MAX, LIST_MAX_ITEMS, LOCK_FIELDS_MAX, MILESTONE_DESCRIPTION_MAX, MILESTONE_TITLE_MAX, MILESTONE_URL_MAX, MILESTONES_MAX,
+  REGENERATE_MAX, RESTORE_MAX, SEO_META_MAX, SEO_TITLE_MAX, SOCIAL_URL_MAX, STORY_SECTION_MAX, TEXT_MAX,
+} from '../../core/drafts/bounds.ts';
+import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, FIELD_STATES, SOCIAL_PLATFORMS, STORY_SECTIONS } from '../../core/drafts/fields.ts';
 import { DRAFT_PARTS, DRAFT_SECTIONS } from '../../core/drafts/model.ts';
 import { URL_MAX } from '../../core/drafts/submitted-url.ts';
 
@@ -27,46 +30,46 @@ const FieldsInput = Type.Object(fieldInputs, {
   description: 'Draft profile fields (spec section 2). A value marks the field the user\'s own (edited or manual); null or a blank value deletes it. categories must be names from list_categories, the first is primary.',
 });
 
-const Faq = Type.Object({ question: Type.String({ minLength: 1, maxLength: 300 }), answer: Type.String({ minLength: 1, maxLength: 1500 }) }, { additionalProperties: false });
+const Faq = Type.Object({ question: Type.String({ minLength: 1, maxLength: FAQ_QUESTION_MAX }), answer: Type.String({ minLength: 1, maxLength: FAQ_ANSWER_MAX }) }, { additionalProperties: false });
 const Founder = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 160 }),
-  title: Type.Optional(Nullable(Type.String({ maxLength: 160, description: 'The role.' }))),
-  bio: Type.Optional(Nullable(Type.String({ maxLength: 3000 }))),
+  name: Type.String({ minLength: 1, maxLength: FOUNDER_NAME_MAX }),
+  title: Type.Optional(Nullable(Type.String({ maxLength: FOUNDER_TITLE_MAX, description: 'The role.' }))),
+  bio: Type.Optional(Nullable(Type.String({ maxLength: FOUNDER_BIO_MAX }))),
 }, { additionalProperties: false });
-const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(Type.String({ maxLength: 500 }))])), {
+const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(Type.String({ maxLength: SOCIAL_URL_MAX }))])), {
   additionalProperties: false, description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links; an empty string or a platform left out removes it.`,
 });
-const Story = Type.Object(Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: 8000 }))])), {
-  additionalProperties: false, description: `Founder story sections (${STORY_SECTIONS.join(', ')}), each max 8000. Replaces the whole story.`,
+const Story = Type.Object(Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: STORY_SECTION_MAX }))])), {
+  additionalProperties: false, description: `Founder story sections (${STORY_SECTIONS.join(', ')}), each max ${STORY_SECTION_MAX}. Replaces the whole story.`,
 });
 const Milestone = Type.Object({
   date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  url: Type.Optional(Nullable(Type.String({ maxLength: 500, pattern: '^https://', description: 'An https link.' }))),
+  title: Type.String({ minLength: 1, maxLength: MILESTONE_TITLE_MAX }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: MILESTONE_DESCRIPTION_MAX }))),
+  url: Type.Optional(Nullable(Type.String({ maxLength: MILESTONE_URL_MAX, pattern: '^https://', description: 'An https link.' }))),
 }, { additionalProperties: false });
 
 export const SubmitListingBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: URL_MAX, description: 'The product\'s public website (http or https). A bare domain means its https site.' }),
 }, { additionalProperties: false });
 
-export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }, { additionalProperties: false });
+export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: EMAIL_MAX }) }, { additionalProperties: false });
 
 export const UpdateBody = Type.Object({
   fields: Type.Optional(FieldsInput),
-  lock_fields: Type.Optional(Type.Array(PartName, { maxItems: 20, description: 'Lock these against AI redrafts (state override).' })),
-  regenerate: Type.Optional(Type.Array(PartName, { maxItems: 5, description: 'Redraft these from the stored crawl (a job; they are listed in `regenerating` until done).' })),
-  restore: Type.Optional(Type.Array(PartName, { maxItems: 20, description: 'Bring back the AI\'s value and evidence.' })),
-  faqs: Type.Optional(Type.Array(Faq, { maxItems: 10, description: 'Replaces all FAQs.' })),
+  lock_fields: Type.Optional(Type.Array(PartName, { maxItems: LOCK_FIELDS_MAX, description: 'Lock these against AI redrafts (state override).' })),
+  regenerate: Type.Optional(Type.Array(PartName, { maxItems: REGENERATE_MAX, description: 'Redraft these from the stored crawl (a job; they are listed in `regenerating` until done).' })),
+  restore: Type.Optional(Type.Array(PartName, { maxItems: RESTORE_MAX, description: 'Bring back the AI\'s value and evidence.' })),
+  faqs: Type.Optional(Type.Array(Faq, { maxItems: FAQ_MAX, description: 'Replaces all FAQs.' })),
   company_socials: Type.Optional(Socials),
   founder_socials: Type.Optional(Socials),
-  founders: Type.Optional(Type.Array(Founder, { maxItems: 6, description: 'Replaces the list; the first is the primary founder.' })),
+  founders: Type.Optional(Type.Array(Founder, { maxItems: FOUNDERS_MAX, description: 'Replaces the list; the first is the primary founder.' })),
   story: Type.Optional(Story),
-  milestones: Type.Optional(Type.Array(Milestone, { maxItems: 50, description: 'Replaces all milestones.' })),
+  milestones: Type.Optional(Type.Array(Milestone, { maxItems: MILESTONES_MAX, description: 'Replaces all milestones.' })),
   competitor_url: Type.Optional(Type.String({ maxLength: URL_MAX, description: 'A competitor\'s public website to read and compare with; an empty string clears it.' })),
   seo: Type.Optional(Type.Object({
-    title: Type.Optional(Type.String({ maxLength: 70 })),
-    meta: Type.Optional(Type.String({ maxLength: 170 })),
+    title: Type.Optional(Type.String({ maxLength: SEO_TITLE_MAX })),
+    meta: Type.Optional(Type.String({ maxLength: SEO_META_MAX })),
   }, { additionalProperties: false, description: 'Replaces the SEO title and meta description; a key left out or empty clears it.' })),
 }, { additionalProperties: false });
 

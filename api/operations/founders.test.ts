@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeCompany, makeListing, makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
 
@@ -7,23 +8,19 @@ beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const [co] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
-      const listing = async (slug: string, site: number, status: string, launchedAt: string | null, unlocked: string[] = []) => {
-        const [l] = await sql`insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, unlocked_sections)
-                              values (${site}, ${co.id}, ${slug}, ${'Listing ' + slug}, ${'https://' + slug + '.test'}, ${slug + '.test'},
-                                      ${status}, ${launchedAt}, ${unlocked}) returning id`;
-        return l.id;
-      };
+      const co = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
+      const listing = async (slug: string, site: number, status: string, launchedAt: string | null, unlocked: string[] = []) =>
+        (await makeListing(sql, { siteId: site, companyId: co.id, slug, name: 'Listing ' + slug, status, columns: { launched_at: launchedAt, unlocked_sections: unlocked } })).id;
       const l1 = await listing('l1', siteId, 'live', '2024-01-01T00:00:00Z', ['story']);
       const l2 = await listing('l2', siteId, 'live', '2025-01-01T00:00:00Z');
       const l3 = await listing('l3', siteId, 'scheduled', null, ['story']);
       const l5 = await listing('l5', other.id, 'live', '2025-01-01T00:00:00Z');
 
-      const [u] = await sql`insert into users (email, name) values ('ada@example.test', 'Ada') returning id`;
-      const founder = async (slug: string, name: string, country: string | null, extra: { user?: number; title?: string; bio?: string; socials?: Record<string, string> } = {}) => {
+      const u = await makeUser(sql, { email: 'ada@example.test', name: 'Ada' });
+      const founder = async (slug: string, name: string, country: string | null, extra: { user?: unknown; title?: string; bio?: string; socials?: object } = {}) => {
         const [f] = await sql`insert into founders (slug, name, country, user_id, title, bio, avatar_url, socials)
-                              values (${slug}, ${name}, ${country}, ${extra.user ?? null}, ${extra.title ?? null}, ${extra.bio ?? null},
-                                      ${'https://img.test/' + slug + '.png'}, ${sql.json(extra.socials ?? {})}) returning id`;
+                              values (${slug}, ${name}, ${country}, ${(extra.user ?? null) as never}, ${extra.title ?? null}, ${extra.bio ?? null},
+                                      ${'https://img.test/' + slug + '.png'}, ${sql.json((extra.socials ?? {}) as never)}) returning id`;
         return f.id;
       };
       const ada = await founder('ada', 'Ada Lovelace', 'GB', {
@@ -35,8 +32,8 @@ beforeAll(async () => {
       const hiddenOther = await founder('hidden-other', 'Hidden Other', 'GB');
       await founder('lonely', 'Lonely Person', 'US');
 
-      const link = async (listingId: number, founderId: number, role: string | null) =>
-        sql`insert into listing_founders (listing_id, founder_id, role) values (${listingId}, ${founderId}, ${role})`;
+      const link = async (listingId: unknown, founderId: unknown, role: string | null) =>
+        sql`insert into listing_founders (listing_id, founder_id, role) values (${listingId as never}, ${founderId as never}, ${role})`;
       await link(l1, ada, 'CEO');
       await link(l2, ada, 'Advisor');
       await link(l3, ada, 'CEO'); // scheduled: not shown, not counted

@@ -3,6 +3,7 @@ import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { conforms } from '../../test/conforms.ts';
 import { launchesOperations } from './launches.ts';
+import { makeCompany, makeListing, makeUsers, makeVote } from '../../test/builders.ts';
 
 
 // Times relative to the real clock: the service computes weeks against now(), UTC.
@@ -40,16 +41,15 @@ const FX: Fx[] = [
 
 async function insertFixtures(sql: Sql, siteId: number) {
   const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-  const users = await sql`insert into users (email) select 'u' || g || '@x.test' from generate_series(1, 12) g returning id`;
+  const users = await makeUsers(sql, 12, (g) => `u${g}@x.test`);
   await sql`update sites set first_launch_week = ${iso(W(-10))}::date where id = ${siteId}`;
   for (const f of FX) {
-    const [c] = await sql`insert into companies (name, domain, website_url) values (${f.slug}, ${f.slug + '.test'}, ${'https://' + f.slug + '.test'}) returning id`;
-    const [l] = await sql`
-      insert into listings (site_id, company_id, slug, name, url, domain, status, launch_week, launched_at)
-      values (${f.other ? other.id : siteId}, ${c.id}, ${f.slug}, ${f.name ?? f.slug}, ${'https://' + f.slug + '.test'}, ${f.slug + '.test'},
-              ${f.status}, ${f.week === null ? null : iso(f.week)}::date, ${f.launched === null ? null : new Date(f.launched)})
-      returning id`;
-    for (const [i, at] of f.votes.entries()) await sql`insert into votes (listing_id, user_id, created_at) values (${l.id}, ${users[i].id}, ${new Date(at)})`;
+    const c = await makeCompany(sql, { name: f.slug, domain: `${f.slug}.test` });
+    const l = await makeListing(sql, {
+      siteId: f.other ? other.id : siteId, companyId: c.id, slug: f.slug, name: f.name ?? f.slug, status: f.status,
+      columns: { launch_week: f.week === null ? null : iso(f.week), launched_at: f.launched === null ? null : new Date(f.launched) },
+    });
+    for (const [i, at] of f.votes.entries()) await makeVote(sql, l.id, users[i].id, new Date(at));
     for (let i = 0; i < (f.follows ?? 0); i++) await sql`insert into follows (listing_id, user_id) values (${l.id}, ${users[i].id})`;
     if (f.views) await sql`insert into listing_views (listing_id, day, views) values (${l.id}, current_date, ${f.views})`;
   }

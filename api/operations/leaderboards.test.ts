@@ -3,6 +3,7 @@ import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { conforms } from '../../test/conforms.ts';
 import { leaderboardsOperations } from './leaderboards.ts';
+import { makeListing, makeUsers, makeVote } from '../../test/builders.ts';
 
 
 const DAY = 86_400_000;
@@ -33,16 +34,15 @@ const FX: Fx[] = [
 
 async function insertFixtures(sql: Sql, siteId: number) {
   const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-  const users = await sql`insert into users (email) select 'u' || g || '@x.test' from generate_series(1, 8) g returning id`;
+  const users = await makeUsers(sql, 8, (g) => `u${g}@x.test`);
   await sql`update sites set first_launch_week = ${iso(W(-10))}::date where id = ${siteId}`;
   for (const f of FX) {
-    const [c] = await sql`insert into companies (name, domain, website_url) values (${f.slug}, ${f.slug + '.test'}, ${'https://' + f.slug + '.test'}) returning id`;
-    const [l] = await sql`
-      insert into listings (site_id, company_id, slug, name, url, domain, status, launch_week, launched_at)
-      values (${f.other ? other.id : siteId}, ${c.id}, ${f.slug}, ${f.slug}, ${'https://' + f.slug + '.test'}, ${f.slug + '.test'},
-              ${f.status ?? 'live'}, ${f.week === undefined ? null : iso(f.week)}::date, ${f.week === undefined ? null : new Date(f.week)})
-      returning id`;
-    for (const [i, at] of (f.votes ?? []).entries()) await sql`insert into votes (listing_id, user_id, created_at) values (${l.id}, ${users[i].id}, ${new Date(at)})`;
+    const l = await makeListing(sql, {
+      siteId: f.other ? other.id : siteId, slug: f.slug, status: f.status,
+      columns: { launch_week: f.week === undefined ? null : iso(f.week), launched_at: f.week === undefined ? null : new Date(f.week) },
+    });
+    const c = { id: l.companyId };
+    for (const [i, at] of (f.votes ?? []).entries()) await makeVote(sql, l.id, users[i].id, new Date(at));
     for (const cents of f.billboard ?? []) await sql`insert into billboard_contributions (listing_id, amount_cents) values (${l.id}, ${cents})`;
     for (const [daysAgo, rating] of f.ratings ?? []) {
       await sql`insert into domain_ratings (company_id, measured_on, rating) values (${c.id}, ${iso(TODAY - daysAgo * DAY)}::date, ${rating})`;

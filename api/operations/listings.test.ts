@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeCategory, makeListing, makeUser, makeVote } from '../../test/builders.ts';
 
 let app: TestApp;
-let nextUser = 0;
-const user = async (sql: Sql) =>
-  Number((await sql`insert into users (email) values (${`u${++nextUser}@example.test`}) returning id`)[0].id);
+const user = async (sql: Sql) => Number((await makeUser(sql)).id);
 
 async function listing(sql: Sql, site: number, slug: string, o: { status?: string; category?: number | null; votes?: number; extra?: Record<string, unknown> } = {}) {
-  const [co] = await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
-  const [l] = await sql`insert into listings ${sql({
-    site_id: site, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`,
-    status: o.status ?? 'live', primary_category_id: o.category ?? null, ...o.extra,
-  })} returning id, company_id`;
-  if (o.category) await sql`insert into listing_categories (listing_id, category_id, is_primary) values (${l.id}, ${o.category}, true)`;
-  for (let i = 0; i < (o.votes ?? 0); i++) await sql`insert into votes (listing_id, user_id) values (${l.id}, ${await user(sql)})`;
-  return { id: Number(l.id), company_id: Number(l.company_id) };
+  const l = await makeListing(sql, { siteId: site, slug, name: `Listing ${slug}`, status: o.status, categoryId: o.category, columns: o.extra });
+  for (let i = 0; i < (o.votes ?? 0); i++) await makeVote(sql, l.id, await user(sql));
+  return { id: l.id, company_id: l.companyId };
 }
 
 beforeAll(async () => {
@@ -23,7 +17,7 @@ beforeAll(async () => {
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const cat = async (slug: string, parent: number | null = null, position = 0) =>
-        (await sql`insert into categories (slug, name, parent_id, position) values (${slug}, ${'Cat ' + slug}, ${parent}, ${position}) returning id`)[0].id as number;
+        (await makeCategory(sql, { slug, name: 'Cat ' + slug, parentId: parent, position })).id;
       const sales = await cat('sales');
       const crm = await cat('crm', sales);
       const email = await cat('email', null, 1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Sql } from '../../sql/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeCategory, makeListing, makeUsers } from '../../test/builders.ts';
 
 let app: TestApp;
 
@@ -13,16 +14,16 @@ interface L {
 let users: number[] = [];
 async function listing(sql: Sql, siteId: number, l: L) {
   const domain = l.domain ?? `${l.slug}.test`;
-  const [co] = await sql`insert into companies (name, domain, website_url) values (${l.name}, ${domain}, ${'https://' + domain}) returning id`;
-  const [row] = await sql`
-    insert into listings (site_id, company_id, slug, name, url, domain, status, primary_category_id, tagline, description, keywords,
-                          country, pricing_model, stage, launched_at, launch_week)
-    values (${l.site ?? siteId}, ${co.id}, ${l.slug}, ${l.name}, ${'https://' + domain}, ${domain}, ${l.status ?? 'live'}, ${l.category ?? null},
-            ${l.tagline ?? null}, ${l.description ?? null}, ${l.keywords ?? []}, ${l.country ?? null}, ${l.pricing ?? null}, ${l.stage ?? null},
-            ${l.launchedDaysAgo === undefined ? null : sql`now() - make_interval(days => ${l.launchedDaysAgo})`},
-            ${l.launchWeek ? sql`${l.launchWeek}::date` : sql`date_trunc('week', now() - make_interval(days => ${l.launchedDaysAgo ?? 0}))::date`})
-    returning id`;
-  if (l.category) await sql`insert into listing_categories (listing_id, category_id, is_primary) values (${row.id}, ${l.category}, true)`;
+  const [when] = await sql<{ launched_at: Date | null; launch_week: string }[]>`
+    select ${l.launchedDaysAgo === undefined ? sql`null::timestamptz` : sql`now() - make_interval(days => ${l.launchedDaysAgo})`} as launched_at,
+           ${l.launchWeek ? sql`${l.launchWeek}::date` : sql`date_trunc('week', now() - make_interval(days => ${l.launchedDaysAgo ?? 0}))::date`}::text as launch_week`;
+  const row = await makeListing(sql, {
+    siteId: l.site ?? siteId, slug: l.slug, name: l.name, domain, status: l.status, categoryId: l.category ?? null,
+    columns: {
+      tagline: l.tagline ?? null, description: l.description ?? null, keywords: l.keywords ?? [], country: l.country ?? null,
+      pricing_model: l.pricing ?? null, stage: l.stage ?? null, launched_at: when.launched_at, launch_week: when.launch_week,
+    },
+  });
   for (const c of l.extras ?? []) await sql`insert into listing_categories (listing_id, category_id) values (${row.id}, ${c})`;
   // votes: one entry per vote, the number of days ago it was cast
   for (const [i, days] of (l.votes ?? []).entries()) {
@@ -35,10 +36,10 @@ async function listing(sql: Sql, siteId: number, l: L) {
 beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
-      users = (await sql`insert into users (email) select 'u' || i || '@example.test' from generate_series(1, 20) i returning id`).map((r) => Number(r.id));
+      users = (await makeUsers(sql, 20)).map((r) => Number(r.id));
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const cat = async (slug: string, parent: number | null = null) =>
-        (await sql`insert into categories (slug, name, parent_id) values (${slug}, ${slug}, ${parent}) returning id`)[0].id as number;
+        (await makeCategory(sql, { slug, parentId: parent })).id;
       const dev = await cat('dev-tools');
       const review = await cat('code-review', dev);
       const marketing = await cat('marketing');

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makeCategory, makeCompany, makeListing } from '../../test/builders.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
-      const [c] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
-      await sql`insert into categories (slug, name) values ('tools', 'Tools'), ('misc', 'Misc')`;
+      const c = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
+      await makeCategory(sql, { slug: 'tools', name: 'Tools' });
+      await makeCategory(sql, { slug: 'misc', name: 'Misc' });
       for (const [slug, status] of [['a', 'live'], ['b', 'live'], ['c', 'scheduled'], ['d', 'draft']]) {
-        await sql`insert into listings (site_id, company_id, slug, name, url, domain, status)
-                  values (${siteId}, ${c.id}, ${slug}, ${slug}, 'https://acme.test', 'acme.test', ${status})`;
+        await makeListing(sql, { siteId, companyId: c.id, slug, domain: 'acme.test', status });
       }
     },
   });

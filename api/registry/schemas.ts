@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX } from '../../core/drafts/bounds.ts';
 
 // Shared input and output schemas; each operation file keeps its own specific ones.
 export const Slug = (description = 'A slug: lower-case letters, digits and hyphens.') =>
@@ -19,7 +20,7 @@ export const ListOf = (item: TSchema, extra: Record<string, TSchema> = {}) =>
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-export const Faq = Type.Object({ question: Type.String({ maxLength: 300 }), answer: Type.String({ maxLength: 1500 }) });
+export const Faq = Type.Object({ question: Type.String({ maxLength: FAQ_QUESTION_MAX }), answer: Type.String({ maxLength: FAQ_ANSWER_MAX }) });
 
 /** What every entry of a listing list carries. */
 export const ListingSummary = Type.Object({

@@ -1,15 +1,14 @@
 // The few HTML pages a person needs (sign in, API keys, consent) share this frame. Plain
 // server-rendered HTML with no scripts: every form works without JavaScript.
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
+import { escapeMarkup } from '../escape.ts';
 
 /** Tagged template that escapes every interpolated value unless it is already Html. */
 export class Html { constructor(readonly value: string) {} toString() { return this.value; } }
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0];
   values.forEach((v, i) => {
-    const part = Array.isArray(v) ? v.map((x) => (x instanceof Html ? x.value : esc(x))).join('') : v instanceof Html ? v.value : esc(v);
+    const part = Array.isArray(v) ? v.map((x) => (x instanceof Html ? x.value : escapeMarkup(x))).join('') : v instanceof Html ? v.value : escapeMarkup(v);
     out += part + strings[i + 1];
   });
   return new Html(out);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { hashSecret } from '../../core/auth/secrets.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { allowNewSignInLink, latestSignInLink, signInWithClient, WebClient } from '../../test/browser.ts';
+import { makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
 beforeAll(async () => { app = await startTestApp(); });
@@ -114,7 +115,7 @@ describe('POST /sign-in', () => {
   });
 
   test('answers the same whether or not the address has an account', async () => {
-    await app.sql`insert into users (email) values ('known@example.test')`;
+    await makeUser(app.sql, { email: 'known@example.test' });
     const pages: string[] = [];
     for (const email of ['known@example.test', 'unknown@example.test']) {
       const c = client();
@@ -201,7 +202,7 @@ describe('the mailed link', () => {
   });
 
   test('an existing account is found case-insensitively, not duplicated', async () => {
-    await app.sql`insert into users (email) values ('mixed@example.test')`;
+    await makeUser(app.sql, { email: 'mixed@example.test' });
     const res = await signInWithClient(client(), app.sql, 'MIXED@example.test');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${app.url}/account`);

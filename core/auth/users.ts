@@ -18,8 +18,3 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<User | n
   const [u] = await sql<User[]>`select id::text, email, name, created_at from users where lower(email) = lower(${email.trim()})`;
   return u ?? null;
 }
-
-export async function getUser(sql: Sql, id: string): Promise<User | null> {
-  const [u] = await sql<User[]>`select id::text, email, name, created_at from users where id = ${id}`;
-  return u ?? null;
-}

@@ -1,8 +1,7 @@
 // How complete a draft is, and what is still missing: every profile field plus having at least
 // one FAQ, one founder and one company social link (the story, milestones and founder socials
-// are optional, paid sections and do not count). The same definition as pipeline/draft's
-// completeness(); it lives here too because the edge recomputes it on every edit and never
-// imports the pipeline.
+// are optional, paid sections and do not count). The one definition: the edge recomputes it on
+// every edit and the worker on every drafted write (both through core/drafts/store.ts).
 import { DRAFT_FIELDS } from './fields.ts';
 import { isEmptyValue, valueOf, type DraftContent, type DraftPart } from './model.ts';
 

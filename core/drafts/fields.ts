@@ -1,5 +1,6 @@
-// The draft profile fields of spec section 2 ("Draft"), with their bounds, shared by the edge
-// (update_draft validation, get_draft output) and the worker (drafters, evidence check).
+// The draft profile fields of spec section 2 ("Draft"), shared by the edge (update_draft
+// validation, get_draft output) and the worker (drafters, evidence check). Their bounds are in
+// bounds.ts.
 
 export const DRAFT_TEXT_FIELDS = [
   'name', 'tagline', 'short_description', 'description', 'stage', 'pricing_model', 'pricing_summary',
@@ -11,15 +12,6 @@ export const DRAFT_FIELDS = [...DRAFT_TEXT_FIELDS, ...DRAFT_LIST_FIELDS] as cons
 export type DraftTextField = (typeof DRAFT_TEXT_FIELDS)[number];
 export type DraftListField = (typeof DRAFT_LIST_FIELDS)[number];
 export type DraftFieldName = (typeof DRAFT_FIELDS)[number];
-
-/** Max length of each text field's value (spec: max 500 unless noted). */
-export const TEXT_MAX: Record<DraftTextField, number> = {
-  name: 500, tagline: 500, short_description: 500, description: 20000, stage: 500, pricing_model: 500,
-  pricing_summary: 500, country: 500, city: 500, founded_year: 500, contact_email: 500, demo_video_url: 500, logo_url: 500,
-};
-/** List fields: max 20 items, each max 200 characters. */
-export const LIST_MAX_ITEMS = 20;
-export const LIST_ITEM_MAX = 200;
 
 export const isListField = (f: string): f is DraftListField => (DRAFT_LIST_FIELDS as readonly string[]).includes(f);
 export const isDraftField = (f: string): f is DraftFieldName => (DRAFT_FIELDS as readonly string[]).includes(f);

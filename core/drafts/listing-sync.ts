@@ -4,6 +4,9 @@
 // ISO code, founded year as a number, stage as a slug): a value that does not fit is cut or
 // left out, and the caller is told which (adjusted).
 import type { Sql } from '../../sql/db.ts';
+import {
+  FAQ_MAX, LIST_ITEM_MAX, LIST_MAX_ITEMS, LISTING_TEXT_MAX, MILESTONE_URL_MAX, STORY_TITLE_MAX, YEAR_MAX, YEAR_MIN,
+} from './bounds.ts';
 import { DRAFT_FIELDS, type DraftFieldName } from './fields.ts';
 import { isSection, notFoundFields, type DraftContent, type DraftPart } from './model.ts';
 
@@ -34,9 +37,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : []);
 
 // Text fields whose listing column is shorter than the draft's bound: cut to the listing's.
-const CUT: Partial<Record<DraftFieldName, number>> = {
-  name: 500, tagline: 200, short_description: 300, description: 20000, pricing_model: 40, pricing_summary: 300, city: 120,
-};
+const CUT: Partial<Record<DraftFieldName, number>> = LISTING_TEXT_MAX;
 
 /** The listing columns for the profile fields in scope. */
 function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: string, adjusted: Adjustment[]): Record<string, unknown> {
@@ -49,7 +50,7 @@ function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: s
       case 'name': {
         const name = str(v);
         if (name === null) adjusted.push({ field: 'name', note: `no name on the draft: the listing is named after its domain (${domain})` });
-        cols.name = cutWords(name ?? domain, 500);
+        cols.name = cutWords(name ?? domain, LISTING_TEXT_MAX.name);
         break;
       }
       case 'stage': {
@@ -69,19 +70,20 @@ function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: s
       case 'founded_year': {
         const s = str(v);
         const year = s !== null && /^\d{4}$/.test(s) ? Number(s) : NaN;
-        const ok = year >= 1800 && year <= 2100;
-        if (s !== null && !ok) adjusted.push({ field: f, note: 'the listing takes a year 1800..2100; left out of the listing' });
+        const ok = year >= YEAR_MIN && year <= YEAR_MAX;
+        if (s !== null && !ok) adjusted.push({ field: f, note: `the listing takes a year ${YEAR_MIN}..${YEAR_MAX}; left out of the listing` });
         cols.founded_year = ok ? year : null;
         break;
       }
       case 'contact_email': {
         const s = str(v);
-        if (s !== null && s.length > 254) adjusted.push({ field: f, note: 'longer than an e-mail address can be (254); left out of the listing' });
-        cols.contact_email = s !== null && s.length <= 254 ? s : null;
+        const max = LISTING_TEXT_MAX.contact_email;
+        if (s !== null && s.length > max) adjusted.push({ field: f, note: `longer than an e-mail address can be (${max}); left out of the listing` });
+        cols.contact_email = s !== null && s.length <= max ? s : null;
         break;
       }
       case 'features': case 'usps': case 'keywords':
-        cols[f] = list(v).slice(0, 20).map((x) => x.slice(0, 200));
+        cols[f] = list(v).slice(0, LIST_MAX_ITEMS).map((x) => x.slice(0, LIST_ITEM_MAX));
         break;
       case 'demo_video_url': case 'logo_url':
         cols[f] = str(v);
@@ -180,7 +182,7 @@ async function syncFounders(sql: Sql, listingId: number, content: DraftContent):
 async function syncSections(sql: Sql, listingId: number, content: DraftContent, has: (p: DraftPart | 'seo') => boolean, adjusted: Adjustment[]): Promise<void> {
   if (has('faqs')) {
     await sql`delete from listing_faqs where listing_id = ${listingId}`;
-    for (const [i, f] of content.faqs.value.slice(0, 10).entries()) {
+    for (const [i, f] of content.faqs.value.slice(0, FAQ_MAX).entries()) {
       await sql`insert into listing_faqs (listing_id, position, question, answer) values (${listingId}, ${i}, ${f.question}, ${f.answer})`;
     }
   }
@@ -196,9 +198,9 @@ async function syncSections(sql: Sql, listingId: number, content: DraftContent, 
     if (Object.values(s).every((v) => v === null)) {
       await sql`delete from founder_stories where listing_id = ${listingId}`;
     } else {
-      if (s.title && s.title.length > 200) adjusted.push({ field: 'story', note: 'the title is cut to 200 characters (the listing\'s bound)' });
+      if (s.title && s.title.length > STORY_TITLE_MAX) adjusted.push({ field: 'story', note: `the title is cut to ${STORY_TITLE_MAX} characters (the listing's bound)` });
       const row = {
-        listing_id: listingId, title: s.title ? cutWords(s.title, 200) : null, story: s.story ?? null, why_started: s.why_started ?? null,
+        listing_id: listingId, title: s.title ? cutWords(s.title, STORY_TITLE_MAX) : null, story: s.story ?? null, why_started: s.why_started ?? null,
         problem: s.problem ?? null, journey: s.journey ?? null, challenges: s.challenges ?? null, achievements: s.achievements ?? null,
         lessons: s.lessons ?? null, whats_next: s.whats_next ?? null,
       };
@@ -212,7 +214,7 @@ async function syncSections(sql: Sql, listingId: number, content: DraftContent, 
   if (has('milestones')) {
     await sql`delete from milestones where listing_id = ${listingId}`;
     for (const m of content.milestones.value) {
-      const url = m.url && /^https:\/\//.test(m.url) && m.url.length <= 500 ? m.url : null;
+      const url = m.url && /^https:\/\//.test(m.url) && m.url.length <= MILESTONE_URL_MAX ? m.url : null;
       if (m.url && !url) adjusted.push({ field: 'milestones', note: `the link of "${m.title}" is not an https link; left out of the listing` });
       await sql`insert into milestones (listing_id, date, title, description, url)
                 values (${listingId}, ${m.date}::date, ${m.title}, ${m.description ?? null}, ${url})`;
@@ -234,7 +236,7 @@ export async function syncListing(sql: Sql, draft: SyncDraft, content: DraftCont
     if (!exists) listingId = null;
   }
   if (listingId === null) {
-    const name = cutWords(str(content.fields.name?.value) ?? draft.domain, 500);
+    const name = cutWords(str(content.fields.name?.value) ?? draft.domain, LISTING_TEXT_MAX.name);
     const companyId = await companyFor(sql, draft, name);
     const slug = await uniqueSlug(sql, 'listings', slugify(name) || slugify(draft.domain), draft.site_id);
     const [row] = await sql<{ id: number }[]>`

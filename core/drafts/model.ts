@@ -86,8 +86,6 @@ export function readContent(row: { fields: unknown } & Record<DraftSection, unkn
   };
 }
 
-export const fieldCell = (content: DraftContent, name: DraftFieldName): FieldCell | null => content.fields[name] ?? null;
-
 /** The current value of a part (a field's value or a section's value). */
 export function valueOf(content: DraftContent, part: DraftPart): unknown {
   return isSection(part) ? content[part].value : content.fields[part]?.value ?? null;

@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
-import { completeness, createDrafter, missingFields } from './index.ts';
+import { completenessOf } from '../../core/drafts/completeness.ts';
+import { applyAi, DRAFT_PARTS, readContent } from '../../core/drafts/model.ts';
+import { createDrafter } from './index.ts';
 import { serveSite } from '../../test/fixtures/sites/sites.ts';
 import { containsPhrase, normaliseText } from './normalise.ts';
 
@@ -75,8 +77,10 @@ describe('crawl then draft', () => {
       expect(page).toBeDefined();
       expect(containsPhrase(normaliseText(page!.text), normaliseText(e.quote))).toBe(true);
     }
-    expect(completeness(draft)).toBe(100);
-    expect(missingFields(draft)).toEqual([]);
+    const content = readContent({ fields: {}, faqs: null, founders: null, company_socials: null, founder_socials: null, story: null, milestones: null });
+    applyAi(content, draft, DRAFT_PARTS);
+    expect(completenessOf(content).completeness).toBe(100);
+    expect(completenessOf(content).missing).toEqual([]);
   });
 
   test('competitor comparison from two crawled sites', async () => {

@@ -11,11 +11,12 @@ import {
 } from '../../core/drafts/fields.ts';
 import type { ComparisonProposal, DraftProposal, Proposed } from './types.ts';
 import {
-  AI_TEXT_MAX, COMPARISON_POINTS_MAX, COMPARISON_TOPIC_MAX, COMPARISON_VALUE_MAX, FAQ_ANSWER_MAX, FAQ_MAX,
+  COMPARISON_POINTS_MAX, COMPARISON_TOPIC_MAX, COMPARISON_VALUE_MAX, FAQ_ANSWER_MAX, FAQ_MAX,
   FAQ_QUESTION_MAX, FOUNDER_BIO_MAX, FOUNDER_NAME_MAX, FOUNDER_TITLE_MAX, FOUNDERS_MAX, LIST_ITEM_MAX,
   LIST_MAX_ITEMS, MILESTONE_DESCRIPTION_MAX, MILESTONE_TITLE_MAX, MILESTONE_URL_MAX, MILESTONES_MAX,
-  SOCIAL_URL_MAX, STORY_SECTION_MAX, STORY_TITLE_MAX, TRUNCATED_FIELDS,
-} from './bounds.ts';
+  SOCIAL_URL_MAX, STORY_SECTION_MAX, STORY_TITLE_MAX,
+} from '../../core/drafts/bounds.ts';
+import { AI_TEXT_MAX, TRUNCATED_FIELDS } from './bounds.ts';
 import {
   category, cleanText, comparisonValue, country, email, foundedYear, LABEL_SUPPORT, linkTo, milestoneDate, phrase,
   pricingModel, social, textSupported, type PageOf, type Supported,

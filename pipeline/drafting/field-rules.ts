@@ -30,7 +30,7 @@ import { countryCode, countryNames } from './countries.ts';
 import { containsPhrase, normaliseText, support, urlKey } from './normalise.ts';
 import { pageModel } from './page-model.ts';
 import { FOUNDING_WORDS, isVideoUrl, linkFitsPlatform, PRICING_MODELS } from './vocabulary.ts';
-import { YEAR_MIN } from './bounds.ts';
+import { YEAR_MIN } from '../../core/drafts/bounds.ts';
 
 export interface Supported<T> { value: T; evidence: Evidence[] }
 export type PageOf = (url: string) => CrawledPage | undefined;

@@ -1,10 +1,19 @@
 import { describe, expect, test } from 'bun:test';
-import { COMPLETENESS_ITEMS, completeness, createDrafter, emptyProposal, ExtractiveDrafter, missingFields } from './index.ts';
+import { COMPLETENESS_PARTS, completenessOf } from '../../core/drafts/completeness.ts';
+import { applyAi, DRAFT_PARTS, readContent } from '../../core/drafts/model.ts';
+import { createDrafter, emptyProposal, ExtractiveDrafter, type DraftProposal } from './index.ts';
+
+// Completeness has one definition (core/drafts/completeness.ts); these check it on what a drafter proposes.
+const completenessOfProposal = (p: DraftProposal) => {
+  const content = readContent({ fields: {}, faqs: null, founders: null, company_socials: null, founder_socials: null, story: null, milestones: null });
+  applyAi(content, p, DRAFT_PARTS);
+  return completenessOf(content);
+};
 
 describe('completeness and what is missing', () => {
   test('an empty draft misses everything', () => {
-    expect(completeness(emptyProposal())).toBe(0);
-    expect(missingFields(emptyProposal())).toEqual([...COMPLETENESS_ITEMS]);
+    expect(completenessOfProposal(emptyProposal()).completeness).toBe(0);
+    expect(completenessOfProposal(emptyProposal()).missing).toEqual([...COMPLETENESS_PARTS]);
   });
 
   test('counts fields with values, FAQs, founders and company socials; empty values count as missing', () => {
@@ -16,7 +25,7 @@ describe('completeness and what is missing', () => {
     p.faqs = [{ value: { question: 'Q?', answer: 'A.' }, evidence: [] }];
     p.company_socials = { x: { value: 'https://x.com/acme', evidence: [] } };
     p.story = { story: { value: 'Told.', evidence: [] } }; // optional section: does not count
-    const missing = missingFields(p);
+    const { missing, completeness } = completenessOfProposal(p);
     expect(missing).not.toContain('name');
     expect(missing).not.toContain('categories');
     expect(missing).toContain('tagline');
@@ -24,15 +33,7 @@ describe('completeness and what is missing', () => {
     expect(missing).toContain('founders');
     expect(missing).not.toContain('faqs');
     expect(missing).not.toContain('company_socials');
-    expect(completeness(p)).toBe(Math.round((100 * 4) / COMPLETENESS_ITEMS.length));
-  });
-
-  test('accepts a stored draft with plain values', () => {
-    const stored = { fields: { name: 'Acme', founded_year: null, country: 'DE' }, faqs: [], founders: null, company_socials: { x: null } };
-    expect(missingFields(stored)).not.toContain('country');
-    expect(missingFields(stored)).toContain('founded_year');
-    expect(missingFields(stored)).toContain('company_socials');
-    expect(completeness(stored)).toBe(Math.round((100 * 2) / COMPLETENESS_ITEMS.length));
+    expect(completeness).toBe(Math.round((100 * 4) / COMPLETENESS_PARTS.length));
   });
 });
 

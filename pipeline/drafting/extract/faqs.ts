@@ -3,7 +3,7 @@
 // their answer paragraphs.
 import type { Element } from 'cheerio';
 import type { Proposed } from '../types.ts';
-import { FAQ_ANSWER_MAX, FAQ_MAX, FAQ_QUESTION_MAX } from '../bounds.ts';
+import { FAQ_ANSWER_MAX, FAQ_MAX, FAQ_QUESTION_MAX } from '../../../core/drafts/bounds.ts';
 import { containsPhrase, normaliseText, truncateWords } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
 import { asNodes, nodesOf, textOf } from './json-ld.ts';

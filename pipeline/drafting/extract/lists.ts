@@ -3,7 +3,7 @@
 import type { Element } from 'cheerio';
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
-import { LIST_ITEM_MAX, LIST_MAX_ITEMS } from '../bounds.ts';
+import { LIST_ITEM_MAX, LIST_MAX_ITEMS } from '../../../core/drafts/bounds.ts';
 import { containsPhrase, normaliseText } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
 import { nodesOf, PRODUCT } from './json-ld.ts';

@@ -5,7 +5,7 @@
 import type { AnyNode, Element } from 'cheerio';
 import type { Evidence, SocialPlatform } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
-import { FOUNDERS_MAX } from '../bounds.ts';
+import { FOUNDERS_MAX } from '../../../core/drafts/bounds.ts';
 import { normaliseText } from '../normalise.ts';
 import { blockLines, BLOCK_TAGS, type PageModel } from '../page-model.ts';
 import { socialPlatformOf } from '../vocabulary.ts';

@@ -3,7 +3,7 @@
 // ("2019 – Founded in Berlin", "March 2021: Launched v1"), or a date line followed by its text.
 import type { Evidence, StorySection } from '../../../core/drafts/fields.ts';
 import type { DraftProposal, Proposed } from '../types.ts';
-import { MILESTONE_TITLE_MAX, MILESTONES_MAX, STORY_SECTION_MAX } from '../bounds.ts';
+import { MILESTONE_TITLE_MAX, MILESTONES_MAX, STORY_SECTION_MAX } from '../../../core/drafts/bounds.ts';
 import { isoDate, statedDates } from '../field-rules.ts';
 import { truncateWords } from '../normalise.ts';
 import { wordCount, type Sources } from './sources.ts';
