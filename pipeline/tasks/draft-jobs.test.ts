@@ -11,7 +11,7 @@ import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { draftById, insertDraft } from '../../core/drafts/store.ts';
 import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS } from '../../core/drafts/fields.ts';
 import { createDrafter } from '../drafting/index.ts';
-import { CRAWL_LIMITS, draftTasks, taskList } from '../worker.ts';
+import { CRAWL_LIMITS, databaseTasks, draftTasks } from '../worker.ts';
 import type { DraftDeps } from './draft-deps.ts';
 
 const logger = new Logger(() => () => {});
@@ -30,7 +30,7 @@ const depsWith = (drafter: DraftDeps['drafter']): DraftDeps => ({
 });
 const extractive = () => createDrafter({ kind: 'extractive', openaiApiKey: null, openaiBaseUrl: null, model: 'x', timeoutMs: 1000 });
 const llmDrafter = () => createDrafter({ kind: 'llm', openaiApiKey: 'test-key', openaiBaseUrl: `http://127.0.0.1:${llm.port}/v1`, model: 'test', timeoutMs: 3000 }, { maxRetries: 0 });
-const tasksOf = (deps: DraftDeps): TaskList => ({ ...taskList, ...draftTasks(deps) });
+const tasksOf = (deps: DraftDeps): TaskList => ({ ...databaseTasks(deps), ...draftTasks(deps) });
 
 async function runAll(tasks: TaskList) {
   // runOnce runs every job that is due, then returns.
@@ -159,7 +159,7 @@ test('sweep_drafts ends drafts, comparisons and redrafts left in progress long a
                  updated_at = now() - interval '20 minutes' where id = ${(await newDraft(site.url))}`;
   await quickAddJob({ connectionString: db.url }, 'sweep_drafts', {});
   // Only the sweep runs: the fresh draft's crawl job must stay queued.
-  await runOnce({ connectionString: db.url, taskList: { sweep_drafts: taskList.sweep_drafts }, logger });
+  await runOnce({ connectionString: db.url, taskList: { sweep_drafts: databaseTasks(db).sweep_drafts }, logger });
   expect(await draftById(db.sql, stuck)).toMatchObject({ status: 'failed', failure_reason: 'timed_out' });
   expect((await draftById(db.sql, fresh))!.status).toBe('crawling');
   const [other] = await db.sql`select regenerating, regenerate_error, comparison from drafts where status = 'ready' and comparison is not null`;

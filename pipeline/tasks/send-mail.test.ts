@@ -4,7 +4,7 @@ import { loadConfig } from '../../core/config.ts';
 import { enqueueMail } from '../../core/mail/outbox.ts';
 import { freshDatabase } from '../../test/db.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
-import { sendMailTask } from './send-mail.ts';
+import { sendMail } from './send-mail.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let sink: SmtpSink;
@@ -23,6 +23,7 @@ function recordingLogger() {
   return { lines, logger: new Logger(() => (_level, message) => { lines.push(message); }) };
 }
 
+const mailTask = (config: ReturnType<typeof loadConfig>) => sendMail({ sql: db.sql, mail: config.mail });
 const configWith = (env: Record<string, string>) => loadConfig({ SITE_URL: 'http://127.0.0.1:1', MAIL_FROM: 'robot@directory.test', ...env });
 
 async function outboxRow(id: string) {
@@ -34,7 +35,7 @@ const mail = (to: string, text = 'Hello there. A long line follows: https://exam
   ({ to, subject: 'Greetings from the directory', text, html: `<p>${text}</p>`, kind: 'test' });
 
 test('delivers an outbox row over SMTP, marks it sent, and does not send it twice', async () => {
-  const task = sendMailTask(configWith({ SMTP_URL: sink.url }));
+  const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger } = recordingLogger();
   const id = await enqueueMail(db.sql, mail('first@example.test'));
   await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
@@ -57,7 +58,7 @@ test('delivers an outbox row over SMTP, marks it sent, and does not send it twic
 });
 
 test('a refused delivery records the error and fails the job; the retry delivers it', async () => {
-  const task = sendMailTask(configWith({ SMTP_URL: sink.url }));
+  const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger } = recordingLogger();
   const id = await enqueueMail(db.sql, mail('second@example.test'));
   sink.rejectWith = 'mailbox unavailable for tests';
@@ -88,7 +89,7 @@ test('an unreachable SMTP server fails the job and records why', async () => {
   // A port nothing listens on: the sink's own port after stopping a second sink.
   const dead = await startSmtpSink();
   await dead.stop();
-  const task = sendMailTask(configWith({ SMTP_URL: dead.url }));
+  const task = mailTask(configWith({ SMTP_URL: dead.url }));
   const id = await enqueueMail(db.sql, mail('third@example.test'));
   await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger: recordingLogger().logger });
   const row = await outboxRow(id);
@@ -99,7 +100,7 @@ test('an unreachable SMTP server fails the job and records why', async () => {
 });
 
 test('without SMTP_URL the mail stays in the outbox, and the worker says so once', async () => {
-  const task = sendMailTask(configWith({}));
+  const task = mailTask(configWith({}));
   const { logger, lines } = recordingLogger();
   const before = sink.messages.length;
   const a = await enqueueMail(db.sql, mail('fourth@example.test'));
@@ -113,7 +114,7 @@ test('without SMTP_URL the mail stays in the outbox, and the worker says so once
 });
 
 test('a job for a missing row finishes without sending', async () => {
-  const task = sendMailTask(configWith({ SMTP_URL: sink.url }));
+  const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger, lines } = recordingLogger();
   const before = sink.messages.length;
   await db.sql`select graphile_worker.add_job('send_mail', json_build_object('id', 987654321))`;
