@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia';
 import type { Config } from '../core/config.ts';
 import { rateGate } from './http/rate-gate.ts';
-import { PROBLEM_KINDS, problem, problemResponse } from './http/problem.ts';
+import { isProblemKind, problem, problemResponse } from './http/problem.ts';
+import { problemPage } from './http/problem-page.ts';
 import { mountRest } from './http/rest.ts';
 import { mountMcp } from './mcp/mount.ts';
 import { mountOpenApi } from './openapi/mount.ts';
@@ -52,12 +53,9 @@ export function buildApp(deps: AppDeps) {
       await deps.sql`select 1`;
       return { ok: true };
     })
-    .get('/problems/:kind', ({ params }) => {
-      const k = PROBLEM_KINDS[params.kind];
-      if (!k) return problemResponse(problem(config.siteUrl, 'not-found', 'No such problem type.'));
-      return new Response(`<!doctype html><meta charset="utf-8"><title>${k.title}</title><h1>${k.status} ${k.title}</h1><p>${k.about}</p>`,
-        { headers: { 'content-type': 'text/html; charset=utf-8' } });
-    });
+    .get('/problems/:kind', ({ params }) => isProblemKind(params.kind)
+      ? problemPage(params.kind)
+      : problemResponse(problem(config.siteUrl, 'not-found', 'No such problem type.')));
 
   mountRest(app as never, API_PREFIX, operations, { makeContext, rateLimit, config, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
   mountOpenApi(app as never, API_PREFIX, operations, config);
