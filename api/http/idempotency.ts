@@ -36,7 +36,7 @@ export function keyProblem(key: unknown): string | null {
 }
 
 const badHeader = (message: string) => {
-  const issue = { field: IDEMPOTENCY_HEADER, in: 'header', message } as FieldIssue;
+  const issue: FieldIssue & { in: 'header' } = { field: IDEMPOTENCY_HEADER, in: 'header', message };
   return new DomainError('invalid_input', `Invalid input: ${IDEMPOTENCY_HEADER} ${message}`, { fields: [issue] });
 };
 

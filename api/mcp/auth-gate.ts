@@ -22,7 +22,7 @@ export interface GateResult {
  * never start a client's OAuth flow, so the JSON-RPC body is peeked at before the SDK runs.
  */
 export function mcpAuthGate(ops: Operation[], deps: { makeContext: ContextFactory; config: Config }) {
-  const scopeOf = new Map<string, Scope>(ops.filter((o) => o.scope).map((o) => [o.name, o.scope as Scope]));
+  const scopeOf = new Map<string, Scope>(ops.flatMap((o): [string, Scope][] => (o.scope ? [[o.name, o.scope]] : [])));
   const writes = new Set(ops.filter((o) => o.method !== 'GET').map((o) => o.name));
   const resource = resourcesOf(deps.config).mcp;
   const deny = (code: ErrorCode, challenge: string, detail: string) =>
