@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Logger, quickAddJob, runOnce } from 'graphile-worker';
+import { Logger, quickAddJob } from 'graphile-worker';
+import { runJobs } from '../test/jobs.ts';
 import { ensureSite } from '../sql/site.ts';
 import { freshDatabase } from '../test/db.ts';
 import { databaseTasks } from './worker.ts';
@@ -36,12 +37,12 @@ test('award_weeks grants #1-#3 of a finished week by votes cast during that week
       .catch(() => {}); // user 0 already voted for alpha in-week
   }
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
-  await runOnce({ connectionString: db.url, taskList: databaseTasks(db), logger });
+  await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   const awards = await sql`select l.slug, a.rank, a.votes from awards a join listings l on l.id = a.listing_id order by a.rank`;
   expect(awards.map((a) => [a.slug, a.rank, a.votes])).toEqual([['delta', 1, 4], ['gamma', 2, 3], ['beta', 3, 2]]);
   // Running it again grants nothing more.
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
-  await runOnce({ connectionString: db.url, taskList: databaseTasks(db), logger });
+  await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   expect((await sql`select count(*)::int as n from awards`)[0].n).toBe(3);
 });
 
@@ -49,7 +50,7 @@ test('refresh_views recomputes counters and announces a new cache generation', a
   const { sql } = db;
   const before = Number((await sql`select last_value from cache_generation`)[0].last_value);
   await quickAddJob({ connectionString: db.url }, 'refresh_views', {});
-  await runOnce({ connectionString: db.url, taskList: databaseTasks(db), logger });
+  await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   const after = Number((await sql`select last_value from cache_generation`)[0].last_value);
   expect(after).toBeGreaterThan(before);
   const [alpha] = await sql`select s.votes from mv_listing_stats s join listings l on l.id = s.listing_id where l.slug = 'alpha'`;

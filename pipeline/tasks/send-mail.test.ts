@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Logger, runOnce } from 'graphile-worker';
+import { Logger } from 'graphile-worker';
+import { runJobs } from '../../test/jobs.ts';
 import { loadConfig } from '../../core/config.ts';
 import { enqueueMail } from '../../core/mail/outbox.ts';
 import { freshDatabase } from '../../test/db.ts';
@@ -38,7 +39,7 @@ test('delivers an outbox row over SMTP, marks it sent, and does not send it twic
   const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger } = recordingLogger();
   const id = await enqueueMail(db.sql, mail('first@example.test'));
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
 
   const got = await sink.waitFor((m) => m.to.includes('first@example.test'));
   expect(got.from).toBe('robot@directory.test');
@@ -52,7 +53,7 @@ test('delivers an outbox row over SMTP, marks it sent, and does not send it twic
 
   // At-least-once delivery: the same job again finds the row sent and leaves it alone.
   await db.sql`select graphile_worker.add_job('send_mail', json_build_object('id', ${id}::bigint))`;
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   expect(sink.messages.filter((m) => m.to.includes('first@example.test'))).toHaveLength(1);
   expect((await outboxRow(id)).attempts).toBe(1);
 });
@@ -63,7 +64,7 @@ test('a refused delivery records the error and fails the job; the retry delivers
   const id = await enqueueMail(db.sql, mail('second@example.test'));
   sink.rejectWith = 'mailbox unavailable for tests';
   try {
-    await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+    await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   } finally {
     sink.rejectWith = null;
   }
@@ -76,7 +77,7 @@ test('a refused delivery records the error and fails the job; the retry delivers
 
   // graphile-worker retries with backoff; move the retry to now instead of waiting for it.
   await db.sql`update graphile_worker._private_jobs set run_at = now() where key = ${'mail:' + id}`;
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   await sink.waitFor((m) => m.to.includes('second@example.test'));
   const sent = await outboxRow(id);
   expect(sent.sent_at).toBeInstanceOf(Date);
@@ -91,7 +92,7 @@ test('an unreachable SMTP server fails the job and records why', async () => {
   await dead.stop();
   const task = mailTask(configWith({ SMTP_URL: dead.url }));
   const id = await enqueueMail(db.sql, mail('third@example.test'));
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger: recordingLogger().logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger: recordingLogger().logger });
   const row = await outboxRow(id);
   expect(row.sent_at).toBeNull();
   expect(row.attempts).toBe(1);
@@ -105,7 +106,7 @@ test('without SMTP_URL the mail stays in the outbox, and the worker says so once
   const before = sink.messages.length;
   const a = await enqueueMail(db.sql, mail('fourth@example.test'));
   const b = await enqueueMail(db.sql, mail('fifth@example.test'));
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   for (const id of [a, b]) expect(await outboxRow(id)).toMatchObject({ sent_at: null, attempts: 0, last_error: null });
   // The jobs are done (not retried forever); the rows are what operators read.
   expect((await db.sql`select count(*)::int as n from graphile_worker.jobs where key in (${'mail:' + a}, ${'mail:' + b})`)[0].n).toBe(0);
@@ -118,7 +119,7 @@ test('a job for a missing row finishes without sending', async () => {
   const { logger, lines } = recordingLogger();
   const before = sink.messages.length;
   await db.sql`select graphile_worker.add_job('send_mail', json_build_object('id', 987654321))`;
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   expect(lines.some((l) => l.includes('no mail_outbox row 987654321'))).toBe(true);
   expect(sink.messages.length).toBe(before);
 });

@@ -2,7 +2,8 @@
 // permanently (no retries with backoff), with the reason in the log and on the job row; a valid
 // payload runs with its typed fields.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Logger, runOnce } from 'graphile-worker';
+import { Logger } from 'graphile-worker';
+import { runJobs } from '../../test/jobs.ts';
 import { Type } from '@sinclair/typebox';
 import { defineJob, enqueue, JOBS } from '../../core/jobs/index.ts';
 import { freshDatabase } from '../../test/db.ts';
@@ -46,7 +47,7 @@ for (const [what, payload, message] of bad) {
     const { logger, lines } = recordingLogger();
     const before = seen.length;
     const id = await addRaw(ECHO.name, payload, ECHO.maxAttempts);
-    await runOnce({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
+    await runJobs({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
     expect(seen.length).toBe(before);
     const row = await jobRow(id);
     expect(row).toMatchObject({ attempts: 1, max_attempts: 1 });
@@ -54,7 +55,7 @@ for (const [what, payload, message] of bad) {
     expect(lines.some((l) => message.test(l) && l.includes('fails permanently without retries'))).toBe(true);
     // Even when its retry would be due, a permanently failed job is not picked up again.
     await db.sql`update graphile_worker._private_jobs set run_at = now() where id = ${id}`;
-    await runOnce({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
+    await runJobs({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
     expect(await jobRow(id)).toMatchObject({ attempts: 1, max_attempts: 1 });
   });
 }
@@ -63,7 +64,7 @@ test('a valid payload runs with its fields (v removed); one without v counts as 
   const { logger } = recordingLogger();
   await enqueue(db.sql, ECHO, { n: 7, label: 'seven' });
   await addRaw(ECHO.name, { n: 8 }, ECHO.maxAttempts);
-  await runOnce({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
+  await runJobs({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
   expect(seen).toContainEqual({ n: 7, label: 'seven' });
   expect(seen).toContainEqual({ n: 8 });
   expect((await db.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${ECHO.name} and attempts < max_attempts`)[0].n).toBe(0);
@@ -72,7 +73,7 @@ test('a valid payload runs with its fields (v removed); one without v counts as 
 test('a catalogue job (send_mail) with a bad payload is not retried up to its 25 attempts', async () => {
   const { logger, lines } = recordingLogger();
   const id = await addRaw(JOBS.send_mail.name, { id: 'not-a-number', v: 1 }, JOBS.send_mail.maxAttempts);
-  await runOnce({ connectionString: db.url, taskList: { [JOBS.send_mail.name]: sendMail({ sql: db.sql, mail: { smtpUrl: null, from: 'robot@directory.test' } }) }, logger });
+  await runJobs({ connectionString: db.url, taskList: { [JOBS.send_mail.name]: sendMail({ sql: db.sql, mail: { smtpUrl: null, from: 'robot@directory.test' } }) }, logger });
   expect(await jobRow(id)).toMatchObject({ attempts: 1, max_attempts: 1 });
   expect(lines.some((l) => l.includes('send_mail: invalid payload at /id'))).toBe(true);
 });
