@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Logger, quickAddJob } from 'graphile-worker';
+import { Logger, parseCrontab, quickAddJob } from 'graphile-worker';
 import { runJobs } from '../test/jobs.ts';
 import { ensureSite } from '../sql/site.ts';
 import { freshDatabase } from '../test/db.ts';
-import { databaseTasks } from './worker.ts';
+import { cronLine, databaseTasks } from './worker.ts';
+import { JOBS } from '../core/jobs/index.ts';
 
 const logger = new Logger(() => () => {});
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -66,4 +67,12 @@ test('votes years old do not break the refresh (trending decay is clamped)', asy
   const [s] = await sql`select votes, trending from mv_listing_stats where listing_id = ${l.id}`;
   expect(s.votes).toBe(4);
   expect(s.trending).toBeGreaterThan(0);
+});
+
+test('cron lines take the job name, attempts, key and payload version from the catalogue', () => {
+  const line = cronLine('5 0 * * 1', JOBS.award_weeks, 'fill=1w');
+  expect(line).toBe('5 0 * * 1 award_weeks ?max=3&jobKey=award_weeks&jobKeyMode=replace&fill=1w {"v":1}');
+  const [item] = parseCrontab(line);
+  expect(item).toMatchObject({ task: 'award_weeks', payload: { v: 1 }, options: { maxAttempts: 3, jobKey: 'award_weeks', jobKeyMode: 'replace' } });
+  expect(item.options.backfillPeriod).toBe(7 * 24 * 3600 * 1000);
 });
