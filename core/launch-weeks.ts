@@ -58,7 +58,7 @@ export async function resolveWeek(sql: Sql, siteId: number, input: string, where
     throw invalid(`Invalid input: ${field} ${issue.message}`, [issue]);
   }
   if (!row.in_calendar) {
-    throw notFound(`No launch week ${row.week}: the calendar runs from the site's first launch week to ${MAX_WEEKS_AHEAD} weeks ahead.`);
+    throw notFound(`No launch week ${row.week}: the calendar runs from the site's first launch week to ${MAX_WEEKS_AHEAD} weeks ahead.`, 'week_not_in_calendar');
   }
   return { week: row.week, week_end: row.week_end, label: row.label, is_future: row.is_future };
 }

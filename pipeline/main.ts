@@ -4,6 +4,7 @@ import { prepareDatabase } from '../core/database.ts';
 import { pendingMigrations } from '../sql/migrate.ts';
 import { startWorker } from './worker.ts';
 import { onStopSignal } from '../core/shutdown.ts';
+import { enqueue, JOBS } from '../core/jobs/index.ts';
 import { graphileLogger } from './observability/log.ts';
 import { startHealthServer } from './observability/health-server.ts';
 import { workerMetrics } from './observability/worker-metrics.ts';
@@ -15,7 +16,7 @@ const db = await prepareDatabase(config, { site: false, connections: 2 });
 const sql = db.sql;
 const runner = await startWorker(config, db.url, { logger: graphileLogger(log) });
 // Awards for weeks that finished while nothing ran; a no-op when they exist.
-await runner.addJob('award_weeks', {}, { jobKey: 'award_weeks' });
+await enqueue(sql, JOBS.award_weeks, {});
 
 const metrics = workerMetrics(sql);
 metrics.observe(runner.events);

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Logger, quickAddJob, runOnce } from 'graphile-worker';
+import { Logger, parseCrontab, quickAddJob } from 'graphile-worker';
+import { runJobs } from '../test/jobs.ts';
 import { ensureSite } from '../sql/site.ts';
 import { freshDatabase } from '../test/db.ts';
 import { makeCompany, makeListing, makeUser, makeUsers, makeVote } from '../test/builders.ts';
-import { taskList } from './worker.ts';
+import { cronLine, databaseTasks } from './worker.ts';
+import { JOBS } from '../core/jobs/index.ts';
 
 const logger = new Logger(() => () => {});
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -37,12 +39,12 @@ test('award_weeks grants #1-#3 of a finished week by votes cast during that week
       .catch(() => {}); // user 0 already voted for alpha in-week
   }
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
-  await runOnce({ connectionString: db.url, taskList, logger });
+  await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   const awards = await sql`select l.slug, a.rank, a.votes from awards a join listings l on l.id = a.listing_id order by a.rank`;
   expect(awards.map((a) => [a.slug, a.rank, a.votes])).toEqual([['delta', 1, 4], ['gamma', 2, 3], ['beta', 3, 2]]);
   // Running it again grants nothing more.
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
-  await runOnce({ connectionString: db.url, taskList, logger });
+  await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   expect((await sql`select count(*)::int as n from awards`)[0].n).toBe(3);
 });
 
@@ -50,7 +52,7 @@ test('refresh_views recomputes counters and announces a new cache generation', a
   const { sql } = db;
   const before = Number((await sql`select last_value from cache_generation`)[0].last_value);
   await quickAddJob({ connectionString: db.url }, 'refresh_views', {});
-  await runOnce({ connectionString: db.url, taskList, logger });
+  await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   const after = Number((await sql`select last_value from cache_generation`)[0].last_value);
   expect(after).toBeGreaterThan(before);
   const [alpha] = await sql`select s.votes from mv_listing_stats s join listings l on l.id = s.listing_id where l.slug = 'alpha'`;
@@ -66,4 +68,12 @@ test('votes years old do not break the refresh (trending decay is clamped)', asy
   const [s] = await sql`select votes, trending from mv_listing_stats where listing_id = ${l.id}`;
   expect(s.votes).toBe(4);
   expect(s.trending).toBeGreaterThan(0);
+});
+
+test('cron lines take the job name, attempts, key and payload version from the catalogue', () => {
+  const line = cronLine('5 0 * * 1', JOBS.award_weeks, 'fill=1w');
+  expect(line).toBe('5 0 * * 1 award_weeks ?max=3&jobKey=award_weeks&jobKeyMode=replace&fill=1w {"v":1}');
+  const [item] = parseCrontab(line);
+  expect(item).toMatchObject({ task: 'award_weeks', payload: { v: 1 }, options: { maxAttempts: 3, jobKey: 'award_weeks', jobKeyMode: 'replace' } });
+  expect(item.options.backfillPeriod).toBe(7 * 24 * 3600 * 1000);
 });

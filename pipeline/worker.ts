@@ -1,5 +1,6 @@
 import { run, type Logger, type Runner, type TaskList } from 'graphile-worker';
 import type { Config } from '../core/config.ts';
+import { JOBS, type JobDefinition } from '../core/jobs/index.ts';
 import { connect } from '../sql/db.ts';
 import { createSafeFetcher, type SafeFetch } from '../core/net/ssrf-fetch.ts';
 import { createDrafter } from './drafting/index.ts';
@@ -12,25 +13,43 @@ import { crawlCompetitor } from './tasks/crawl-competitor.ts';
 import { compareDraft } from './tasks/compare-draft.ts';
 import { sweepDrafts } from './tasks/sweep-drafts.ts';
 import type { DraftDeps } from './tasks/draft-deps.ts';
-import { sendMailTask } from './tasks/send-mail.ts';
+import { sendMail, type MailDeps } from './tasks/send-mail.ts';
 import { expireRecords } from './tasks/expire-records.ts';
+import type { TaskDeps } from './tasks/task.ts';
 
 /** Tasks that need nothing but the database. */
-export const taskList: TaskList = {
-  refresh_views: refreshViews,
-  award_weeks: awardWeeks,
-  sweep_drafts: sweepDrafts,
-};
+export function databaseTasks(deps: TaskDeps): TaskList {
+  return {
+    [JOBS.refresh_views.name]: refreshViews(deps),
+    [JOBS.award_weeks.name]: awardWeeks(deps),
+    [JOBS.sweep_drafts.name]: sweepDrafts(deps),
+    [JOBS.expire_records.name]: expireRecords(deps),
+  };
+}
 
 /** The submission pipeline's tasks: crawl, draft, redraft, competitor crawl and comparison. */
 export function draftTasks(deps: DraftDeps): TaskList {
   return {
-    crawl_draft: crawlDraft(deps),
-    draft_profile: draftProfile(deps),
-    regenerate_draft: regenerateDraft(deps),
-    crawl_competitor: crawlCompetitor(deps),
-    compare_draft: compareDraft(deps),
+    [JOBS.crawl_draft.name]: crawlDraft(deps),
+    [JOBS.draft_profile.name]: draftProfile(deps),
+    [JOBS.regenerate_draft.name]: regenerateDraft(deps),
+    [JOBS.crawl_competitor.name]: crawlCompetitor(deps),
+    [JOBS.compare_draft.name]: compareDraft(deps),
   };
+}
+
+/** Every task of the worker, one per job of the catalogue. */
+export const allTasks = (deps: DraftDeps & MailDeps): TaskList =>
+  ({ ...databaseTasks(deps), ...draftTasks(deps), [JOBS.send_mail.name]: sendMail(deps) });
+
+/**
+ * One crontab line for a scheduled job: its attempts and key come from the catalogue, and its
+ * payload carries the job's version like every enqueued one (graphile-worker adds `_cron`).
+ */
+export function cronLine(schedule: string, job: JobDefinition, extra = ''): string {
+  const key = job.key?.({});
+  const options = [`max=${job.maxAttempts}`, ...(key ? [`jobKey=${key}`, 'jobKeyMode=replace'] : []), ...(extra ? [extra] : [])];
+  return `${schedule} ${job.name} ?${options.join('&')} ${JSON.stringify({ v: job.version })}`;
 }
 
 /** Crawl caps: about 25 pages, 1 MB a page, 30 s a site (the spec allows a minute for the whole draft). */
@@ -71,12 +90,12 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
       noHandleSignals: true,
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
-      taskList: { ...taskList, ...draftTasks(deps), send_mail: sendMailTask(config), expire_records: expireRecords(sql) },
+      taskList: allTasks({ ...deps, mail: config.mail }),
       crontab: [
-        `${config.viewRefreshCron} refresh_views ?max=1&jobKey=refresh_views&jobKeyMode=replace`,
-        '5 0 * * 1 award_weeks ?max=1&fill=1w&jobKey=award_weeks',
-        '* * * * * sweep_drafts ?max=1&jobKey=sweep_drafts&jobKeyMode=replace',
-        '17 * * * * expire_records ?max=1&jobKey=expire_records&jobKeyMode=replace',
+        cronLine(config.viewRefreshCron, JOBS.refresh_views),
+        cronLine('5 0 * * 1', JOBS.award_weeks, 'fill=1w'),
+        cronLine('* * * * *', JOBS.sweep_drafts),
+        cronLine('17 * * * *', JOBS.expire_records),
       ].join('\n'),
     });
   } catch (error) {

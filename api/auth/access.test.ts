@@ -68,6 +68,7 @@ describe('credentials on REST and MCP', () => {
     const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: mcpCall('get_account') });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await res.json()).toMatchObject({ status: 401, code: 'credential_required' });
   });
 
   test('MCP: public tools need no credential; an invalid one is refused on any request', async () => {
@@ -76,6 +77,7 @@ describe('credentials on REST and MCP', () => {
     const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...bearer(revoked) }, body: mcpCall('get_site_info') });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(await bad.json()).toMatchObject({ status: 401, code: 'invalid_credential' });
   });
 
   test('MCP: an API key calls get_account; a key without the scope gets 403', async () => {
@@ -87,6 +89,7 @@ describe('credentials on REST and MCP', () => {
     const denied = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...bearer(ordersOnly) }, body: mcpCall('get_account') });
     expect(denied.status).toBe(403);
     expect(denied.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(await denied.json()).toMatchObject({ status: 403, code: 'insufficient_scope' });
   });
 
   test('every authenticated operation: 401 without a credential, 403 without its scope', async () => {

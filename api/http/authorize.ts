@@ -8,8 +8,8 @@ import type { Operation, OperationContext } from '../registry/operation.ts';
 export function authorize(op: Operation, ctx: OperationContext): void {
   // A credential that was sent but is not valid is refused on every operation, public ones
   // included: a mistyped or revoked key should fail loudly, not read as anonymous.
-  if (ctx.credentialRejected) throw new DomainError('unauthorized', 'The credential is invalid, expired, revoked or issued for another resource.');
+  if (ctx.credentialRejected) throw new DomainError('invalid_credential', 'The credential is invalid, expired, revoked or issued for another resource.');
   if (op.scope === null) return;
-  if (!ctx.principal) throw new DomainError('unauthorized', 'This operation needs a credential: send Authorization: Bearer <API key or access token>.');
-  if (!ctx.principal.scopes.includes(op.scope)) throw new DomainError('forbidden', `This credential lacks the ${op.scope} scope.`);
+  if (!ctx.principal) throw new DomainError('credential_required', 'This operation needs a credential: send Authorization: Bearer <API key or access token>.');
+  if (!ctx.principal.scopes.includes(op.scope)) throw new DomainError('insufficient_scope', `This credential lacks the ${op.scope} scope.`);
 }

@@ -13,6 +13,7 @@ import { callTool, toolSpecOf, validateArguments } from '../mcp/tools.ts';
 import { createCache } from './cache.ts';
 import { execute, type Executed } from './execute.ts';
 import { idempotencyHeaders, parseIdempotencyHeader } from './idempotency.ts';
+import { errorHeaders } from './problem.ts';
 
 // The operations under test are defined here, so the behaviour is pinned whatever the registry
 // holds. Their handler writes a real row (the side effect a retry must not repeat) and can be
@@ -63,7 +64,7 @@ const ctxOf = (key: string | undefined, who: Principal | null = ann): OperationC
 const run = (key: string | undefined, input: Record<string, unknown> = { thing: 'a', note: 'hello' }, opts: { op?: Operation; who?: Principal | null } = {}) =>
   execute(opts.op ?? noteOp, input, ctxOf(key, opts.who === undefined ? ann : opts.who));
 
-async function failure(p: Promise<unknown>): Promise<DomainError & { replayed?: boolean; retryAfter?: number }> {
+async function failure(p: Promise<unknown>): Promise<DomainError & { replayed?: boolean }> {
   try { await p; } catch (e) { return e as DomainError; }
   throw new Error('expected the call to fail');
 }
@@ -138,8 +139,10 @@ describe('Idempotency-Key on execute()', () => {
     await g.entered;
     const busy = await failure(run('k-race'));
     expect(busy.kind).toBe('conflict');
-    expect(busy.retryAfter).toBeGreaterThanOrEqual(1);
-    expect(idempotencyHeaders(busy)).toEqual({ 'retry-after': String(busy.retryAfter) });
+    expect(busy.code).toBe('idempotency_request_in_flight');
+    expect(busy.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(errorHeaders(busy)).toEqual({ 'retry-after': String(busy.retryAfterSeconds) });
+    expect(idempotencyHeaders(busy)).toEqual({});
     // A different body is refused as a mismatch even while the first one runs.
     expect((await failure(run('k-race', { thing: 'a', note: 'changed' }))).kind).toBe('unprocessable');
     expect((await keyRow('k-race'))[0].state).toBe('in_flight');

@@ -36,7 +36,7 @@ export function keyProblem(key: unknown): string | null {
 }
 
 const badHeader = (message: string) => {
-  const issue = { field: IDEMPOTENCY_HEADER, in: 'header', message } as FieldIssue;
+  const issue: FieldIssue & { in: 'header' } = { field: IDEMPOTENCY_HEADER, in: 'header', message };
   return new DomainError('invalid_input', `Invalid input: ${IDEMPOTENCY_HEADER} ${message}`, { fields: [issue] });
 };
 
@@ -64,16 +64,18 @@ export const toHeaderValue = (key: string) => `"${key.replace(/[\\"]/g, '\\$&')}
 
 export interface IdempotentOutcome { body: string; status: number; replayed: boolean }
 
-/** Errors of this step carry what the response needs beyond the problem. */
-type Marked = DomainError & { replayed?: boolean; retryAfter?: number };
+/** A failure the operation answered earlier, answered again for a replayed key: the same problem, marked as a replay. */
+export class ReplayedError extends DomainError {
+  readonly replayed = true;
+}
 
-/** Extra response headers for an execute() result or a thrown error: replay marker, Retry-After. */
+/**
+ * The replay marker header for an execute() result or a thrown error. (Retry-After of a request
+ * still in flight is the error's own retryAfterSeconds, sent for every domain error.)
+ */
 export function idempotencyHeaders(x: unknown): Record<string, string> {
-  const o = (x ?? {}) as { replayed?: boolean; retryAfter?: number };
-  const out: Record<string, string> = {};
-  if (o.replayed) out[REPLAYED_HEADER] = 'true';
-  if (o.retryAfter) out['retry-after'] = String(o.retryAfter);
-  return out;
+  const replayed = typeof x === 'object' && x !== null && 'replayed' in x && x.replayed === true;
+  return replayed ? { [REPLAYED_HEADER]: 'true' } : {};
 }
 
 /** A stored failure; rows written before codes existed carry only the kind. */
@@ -103,7 +105,7 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
   run: () => Promise<string>): Promise<IdempotentOutcome> {
   const key = parseIdempotencyHeader(rawKey);
   // Keys belong to an account; every idempotent operation needs a credential anyway.
-  if (!ctx.principal) throw new DomainError('unauthorized', `${IDEMPOTENCY_HEADER} is kept per account: send a credential with it.`);
+  if (!ctx.principal) throw new DomainError('credential_required', `${IDEMPOTENCY_HEADER} is kept per account: send a credential with it.`);
   const scope: IdempotencyScope = { userId: ctx.principal.userId, operation: op.name, key };
   const requestHash = createHash('sha256').update(fingerprint).digest('hex');
   const claim = await claimIdempotencyKey(ctx.sql, scope, requestHash, { leaseSeconds: LEASE_SECONDS, ttlHours: ctx.config.idempotencyTtlHours });
@@ -112,17 +114,14 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
     throw new DomainError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with a different request to ${op.name}; a key must not be reused with another body. Send a new key for a new request.`);
   }
   if (claim.kind === 'in_flight') {
-    const err: Marked = new DomainError('idempotency_request_in_flight', `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after the Retry-After seconds to get its response.`);
-    err.retryAfter = RETRY_AFTER_SECONDS;
-    throw err;
+    throw new DomainError('idempotency_request_in_flight', `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after the Retry-After seconds to get its response.`,
+      { retryAfterSeconds: RETRY_AFTER_SECONDS });
   }
   if (claim.kind === 'replay') {
     if (claim.status >= 400) {
       const stored = JSON.parse(claim.body) as StoredError;
       const code = stored.code && isErrorCode(stored.code) ? stored.code : GENERIC_CODE[stored.kind];
-      const err: Marked = new DomainError(code, stored.message, { fields: stored.fields });
-      err.replayed = true;
-      throw err;
+      throw new ReplayedError(code, stored.message, { fields: stored.fields });
     }
     return { body: claim.body, status: claim.status, replayed: true };
   }

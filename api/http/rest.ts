@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
-import { problem, problemFromError, problemResponse } from './problem.ts';
+import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
 import type { RateGate } from './rate-gate.ts';
 import { authorize } from './authorize.ts';
@@ -31,12 +31,12 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
   if (buf.byteLength === 0) return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-    throw Object.assign(new DomainError('unsupported_media_type', 'Request bodies must be application/json.'), { media: true });
+    throw new DomainError('unsupported_media_type', 'Request bodies must be application/json.');
   }
   try {
     return JSON.parse(new TextDecoder().decode(buf));
   } catch {
-    throw Object.assign(new DomainError('malformed_json', 'The body is not valid JSON.'), { badJson: true });
+    throw new DomainError('malformed_json', 'The body is not valid JSON.');
   }
 }
 
@@ -77,12 +77,9 @@ export function restRoutes(prefix: string, ops: Operation[], deps: {
         }
         return new Response(out.body, { status: out.status ?? op.status ?? 200, headers });
       } catch (err) {
-        const e = err as DomainError & { badJson?: boolean; media?: boolean };
-        if (e.badJson) return problemResponse(problem(deps.siteUrl, 'bad-request', e.message), base);
-        if (e.media) return problemResponse(problem(deps.siteUrl, 'unsupported-media-type', e.message), base);
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
-        return problemResponse(p, { ...base, ...idempotencyHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
+        return problemResponse(p, { ...base, ...errorHeaders(err), ...idempotencyHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
       }
     };
     app.route(op.method, prefix + toElysiaPath(op.path), handler, { parse: 'none' });

@@ -1,28 +1,16 @@
-import { FormatRegistry, type TObject } from '@sinclair/typebox';
+import type { TObject } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { DomainError, invalidFields, type FieldIssue } from '../../core/errors/index.ts';
+import { registerFormats } from '../../core/schema/formats.ts';
 import type { Operation } from '../registry/operation.ts';
 
 export type Location = 'path' | 'query' | 'body';
 export interface RawInput { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }
 
-// TypeBox knows no string formats until they are registered; these are the ones the spec uses.
-const formats: Record<string, (v: string) => boolean> = {
-  date: (v) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-    const d = new Date(`${v}T00:00:00Z`); // month 13 is an Invalid Date, and Feb 30 rolls over
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-  },
-  'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)),
-  // The WHATWG form a browser's <input type=email> accepts: practical, not RFC 5322 in full.
-  email: (v) => /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/.test(v),
-  uri: (v) => { try { return Boolean(new URL(v).protocol); } catch { return false; } },
-  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
-};
 // Ours win over any registered before (Elysia registers its own on import): what the API accepts
 // must not depend on which module happened to load first.
-for (const [name, test] of Object.entries(formats)) FormatRegistry.Set(name, test);
+registerFormats();
 
 const compiled = new WeakMap<TObject, TypeCheck<TObject>>();
 const check = (schema: TObject) => {

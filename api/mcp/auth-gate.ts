@@ -1,6 +1,7 @@
 import type { Config } from '../../core/config.ts';
 import { bearerChallenge, resourcesOf } from '../auth/challenge.ts';
-import { problem, problemResponse } from '../http/problem.ts';
+import { problemOf, problemResponse } from '../http/problem.ts';
+import type { ErrorCode } from '../../core/errors/index.ts';
 import type { Resolved } from '../auth/principal.ts';
 import type { Operation, Principal, Scope } from '../registry/operation.ts';
 
@@ -21,11 +22,11 @@ export interface GateResult {
  * never start a client's OAuth flow, so the JSON-RPC body is peeked at before the SDK runs.
  */
 export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request) => Promise<Resolved>; config: Config }) {
-  const scopeOf = new Map<string, Scope>(ops.filter((o) => o.scope).map((o) => [o.name, o.scope as Scope]));
+  const scopeOf = new Map<string, Scope>(ops.flatMap((o): [string, Scope][] => (o.scope ? [[o.name, o.scope]] : [])));
   const writes = new Set(ops.filter((o) => o.method !== 'GET').map((o) => o.name));
   const resource = resourcesOf(deps.config).mcp;
-  const deny = (status: 401 | 403, challenge: string, detail: string) =>
-    problemResponse(problem(deps.config.siteUrl, status === 401 ? 'unauthorized' : 'forbidden', detail), { 'www-authenticate': challenge });
+  const deny = (code: ErrorCode, challenge: string, detail: string) =>
+    problemResponse(problemOf(deps.config.siteUrl, code, detail), { 'www-authenticate': challenge });
 
   return async (request: Request): Promise<GateResult> => {
     if (request.method !== 'POST') return { principal: null, write: false, denial: null };
@@ -44,14 +45,15 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
     const ctx = await deps.resolve(request);
     const result = (denial: Response | null): GateResult => ({ principal: ctx.principal, write, denial, body });
     if (ctx.rejected) {
-      return result(deny(401, bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.'));
+      return result(deny('invalid_credential', bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.'));
     }
-    if (needed.length && !ctx.principal) {
-      return result(deny(401, bearerChallenge(deps.config, resource), 'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.'));
+    const { principal } = ctx;
+    if (needed.length && !principal) {
+      return result(deny('credential_required', bearerChallenge(deps.config, resource), 'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.'));
     }
-    const missing = needed.find((s) => !ctx.principal!.scopes.includes(s));
+    const missing = principal && needed.find((s) => !principal.scopes.includes(s));
     if (missing) {
-      return result(deny(403, bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }), `This credential lacks the ${missing} scope.`));
+      return result(deny('insufficient_scope', bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }), `This credential lacks the ${missing} scope.`));
     }
     return result(null);
   };

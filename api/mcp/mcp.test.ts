@@ -160,7 +160,7 @@ describe.each(clients)('%s', (label, expectedVersion, connect) => {
     const result = await client.callTool('get_site_info', { foo: 1 });
     expect(result.isError).toBe(true);
     const problem = JSON.parse(textOf(result));
-    expect(problem).toMatchObject({ status: 400, title: 'Invalid request', type: `${app.url}/problems/validation` });
+    expect(problem).toMatchObject({ status: 400, title: 'Invalid request', type: `${app.url}/problems/validation`, code: 'invalid_input' });
     expect(problem.errors).toEqual([{ field: 'foo', message: 'is not a known field' }]);
     // The HTTP request reached the operation context: its request id is the problem's instance.
     expect(problem.instance).toBe(requestId);

@@ -1,7 +1,8 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Operation } from '../registry/operation.ts';
 import { plainSchema, requiredNames } from '../registry/inputs.ts';
-import { PROBLEM_KINDS } from '../http/problem.ts';
+import { PROBLEM_KINDS, problemKindOf } from '../http/problem.ts';
+import { ERROR_CODES, type ErrorCode } from '../../core/errors/index.ts';
 import { isCacheable } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
 import { SCOPE_DESCRIPTIONS } from '../../core/auth/scopes.ts';
@@ -54,8 +55,25 @@ const RATE_HEADERS = {
   'RateLimit-Policy': { description: 'The budget that applied: quota and window in seconds.', schema: { type: 'string' } },
 };
 
+/** Every error code with the problem kind and status it is answered with, and what it means. */
+function errorCodes(siteUrl: string) {
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => {
+    const kind = problemKindOf(code);
+    return { code, status: PROBLEM_KINDS[kind].status, type: `${siteUrl}/problems/${kind}`, about: ERROR_CODES[code].about };
+  });
+}
+
+const CODES_NOTE = (siteUrl: string) => [
+  'Error codes: every problem carries `code`, a stable machine code finer than its `type` (new codes may be added; none is renamed or reused). '
+    + 'Branch on `code`, not on `detail` (which is for people). The same list is in `x-error-codes`, and each problem type\'s page lists its codes.',
+  '',
+  '| code | status | meaning |',
+  '|---|---|---|',
+  ...errorCodes(siteUrl).map((c) => `| \`${c.code}\` | ${c.status} | ${c.about.replace(/\|/g, '\\|')} |`),
+].join('\n');
+
 const DOC_NOTES = [
-  'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
+  'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail, `code` (below) and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
   'Invalid input is always 400 (never 422), including unknown query parameters and unknown body keys. Unknown paths and resources are 404. Bodies over the size limit are 413.',
   'Public reads send `ETag` and `Cache-Control`; send `If-None-Match` to get 304 Not Modified. Responses are cached for a few seconds and writes invalidate the cache.',
   'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`.',
@@ -120,8 +138,9 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
     info: {
       title: 'Listing Directory API',
       version: '1.0.0',
-      description: ['A public directory of software products with a weekly launch calendar, leaderboards and awards.', ...DOC_NOTES, AUTH_NOTE(siteUrl)].join('\n\n'),
+      description: ['A public directory of software products with a weekly launch calendar, leaderboards and awards.', ...DOC_NOTES, AUTH_NOTE(siteUrl), CODES_NOTE(siteUrl)].join('\n\n'),
     },
+    'x-error-codes': errorCodes(siteUrl),
     servers: [{ url: `${siteUrl}/api/v1` }],
     tags: [...new Set(ops.map((o) => o.tag))].map((name) => ({ name })),
     paths,
@@ -144,12 +163,17 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
       schemas: {
         Problem: {
           type: 'object',
-          required: ['type', 'title', 'status', 'detail'],
+          required: ['type', 'title', 'status', 'detail', 'code'],
           properties: {
             type: { type: 'string', format: 'uri', description: `One of ${Object.keys(PROBLEM_KINDS).map((k) => `${siteUrl}/problems/${k}`).join(', ')}.` },
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
+            code: {
+              type: 'string', enum: Object.keys(ERROR_CODES),
+              description: 'The stable machine code of the condition (see the error code table in the description, or `x-error-codes`): '
+                + (Object.keys(ERROR_CODES) as ErrorCode[]).map((c) => `\`${c}\` (${PROBLEM_KINDS[problemKindOf(c)].status})`).join(', ') + '.',
+            },
             instance: { type: 'string', description: 'The request id.' },
             errors: {
               type: 'array',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { operations } from '../registry/index.ts';
+import { ERROR_CODES } from '../../core/errors/index.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
@@ -45,4 +46,16 @@ test('parameters with a default are optional in the document', async () => {
       for (const p of op.parameters ?? []) if (p.schema?.default !== undefined) expect([op.operationId, p.name, p.required]).toEqual([op.operationId, p.name, false]);
     }
   }
+});
+
+test('the document lists every error code with its status, problem type and meaning', async () => {
+  const doc = await (await app.get(`${app.url}/api/v1/openapi.json`)).json();
+  const codes = Object.keys(ERROR_CODES).sort();
+  expect(doc.components.schemas.Problem.required).toContain('code');
+  expect([...doc.components.schemas.Problem.properties.code.enum].sort()).toEqual(codes);
+  expect(doc['x-error-codes'].map((c: any) => c.code).sort()).toEqual(codes);
+  expect(doc['x-error-codes'].find((c: any) => c.code === 'draft_in_progress'))
+    .toEqual({ code: 'draft_in_progress', status: 409, type: `${app.url}/problems/conflict`, about: ERROR_CODES.draft_in_progress.about });
+  expect(doc['x-error-codes'].find((c: any) => c.code === 'unavailable')).toMatchObject({ status: 503, type: `${app.url}/problems/service-unavailable` });
+  for (const code of codes) expect(doc.info.description).toContain(`| \`${code}\` |`);
 });

@@ -36,9 +36,8 @@ export function accountOperations(all: () => Operation[]): Operation[] {
       notes: 'Any valid credential with account:read may call it. Sessions on the site\'s pages are not API credentials: API calls always use `Authorization: Bearer`.',
       output: Account,
       handler: async (_input, { sql, principal }) => {
-        if (!principal) throw new DomainError('unauthorized', 'This operation needs a credential.');
         const user = await accountOf(sql, principal.userId);
-        if (!user) throw new DomainError('unauthorized', 'The account behind this credential no longer exists.');
+        if (!user) throw new DomainError('invalid_credential', 'The account behind this credential no longer exists.');
         const cred = await credentialOf(sql, principal.credentialId);
         return {
           user: { ...user, created_at: user.created_at.toISOString(), last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null },

@@ -1,6 +1,6 @@
 // The draft operations (submit a product by URL, edit, invite, submit): schemas in drafts-schemas.ts, logic in core/drafts/.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, type Operation, type OperationContext, type Principal } from '../registry/operation.ts';
+import { defineOperation, type Operation, type ScopedOperationContext } from '../registry/operation.ts';
 import { ListOf, Paging } from '../registry/schemas.ts';
 import { Draft, DraftSummary, IdPath, Invite, InviteBody, SubmitListingBody, SubmittedListing, UpdateBody } from './drafts-schemas.ts';
 import { createDraft } from '../../core/drafts/create-draft.ts';
@@ -14,8 +14,8 @@ import { listDrafts } from '../../core/drafts/store.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 
 const notes = (...lines: string[]) => lines.join('\n\n');
-/** Every draft operation needs an account (its scope), so the principal is set. */
-const owner = (ctx: OperationContext): DraftOwner => ({ sql: ctx.sql, userId: (ctx.principal as Principal).userId, siteId: ctx.site.id });
+/** Every draft operation needs an account (its scope), so its context has the principal. */
+const owner = (ctx: ScopedOperationContext): DraftOwner => ({ sql: ctx.sql, userId: ctx.principal.userId, siteId: ctx.site.id });
 
 const NOT_YOURS = '404 when the id is not a UUID, unknown, or another account\'s draft (drafts are private to their owner).';
 
@@ -102,7 +102,7 @@ export const draftsOperations: Operation[] = [
       `The link (${'{site_url}'}/invites/{token}) works once and expires after ${INVITE_TTL_DAYS} days; the token is never returned by the API. The invitee adds themselves as a founder on that page (no account needed: the link is the proof); the founders section of the draft (and of the listing, once submitted) gains them, at most 6 founders.`,
     ),
     handler: async ({ id, email }, ctx) => inviteCofounder(
-      { ...owner(ctx), email: (ctx.principal as Principal).email, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, id, email),
+      { ...owner(ctx), email: ctx.principal.email, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, id, email),
   }),
 
   defineOperation({

@@ -27,13 +27,23 @@ export interface OperationContext {
   idempotencyKey?: string;
 }
 
+/**
+ * What a scoped operation's handler gets: authorize() has checked the credential and its scope
+ * before any handler runs, so the principal is there.
+ */
+export interface ScopedOperationContext extends OperationContext { principal: Principal }
+
+/** The handler's context: a non-null principal exactly when the operation has a scope. */
+export type ContextFor<S extends Scope | null> = S extends Scope ? ScopedOperationContext : OperationContext;
+
 type In<T> = T extends TObject ? Static<T> : {};
 
 /**
  * One operation of the spec, defined once. REST routes, MCP tools and the OpenAPI document are
  * generated from these fields; nothing about an operation lives anywhere else.
  */
-export interface OperationDef<P extends TObject | undefined, Q extends TObject | undefined, B extends TObject | undefined, O extends TSchema> {
+export interface OperationDef<P extends TObject | undefined, Q extends TObject | undefined, B extends TObject | undefined, O extends TSchema,
+  S extends Scope | null = Scope | null> {
   name: string;
   method: Method;
   /** OpenAPI-style path under /api/v1, e.g. /listings/{slug}. */
@@ -42,7 +52,7 @@ export interface OperationDef<P extends TObject | undefined, Q extends TObject |
   description: string;
   tag: string;
   /** null for public operations. */
-  scope: Scope | null;
+  scope: S;
   params?: P;
   query?: Q;
   body?: B;
@@ -55,12 +65,12 @@ export interface OperationDef<P extends TObject | undefined, Q extends TObject |
   notFoundParams?: string[];
   /** Extra lines for the OpenAPI description: decisions where the spec says "not shown". */
   notes?: string;
-  handler: (input: In<P> & In<Q> & In<B>, ctx: OperationContext) => Promise<Static<O>>;
+  handler: (input: In<P> & In<Q> & In<B>, ctx: ContextFor<S>) => Promise<Static<O>>;
 }
 
 export type Operation = OperationDef<TObject | undefined, TObject | undefined, TObject | undefined, TSchema>;
 
 export function defineOperation<P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined,
-  B extends TObject | undefined = undefined, O extends TSchema = TSchema>(op: OperationDef<P, Q, B, O>): Operation {
+  B extends TObject | undefined = undefined, O extends TSchema = TSchema, S extends Scope | null = null>(op: OperationDef<P, Q, B, O, S>): Operation {
   return op as unknown as Operation;
 }

@@ -14,6 +14,6 @@ export async function canonicalCategories(sql: Sql, names: string[]): Promise<st
   const byName = new Map(rows.map((r) => [r.lname, r.name]));
   const issues: FieldIssue[] = [];
   wanted.forEach((n, i) => { if (!byName.has(n.toLowerCase())) issues.push({ field: `fields.categories.${i}`, message: `"${n}" is not a category name from list_categories` }); });
-  if (issues.length) throw invalidFields(issues);
+  if (issues.length) throw invalidFields(issues, 'unknown_category');
   return [...new Set(wanted.map((n) => byName.get(n.toLowerCase())!))];
 }

@@ -2,7 +2,7 @@
 // early so an obviously non-public URL is a 400 at once. The crawler's SSRF-safe fetcher checks
 // every resolved address again; this is only the early, cheap part of that rule.
 import { checkUrl, UnsafeUrlError } from '../net/address-policy.ts';
-import { invalid } from '../errors/index.ts';
+import { invalid, type ErrorCode } from '../errors/index.ts';
 
 export const URL_MAX = 2048;
 
@@ -19,7 +19,7 @@ const isDomainName = (host: string) => {
 
 /** The normalised URL (scheme and host lower case, no fragment) and the site's domain (no leading www.). */
 export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowLoopback: boolean }): { url: string; domain: string } {
-  const fail = (message: string) => invalid(`Invalid input: ${field} ${message}`, [{ field, message }]);
+  const fail = (message: string, code: ErrorCode = 'url_not_public') => invalid(`Invalid input: ${field} ${message}`, [{ field, message }], code);
   let text = raw.trim();
   // A bare domain ("acme.com/pricing") means its https site.
   if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) text = `https://${text}`;
@@ -40,6 +40,6 @@ export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowL
     if (PRIVATE_NAMES.test(host.replace(/\.$/, '')) && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website, not a private name');
   }
   url.hash = '';
-  if (url.href.length > URL_MAX) throw fail(`must be at most ${URL_MAX} characters`);
+  if (url.href.length > URL_MAX) throw fail(`must be at most ${URL_MAX} characters`, 'invalid_input');
   return { url: url.href, domain: host.replace(/\.$/, '').replace(/^www\./, '').toLowerCase() };
 }

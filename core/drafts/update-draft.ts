@@ -20,7 +20,7 @@ type CompetitorChange = { url: string } | null | undefined;
 /** Checks, applies and writes one update_draft call; answers the draft as it is afterwards. */
 export async function updateDraft(owner: DraftOwner & { allowLoopback: boolean }, input: DraftUpdate): Promise<DraftView> {
   const clash = contradictions(input);
-  if (clash.length) throw invalidFields(clash);
+  if (clash.length) throw invalidFields(clash, 'contradictory_edit');
   const fields = { ...(input.fields ?? {}) } as TypedFields;
   if (Array.isArray(fields.categories)) fields.categories = await canonicalCategories(owner.sql, fields.categories);
   const competitor: CompetitorChange = input.competitor_url === undefined || input.competitor_url.trim() === ''

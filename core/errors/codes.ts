@@ -2,7 +2,9 @@
 // the edge maps to an HTTP status, and a sentence for the OpenAPI document and /problems pages.
 // Codes are stable API: add new ones, never rename or reuse one.
 export type ErrorKind =
-  | 'invalid' | 'not_found' | 'unauthorized' | 'forbidden' | 'conflict' | 'too_large' | 'rate_limited' | 'unprocessable' | 'unavailable';
+  | 'invalid' | 'not_found' | 'unauthorized' | 'forbidden' | 'conflict' | 'too_large' | 'rate_limited' | 'unprocessable' | 'unavailable'
+  /** A failure on our side: never thrown as a DomainError, named so every problem body carries a code. */
+  | 'internal';
 
 interface CodeInfo { kind: ErrorKind; about: string }
 
@@ -17,10 +19,23 @@ export const ERROR_CODES = {
   rate_limited: { kind: 'rate_limited', about: 'A rate limit was reached; retry after the Retry-After seconds.' },
   unprocessable: { kind: 'unprocessable', about: 'The request is well-formed but cannot be processed.' },
   unavailable: { kind: 'unavailable', about: 'A system the service depends on is unavailable; retry after the Retry-After seconds.' },
+  internal: { kind: 'internal', about: 'Something failed on our side; the request id (`instance`) helps us find it. Nothing was changed unless the response says so.' },
+
+  // Credentials.
+  credential_required: { kind: 'unauthorized', about: 'The operation needs a credential and none was sent: send `Authorization: Bearer <API key or access token>` (MCP clients sign in with OAuth).' },
+  invalid_credential: { kind: 'unauthorized', about: 'The credential sent is unknown, expired, revoked, issued for another resource, or its account no longer exists.' },
+  insufficient_scope: { kind: 'forbidden', about: 'The credential is valid but lacks the scope the operation needs (WWW-Authenticate names it).' },
 
   // Reading the request.
+  bad_request: { kind: 'invalid', about: 'The request could not be read: a malformed body, or a URL with characters the service refuses (NUL).' },
   malformed_json: { kind: 'invalid', about: 'The request body is not valid JSON.' },
   unsupported_media_type: { kind: 'invalid', about: 'Request bodies must be application/json.' },
+
+  // Input the schema alone cannot check.
+  url_not_public: { kind: 'invalid', about: 'A submitted or competitor URL is not a public http(s) website: not an http(s) URL, a user name or password in it, a private or loopback address, a private name, or not a domain name.' },
+  unknown_category: { kind: 'invalid', about: 'A category name is not one list_categories returns; `errors` names each.' },
+  contradictory_edit: { kind: 'invalid', about: 'One update_draft call asks for contradictory things for the same part (e.g. type and regenerate it).' },
+  week_not_in_calendar: { kind: 'not_found', about: 'The week is before the site\'s first launch week or further ahead than the launch calendar runs.' },
 
   // Idempotency-Key.
   idempotency_key_reused: { kind: 'unprocessable', about: 'This Idempotency-Key was already used with a different request; send a new key for a new request.' },
@@ -43,5 +58,5 @@ export const isErrorCode = (s: string): s is ErrorCode => Object.hasOwn(ERROR_CO
 /** The generic code of each kind, for errors recorded before codes existed. */
 export const GENERIC_CODE: Record<ErrorKind, ErrorCode> = {
   invalid: 'invalid_input', not_found: 'not_found', unauthorized: 'unauthorized', forbidden: 'forbidden', conflict: 'conflict',
-  too_large: 'too_large', rate_limited: 'rate_limited', unprocessable: 'unprocessable', unavailable: 'unavailable',
+  too_large: 'too_large', rate_limited: 'rate_limited', unprocessable: 'unprocessable', unavailable: 'unavailable', internal: 'internal',
 };

@@ -35,10 +35,11 @@ export const JOBS = {
     payload: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
     key: (p) => `mail:${p.id}`,
   }),
-  refresh_views: defineJob({ name: 'refresh_views', version: 1, maxAttempts: 1, about: 'Refreshes the ranking materialized views.', payload: NO_PAYLOAD }),
-  award_weeks: defineJob({ name: 'award_weeks', version: 1, maxAttempts: 3, about: 'Awards Launch of the Week #1-#3 for finished weeks.', payload: NO_PAYLOAD }),
-  sweep_drafts: defineJob({ name: 'sweep_drafts', version: 1, maxAttempts: 1, about: 'Fails drafts still in progress after 15 minutes, with a reason.', payload: NO_PAYLOAD }),
-  expire_records: defineJob({ name: 'expire_records', version: 1, maxAttempts: 1, about: 'Deletes expired idempotency keys, links, sessions, codes and tokens.', payload: NO_PAYLOAD }),
+  // Scheduled jobs (pipeline/worker.ts): one waiting job each, so a late run replaces the one queued.
+  refresh_views: defineJob({ name: 'refresh_views', version: 1, maxAttempts: 1, about: 'Refreshes the ranking materialized views.', payload: NO_PAYLOAD, key: () => 'refresh_views' }),
+  award_weeks: defineJob({ name: 'award_weeks', version: 1, maxAttempts: 3, about: 'Awards Launch of the Week #1-#3 for finished weeks.', payload: NO_PAYLOAD, key: () => 'award_weeks' }),
+  sweep_drafts: defineJob({ name: 'sweep_drafts', version: 1, maxAttempts: 1, about: 'Fails drafts still in progress after 15 minutes, with a reason.', payload: NO_PAYLOAD, key: () => 'sweep_drafts' }),
+  expire_records: defineJob({ name: 'expire_records', version: 1, maxAttempts: 1, about: 'Deletes expired idempotency keys, links, sessions, codes and tokens.', payload: NO_PAYLOAD, key: () => 'expire_records' }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -3,6 +3,10 @@
 // on every payload, a key per unit of work, sent within the caller's transaction).
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { registerFormats } from '../schema/formats.ts';
+
+// Payloads use string formats (uuid): known here whichever module loaded first (the worker never loads the edge's validator).
+registerFormats();
 
 export interface JobDefinition<P extends TProperties = TProperties> {
   /** The graphile-worker task identifier. */

@@ -1,18 +1,21 @@
-import type { Task } from 'graphile-worker';
 import { transaction } from '../../sql/db.ts';
 import { draftById } from '../../core/drafts/store.ts';
 import { loadPages } from '../../core/drafts/crawl-store.ts';
 import { checkComparison } from '../drafting/index.ts';
-import { failComparison, setComparison, urlOf } from './crawl-competitor.ts';
-import { draftIdOf, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { JOBS } from '../../core/jobs/index.ts';
+import { failComparison, setComparison } from './crawl-competitor.ts';
+import { orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { defineTask } from './task.ts';
 
 /**
  * compare_draft: a short comparison of the product with its competitor from the stored pages of
- * both sites; only points whose values are quoted from their own site are kept.
+ * both sites; only points whose values are quoted from their own site are kept. A job without a
+ * url compares with the competitor the draft names now.
  */
-export const compareDraft = (deps: DraftDeps): Task => async (payload, helpers) => {
-  const id = draftIdOf(payload);
-  const url = urlOf(payload);
+export const compareDraft = (deps: DraftDeps) => defineTask(JOBS.compare_draft, async (payload, helpers) => {
+  const id = payload.draft_id;
+  const url = payload.url ?? (await draftById(deps.sql, id))?.competitor_url;
+  if (!url) return;
   await orOnLastAttempt(helpers, async () => {
     const draft = await draftById(deps.sql, id);
     if (!draft || draft.status !== 'ready' || draft.competitor_url !== url || draft.comparison?.status !== 'comparing') return;
@@ -31,4 +34,4 @@ export const compareDraft = (deps: DraftDeps): Task => async (payload, helpers) 
       });
     });
   }, (message) => failComparison(deps.sql, id, url, 'comparing_failed', message));
-};
+});

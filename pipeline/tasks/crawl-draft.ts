@@ -1,9 +1,10 @@
-import type { Task } from 'graphile-worker';
 import { transaction } from '../../sql/db.ts';
 import { draftById, failDraft } from '../../core/drafts/store.ts';
 import { storePages } from '../../core/drafts/crawl-store.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
-import { draftIdOf, enqueue, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { enqueue, JOBS } from '../../core/jobs/index.ts';
+import { orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { defineTask } from './task.ts';
 
 const SKIPPED_KEPT = 200;
 
@@ -13,8 +14,7 @@ const SKIPPED_KEPT = 200;
  * ends the draft as failed with that reason. A re-delivered job finds the draft past crawling
  * and does nothing.
  */
-export const crawlDraft = (deps: DraftDeps): Task => async (payload, helpers) => {
-  const id = draftIdOf(payload);
+export const crawlDraft = (deps: DraftDeps) => defineTask(JOBS.crawl_draft, async ({ draft_id: id }, helpers) => {
   await orOnLastAttempt(helpers, async () => {
     const draft = await draftById(deps.sql, id);
     if (!draft || draft.status !== 'crawling') return;
@@ -31,7 +31,7 @@ export const crawlDraft = (deps: DraftDeps): Task => async (payload, helpers) =>
       await storePages(t, id, 'site', pages);
       await t`update drafts set status = 'drafting', crawl_skipped = ${t.json(skipped.slice(0, SKIPPED_KEPT) as never)}::jsonb, updated_at = now()
               where id = ${id}`;
-      await enqueue(t, 'draft_profile', id);
+      await enqueue(t, JOBS.draft_profile, { draft_id: id });
     });
   }, (message) => failDraft(deps.sql, id, 'crawl_error', message));
-};
+});

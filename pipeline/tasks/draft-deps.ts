@@ -4,22 +4,15 @@ import type { JobHelpers } from 'graphile-worker';
 import type { Sql } from '../../sql/db.ts';
 import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
 import type { Drafter } from '../drafting/types.ts';
+import type { TaskDeps } from './task.ts';
 
-export interface DraftDeps {
-  sql: Sql;
+export interface DraftDeps extends TaskDeps {
   fetcher: SafeFetch;
   drafter: Drafter;
   userAgent: string;
   crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number };
   /** Pages read from a competitor's site (fewer: only its main claims are compared). */
   competitorMaxPages: number;
-}
-
-/** The payload every submission job carries: the draft id (and a payload version). */
-export function draftIdOf(payload: unknown): string {
-  const id = (payload as { draft_id?: unknown } | null)?.draft_id;
-  if (typeof id !== 'string') throw new Error('job payload has no draft_id');
-  return id;
 }
 
 /** graphile-worker counts the running attempt: on the last one a failure must end in a visible state. */
@@ -44,10 +37,4 @@ export const messageOf = (error: unknown) => (error instanceof Error ? error.mes
 export async function categoryNames(sql: Sql): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`select name from categories order by position, id`;
   return rows.map((r) => r.name);
-}
-
-/** Enqueues a follow-up job in the caller's transaction (one job per draft and kind). */
-export async function enqueue(sql: Sql, task: string, draftId: string, extra: Record<string, string> = {}): Promise<void> {
-  await sql`select graphile_worker.add_job(${task}, ${sql.json({ draft_id: draftId, v: 1, ...extra } as never)}::json,
-            max_attempts => 3, job_key => ${`${task}:${draftId}`})`;
 }

@@ -2,7 +2,8 @@
 // fixture sites on loopback and a real OpenAI-compatible server on loopback: failure reasons,
 // re-delivered jobs, the last attempt, invented LLM values, and the sweep.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { Logger, quickAddJob, runOnce, type TaskList } from 'graphile-worker';
+import { Logger, quickAddJob, type TaskList } from 'graphile-worker';
+import { runJobs } from '../../test/jobs.ts';
 import { freshDatabase } from '../../test/db.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/fixture-site.ts';
 import { ensureSite } from '../../sql/site.ts';
@@ -11,7 +12,7 @@ import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { draftById, insertDraft } from '../../core/drafts/store.ts';
 import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS } from '../../core/drafts/fields.ts';
 import { createDrafter } from '../drafting/index.ts';
-import { CRAWL_LIMITS, draftTasks, taskList } from '../worker.ts';
+import { CRAWL_LIMITS, databaseTasks, draftTasks } from '../worker.ts';
 import type { DraftDeps } from './draft-deps.ts';
 
 const logger = new Logger(() => () => {});
@@ -30,11 +31,11 @@ const depsWith = (drafter: DraftDeps['drafter']): DraftDeps => ({
 });
 const extractive = () => createDrafter({ kind: 'extractive', openaiApiKey: null, openaiBaseUrl: null, model: 'x', timeoutMs: 1000 });
 const llmDrafter = () => createDrafter({ kind: 'llm', openaiApiKey: 'test-key', openaiBaseUrl: `http://127.0.0.1:${llm.port}/v1`, model: 'test', timeoutMs: 3000 }, { maxRetries: 0 });
-const tasksOf = (deps: DraftDeps): TaskList => ({ ...taskList, ...draftTasks(deps) });
+const tasksOf = (deps: DraftDeps): TaskList => ({ ...databaseTasks(deps), ...draftTasks(deps) });
 
 async function runAll(tasks: TaskList) {
   // runOnce runs every job that is due, then returns.
-  await runOnce({ connectionString: db.url, taskList: tasks, logger });
+  await runJobs({ connectionString: db.url, taskList: tasks, logger });
 }
 const newDraft = (url: string) => db.sql.begin((tx) => insertDraft(tx as never, { siteId, userId, url, domain: new URL(url).hostname }));
 
@@ -84,11 +85,11 @@ describe('re-delivered jobs do nothing twice', () => {
   test('a crawl_draft delivered again after the crawl finds the draft past crawling and returns', async () => {
     const id = await newDraft(site.url);
     const tasks = tasksOf(depsWith(extractive()));
-    await runOnce({ connectionString: db.url, taskList: { crawl_draft: tasks.crawl_draft }, logger });
+    await runJobs({ connectionString: db.url, taskList: { crawl_draft: tasks.crawl_draft }, logger });
     const hitsAfterCrawl = site.hits.length;
     expect((await draftById(db.sql, id))!.status).toBe('drafting');
     await quickAddJob({ connectionString: db.url }, 'crawl_draft', { draft_id: id, v: 1 });
-    await runOnce({ connectionString: db.url, taskList: { crawl_draft: tasks.crawl_draft }, logger });
+    await runJobs({ connectionString: db.url, taskList: { crawl_draft: tasks.crawl_draft }, logger });
     expect(site.hits.length).toBe(hitsAfterCrawl);
     const [{ pages }] = await db.sql`select count(*)::int as pages from draft_pages where draft_id = ${id}`;
     expect(pages).toBe(6);
@@ -108,8 +109,8 @@ describe('the LLM drafter through the pipeline', () => {
     llmReply = () => new Response(JSON.stringify({ error: { message: 'overloaded' } }), { status: 503, headers: { 'content-type': 'application/json' } });
     const tasks = tasksOf(depsWith(llmDrafter()));
     const id = await newDraft(site.url);
-    await runOnce({ connectionString: db.url, taskList: { crawl_draft: tasks.crawl_draft }, logger });
-    await runOnce({ connectionString: db.url, taskList: { draft_profile: tasks.draft_profile }, logger });
+    await runJobs({ connectionString: db.url, taskList: { crawl_draft: tasks.crawl_draft }, logger });
+    await runJobs({ connectionString: db.url, taskList: { draft_profile: tasks.draft_profile }, logger });
     // First of three attempts failed: still drafting, the job waits for its retry.
     expect((await draftById(db.sql, id))!.status).toBe('drafting');
     const [job] = await db.sql`select attempts, max_attempts from graphile_worker.jobs where task_identifier = 'draft_profile' and key = ${'draft_profile:' + id}`;
@@ -117,7 +118,7 @@ describe('the LLM drafter through the pipeline', () => {
     // Bring the retries forward instead of sleeping through the backoff.
     for (let i = 0; i < 2; i++) {
       await db.sql`update graphile_worker._private_jobs set run_at = now() where key = ${'draft_profile:' + id}`;
-      await runOnce({ connectionString: db.url, taskList: { draft_profile: tasks.draft_profile }, logger });
+      await runJobs({ connectionString: db.url, taskList: { draft_profile: tasks.draft_profile }, logger });
     }
     const d = await draftById(db.sql, id);
     expect(d).toMatchObject({ status: 'failed', failure_reason: 'drafting_failed' });
@@ -159,7 +160,7 @@ test('sweep_drafts ends drafts, comparisons and redrafts left in progress long a
                  updated_at = now() - interval '20 minutes' where id = ${(await newDraft(site.url))}`;
   await quickAddJob({ connectionString: db.url }, 'sweep_drafts', {});
   // Only the sweep runs: the fresh draft's crawl job must stay queued.
-  await runOnce({ connectionString: db.url, taskList: { sweep_drafts: taskList.sweep_drafts }, logger });
+  await runJobs({ connectionString: db.url, taskList: { sweep_drafts: databaseTasks(db).sweep_drafts }, logger });
   expect(await draftById(db.sql, stuck)).toMatchObject({ status: 'failed', failure_reason: 'timed_out' });
   expect((await draftById(db.sql, fresh))!.status).toBe('crawling');
   const [other] = await db.sql`select regenerating, regenerate_error, comparison from drafts where status = 'ready' and comparison is not null`;

@@ -1,9 +1,9 @@
-import type { Task } from 'graphile-worker';
-import type { Sql } from '../../sql/db.ts';
 import { deleteExpiredRecords } from '../../sql/queries/expiry.ts';
+import { JOBS } from '../../core/jobs/index.ts';
+import { defineTask, type TaskDeps } from './task.ts';
 
-/** Hourly clean-up of expired idempotency keys, sign-in links, sessions, codes and tokens. */
-export const expireRecords = (sql: Sql): Task => async (_payload, helpers) => {
-  const deleted = await deleteExpiredRecords(sql);
+/** expire_records (hourly): clean-up of expired idempotency keys, sign-in links, sessions, codes and tokens. */
+export const expireRecords = (deps: TaskDeps) => defineTask(JOBS.expire_records, async (_payload, helpers) => {
+  const deleted = await deleteExpiredRecords(deps.sql);
   helpers.logger.debug(`expired records deleted: ${JSON.stringify(deleted)}`);
-};
+});

@@ -1,6 +1,7 @@
-import type { Task } from 'graphile-worker';
+import { JOBS } from '../../core/jobs/index.ts';
+import { defineTask, type TaskDeps } from './task.ts';
 
-/** Recomputes leaderboards, launch rankings, counters and the search dictionary. */
-export const refreshViews: Task = async (_payload, helpers) => {
-  await helpers.withPgClient((client) => client.query('select refresh_directory_views()'));
-};
+/** refresh_views: recomputes leaderboards, launch rankings, counters and the search dictionary. */
+export const refreshViews = (deps: TaskDeps) => defineTask(JOBS.refresh_views, async () => {
+  await deps.sql`select refresh_directory_views()`;
+});

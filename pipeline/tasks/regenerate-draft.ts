@@ -1,4 +1,3 @@
-import type { Task } from 'graphile-worker';
 import { transaction } from '../../sql/db.ts';
 import { isDraftField, type DraftFieldName } from '../../core/drafts/fields.ts';
 import { applyAi, DRAFT_PARTS, type DraftPart } from '../../core/drafts/model.ts';
@@ -6,7 +5,9 @@ import { syncListing, syncScopeOf } from '../../core/drafts/listing-sync.ts';
 import { contentOf, draftById, writeContent } from '../../core/drafts/store.ts';
 import { loadPages } from '../../core/drafts/crawl-store.ts';
 import { checkProposal } from '../drafting/index.ts';
-import { categoryNames, draftIdOf, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { JOBS } from '../../core/jobs/index.ts';
+import { categoryNames, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { defineTask } from './task.ts';
 
 const isPart = (name: string): name is DraftPart => (DRAFT_PARTS as readonly string[]).includes(name);
 
@@ -16,8 +17,7 @@ const isPart = (name: string): name is DraftPart => (DRAFT_PARTS as readonly str
  * meantime took its part off the list). Once submitted, the listing follows. A drafter that
  * still fails on the last attempt empties the list and leaves regenerate_error.
  */
-export const regenerateDraft = (deps: DraftDeps): Task => async (payload, helpers) => {
-  const id = draftIdOf(payload);
+export const regenerateDraft = (deps: DraftDeps) => defineTask(JOBS.regenerate_draft, async ({ draft_id: id }, helpers) => {
   let wanted: DraftPart[] = [];
   await orOnLastAttempt(helpers, async () => {
     const draft = await draftById(deps.sql, id);
@@ -44,4 +44,4 @@ export const regenerateDraft = (deps: DraftDeps): Task => async (payload, helper
                                           else array(select unnest(regenerating) except select unnest(${wanted}::text[])) end,
       regenerate_error = ${message}, updated_at = now()
     where id = ${id}`);
-};
+});

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Logger, runOnce } from 'graphile-worker';
+import { Logger } from 'graphile-worker';
+import { runJobs } from '../../test/jobs.ts';
 import { loadConfig } from '../../core/config.ts';
 import { enqueueMail } from '../../core/mail/outbox.ts';
 import { freshDatabase } from '../../test/db.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
-import { sendMailTask } from './send-mail.ts';
+import { sendMail } from './send-mail.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let sink: SmtpSink;
@@ -23,6 +24,7 @@ function recordingLogger() {
   return { lines, logger: new Logger(() => (_level, message) => { lines.push(message); }) };
 }
 
+const mailTask = (config: ReturnType<typeof loadConfig>) => sendMail({ sql: db.sql, mail: config.mail });
 const configWith = (env: Record<string, string>) => loadConfig({ SITE_URL: 'http://127.0.0.1:1', MAIL_FROM: 'robot@directory.test', ...env });
 
 async function outboxRow(id: string) {
@@ -34,10 +36,10 @@ const mail = (to: string, text = 'Hello there. A long line follows: https://exam
   ({ to, subject: 'Greetings from the directory', text, html: `<p>${text}</p>`, kind: 'test' });
 
 test('delivers an outbox row over SMTP, marks it sent, and does not send it twice', async () => {
-  const task = sendMailTask(configWith({ SMTP_URL: sink.url }));
+  const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger } = recordingLogger();
   const id = await enqueueMail(db.sql, mail('first@example.test'));
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
 
   const got = await sink.waitFor((m) => m.to.includes('first@example.test'));
   expect(got.from).toBe('robot@directory.test');
@@ -51,18 +53,18 @@ test('delivers an outbox row over SMTP, marks it sent, and does not send it twic
 
   // At-least-once delivery: the same job again finds the row sent and leaves it alone.
   await db.sql`select graphile_worker.add_job('send_mail', json_build_object('id', ${id}::bigint))`;
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   expect(sink.messages.filter((m) => m.to.includes('first@example.test'))).toHaveLength(1);
   expect((await outboxRow(id)).attempts).toBe(1);
 });
 
 test('a refused delivery records the error and fails the job; the retry delivers it', async () => {
-  const task = sendMailTask(configWith({ SMTP_URL: sink.url }));
+  const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger } = recordingLogger();
   const id = await enqueueMail(db.sql, mail('second@example.test'));
   sink.rejectWith = 'mailbox unavailable for tests';
   try {
-    await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+    await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   } finally {
     sink.rejectWith = null;
   }
@@ -75,7 +77,7 @@ test('a refused delivery records the error and fails the job; the retry delivers
 
   // graphile-worker retries with backoff; move the retry to now instead of waiting for it.
   await db.sql`update graphile_worker._private_jobs set run_at = now() where key = ${'mail:' + id}`;
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   await sink.waitFor((m) => m.to.includes('second@example.test'));
   const sent = await outboxRow(id);
   expect(sent.sent_at).toBeInstanceOf(Date);
@@ -88,9 +90,9 @@ test('an unreachable SMTP server fails the job and records why', async () => {
   // A port nothing listens on: the sink's own port after stopping a second sink.
   const dead = await startSmtpSink();
   await dead.stop();
-  const task = sendMailTask(configWith({ SMTP_URL: dead.url }));
+  const task = mailTask(configWith({ SMTP_URL: dead.url }));
   const id = await enqueueMail(db.sql, mail('third@example.test'));
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger: recordingLogger().logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger: recordingLogger().logger });
   const row = await outboxRow(id);
   expect(row.sent_at).toBeNull();
   expect(row.attempts).toBe(1);
@@ -99,12 +101,12 @@ test('an unreachable SMTP server fails the job and records why', async () => {
 });
 
 test('without SMTP_URL the mail stays in the outbox, and the worker says so once', async () => {
-  const task = sendMailTask(configWith({}));
+  const task = mailTask(configWith({}));
   const { logger, lines } = recordingLogger();
   const before = sink.messages.length;
   const a = await enqueueMail(db.sql, mail('fourth@example.test'));
   const b = await enqueueMail(db.sql, mail('fifth@example.test'));
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   for (const id of [a, b]) expect(await outboxRow(id)).toMatchObject({ sent_at: null, attempts: 0, last_error: null });
   // The jobs are done (not retried forever); the rows are what operators read.
   expect((await db.sql`select count(*)::int as n from graphile_worker.jobs where key in (${'mail:' + a}, ${'mail:' + b})`)[0].n).toBe(0);
@@ -113,11 +115,11 @@ test('without SMTP_URL the mail stays in the outbox, and the worker says so once
 });
 
 test('a job for a missing row finishes without sending', async () => {
-  const task = sendMailTask(configWith({ SMTP_URL: sink.url }));
+  const task = mailTask(configWith({ SMTP_URL: sink.url }));
   const { logger, lines } = recordingLogger();
   const before = sink.messages.length;
   await db.sql`select graphile_worker.add_job('send_mail', json_build_object('id', 987654321))`;
-  await runOnce({ connectionString: db.url, taskList: { send_mail: task }, logger });
+  await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   expect(lines.some((l) => l.includes('no mail_outbox row 987654321'))).toBe(true);
   expect(sink.messages.length).toBe(before);
 });

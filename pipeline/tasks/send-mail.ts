@@ -1,8 +1,11 @@
 import nodemailer from 'nodemailer';
-import type { Task } from 'graphile-worker';
 import type { Config } from '../../core/config.ts';
+import { JOBS } from '../../core/jobs/index.ts';
+import { defineTask, type TaskDeps } from './task.ts';
 
 interface OutboxRow { id: string; to_address: string; subject: string; body_text: string; body_html: string | null; sent_at: Date | null }
+
+export interface MailDeps extends TaskDeps { mail: Config['mail'] }
 
 /**
  * send_mail {id}: delivers one mail_outbox row by SMTP when SMTP_URL is set and marks it sent.
@@ -10,21 +13,17 @@ interface OutboxRow { id: string; to_address: string; subject: string; body_text
  * recorded on the row (attempts, last_error) and rethrown so graphile-worker retries with backoff.
  * Without SMTP_URL the row stays in the outbox for operators (`npm run ops -- outbox`).
  */
-export function sendMailTask(config: Config): Task {
-  const smtpUrl = config.mail.smtpUrl;
+export function sendMail(deps: MailDeps) {
+  const { sql, mail } = deps;
   // One transport per worker; short timeouts so a dead server fails the job instead of holding it.
-  const transport = smtpUrl
-    ? nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 })
+  const transport = mail.smtpUrl
+    ? nodemailer.createTransport({ url: mail.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 })
     : null;
   let toldNoSmtp = false;
 
-  return async (payload, helpers) => {
-    const raw = (payload as { id?: unknown } | null)?.id;
-    const id = typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
-    if (!/^\d{1,18}$/.test(id)) throw new Error('send_mail needs {id}: a mail_outbox id');
-
-    const { rows: [row] } = await helpers.withPgClient((c) => c.query<OutboxRow>(
-      'select id::text, to_address, subject, body_text, body_html, sent_at from mail_outbox where id = $1', [id]));
+  return defineTask(JOBS.send_mail, async ({ id }, helpers) => {
+    const [row] = await sql<OutboxRow[]>`
+      select id::text, to_address, subject, body_text, body_html, sent_at from mail_outbox where id = ${id}`;
     if (!row) { helpers.logger.warn(`send_mail: no mail_outbox row ${id}`); return; }
     if (row.sent_at) return;
 
@@ -35,13 +34,12 @@ export function sendMailTask(config: Config): Task {
     }
 
     try {
-      await transport.sendMail({ from: config.mail.from, to: row.to_address, subject: row.subject, text: row.body_text, html: row.body_html ?? undefined });
+      await transport.sendMail({ from: mail.from, to: row.to_address, subject: row.subject, text: row.body_text, html: row.body_html ?? undefined });
     } catch (err) {
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      await helpers.withPgClient((c) => c.query('update mail_outbox set attempts = attempts + 1, last_error = $2 where id = $1', [id, message]));
+      await sql`update mail_outbox set attempts = attempts + 1, last_error = ${message} where id = ${id}`;
       throw err;
     }
-    await helpers.withPgClient((c) => c.query(
-      'update mail_outbox set attempts = attempts + 1, last_error = null, sent_at = now() where id = $1 and sent_at is null', [id]));
-  };
+    await sql`update mail_outbox set attempts = attempts + 1, last_error = null, sent_at = now() where id = ${id} and sent_at is null`;
+  });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { Logger, run, type Runner } from 'graphile-worker';
-import { sendMailTask } from '../../pipeline/tasks/send-mail.ts';
+import { sendMail } from '../../pipeline/tasks/send-mail.ts';
 import { launchBrowser, signInWithBrowser, type Browser } from '../browser.ts';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { startSmtpSink, type SmtpSink } from '../smtp-sink.ts';
@@ -83,7 +83,7 @@ test('with SMTP_URL set the worker mails the link, and it signs in with return_t
     runner = await run({
       connectionString: app.databaseUrl, concurrency: 1, pollInterval: 100, noHandleSignals: true,
       logger: new Logger(() => () => {}),
-      taskList: { send_mail: sendMailTask({ ...app.config, mail: { smtpUrl: sink.url, from: 'robot@directory.test' } }) },
+      taskList: { send_mail: sendMail({ sql: app.sql, mail: { smtpUrl: sink.url, from: 'robot@directory.test' } }) },
     });
     const email = 'smtp-person@example.test';
     await page.goto(`${app.url}/sign-in?return_to=${encodeURIComponent('/account/api-keys')}`);

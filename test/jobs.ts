@@ -1,0 +1,24 @@
+// Running queued jobs in a test and reading their rows afterwards.
+import { runOnce, type RunnerOptions } from 'graphile-worker';
+import { connect } from '../sql/db.ts';
+
+/**
+ * graphile-worker's runOnce (0.18) can resolve before the last job's completion or failure is
+ * written: the worker does not await that write. A test that then reads graphile_worker.jobs (or
+ * moves a retry's run_at forward) could see the job still locked and its failure not yet
+ * recorded. This runs the due jobs, then waits (bounded) until no job is locked any more.
+ */
+export async function runJobs(options: RunnerOptions & { connectionString: string }): Promise<void> {
+  await runOnce(options);
+  const sql = connect(options.connectionString, { max: 1 });
+  try {
+    for (let i = 0; i < 400; i++) {
+      const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`;
+      if (n === 0) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('a job is still locked 10 s after runOnce returned');
+  } finally {
+    await sql.end();
+  }
+}
