@@ -1,6 +1,7 @@
 import { apiKeyCommand } from './api-keys.ts';
 import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
 import { outboxCommand } from './outbox.ts';
+import { moderationCommand } from './moderation.ts';
 import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 
@@ -8,6 +9,7 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   user: userCommand,
   'api-key': apiKeyCommand,
   outbox: outboxCommand,
+  moderation: moderationCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

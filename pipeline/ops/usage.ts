@@ -18,6 +18,10 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       Recent mail, newest first (default 20, at most 500), with the text body: sign-in links
       are readable here when SMTP_URL is not set.
 
+  moderation [--site KEY] [--limit N]
+      Owners' listing edits, newest first (default 20, at most 500): who, with which credential,
+      and each changed part before -> after. --site limits it to one site of the network.
+
   help
       This text.
 

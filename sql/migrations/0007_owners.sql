@@ -1,0 +1,65 @@
+-- Owners: the version history and moderation feed of listing edits, and the free launch queue
+-- with its publishing lifecycle (awaiting_badge -> scheduled -> live).
+
+create table listing_versions (
+  id bigserial primary key,
+  listing_id bigint not null references listings(id) on delete cascade,
+  site_id int not null references sites(id) on delete cascade,
+  user_id bigint references users(id) on delete set null,
+  credential text not null check (credential ~ '^(key|grant):[0-9]{1,19}$'),
+  operation text not null check (operation ~ '^[a-z_]{1,60}$'),
+  before jsonb not null check (jsonb_typeof(before) = 'object'),
+  after jsonb not null check (jsonb_typeof(after) = 'object'),
+  created_at timestamptz not null default now()
+);
+comment on table listing_versions is 'Every owner edit of a listing: the changed parts before and after, who made it, with which credential (key:<api key id> or grant:<OAuth grant id>) and when. One row per listing touched (apply_to writes one per other site).';
+create index listing_versions_listing on listing_versions (listing_id, created_at desc, id desc);
+create index listing_versions_site on listing_versions (site_id, created_at desc, id desc);
+
+create view moderation_feed as
+  select v.id, v.site_id, s.key as site_key, v.listing_id, l.slug, l.name, v.operation, u.email as editor_email,
+         v.credential, v.before, v.after, v.created_at
+  from listing_versions v
+  join listings l on l.id = v.listing_id
+  join sites s on s.id = v.site_id
+  left join users u on u.id = v.user_id;
+comment on view moderation_feed is 'The site team''s before/after copy of every owner edit, per site, newest last by id (npm run ops -- moderation).';
+
+alter table listings
+  add column status_reason text check (status_reason ~ '^[a-z_]{1,60}$'),
+  add column status_detail text check (length(status_detail) <= 500),
+  add column status_changed_at timestamptz,
+  add column free_queued_at timestamptz,
+  add column badge_checked_at timestamptz,
+  add column badge_seen_at timestamptz;
+comment on column listings.status_reason is 'Why the listing is in its status (badge_not_found, site_unreachable, badge_removed, badge_missing_at_launch, ...); null when nothing is wrong.';
+comment on column listings.free_queued_at is 'When choose_free_listing queued this listing for a free launch week.';
+comment on column listings.badge_checked_at is 'Last badge check of the homepage (free listings awaiting_badge or scheduled).';
+comment on column listings.badge_seen_at is 'Last time that check found our badge.';
+create index listings_publishing on listings (status, badge_checked_at) where status in ('awaiting_badge', 'scheduled');
+
+-- Free queue: picks the earliest week in the site's window with a free slot and queues the
+-- listing there. One allocation per site at a time (a transaction-scoped advisory lock keyed by
+-- the site), so counting and claiming a slot cannot interleave: no week is ever overbooked.
+create function allocate_free_week(p_listing bigint) returns date language plpgsql as $$
+declare
+  v_site int;
+  v_min int; v_max int; v_slots int;
+  v_cur date := date_trunc('week', now() at time zone 'utc')::date;
+  v_week date;
+begin
+  select site_id into v_site from listings where id = p_listing;
+  if v_site is null then return null; end if;
+  perform pg_advisory_xact_lock(7301912, v_site);
+  select free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week into v_min, v_max, v_slots from sites where id = v_site;
+  select w into v_week
+  from generate_series(v_cur + 7 * v_min, v_cur + 7 * v_max, interval '7 days') as g(ts), lateral (select g.ts::date as w) d
+  where (select count(*) from listings o where o.site_id = v_site and o.launch_week = d.w and o.status <> 'draft') < v_slots
+  order by w limit 1;
+  if v_week is null then return null; end if;
+  update listings set status = 'awaiting_badge', launch_week = v_week, free_queued_at = now(), status_changed_at = now(),
+         status_reason = 'badge_not_checked', status_detail = null, updated_at = now()
+  where id = p_listing;
+  return v_week;
+end $$;
+comment on function allocate_free_week(bigint) is 'Queues a free listing in the earliest launch week between the site''s free_queue_min_weeks and free_queue_max_weeks that has fewer than launch_slots_per_week listings (any status but draft); null when every week is full. Serialised per site by an advisory lock.';
