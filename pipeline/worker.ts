@@ -14,6 +14,10 @@ import { sweepDrafts } from './tasks/sweep-drafts.ts';
 import type { DraftDeps } from './tasks/draft-deps.ts';
 import { sendMailTask } from './tasks/send-mail.ts';
 import { expireRecords } from './tasks/expire-records.ts';
+import { checkBadgeTask } from './tasks/check-badge.ts';
+import { goLiveTask } from './tasks/go-live.ts';
+import { sweepListingsTask } from './tasks/sweep-listings.ts';
+import type { SiteCheckDeps } from './tasks/site-check-deps.ts';
 
 /** Tasks that need nothing but the database. */
 export const taskList: TaskList = {
@@ -36,12 +40,17 @@ export function draftTasks(deps: DraftDeps): TaskList {
 /** Crawl caps: about 25 pages, 1 MB a page, 30 s a site (the spec allows a minute for the whole draft). */
 export const CRAWL_LIMITS = { maxPages: 25, maxMsTotal: 30_000, maxBytesPerPage: 1_000_000 };
 
+/** Badge and claim checks read one page: 10 s and 2 MB at most, so a slow or huge site ends with a reason. */
+export const SITE_CHECK_LIMITS = { timeoutMs: 10_000, maxBytes: 2_000_000 };
+
 /** Jobs run at once per worker process: crawls mostly wait on the network, so more than the CPU count. */
 export const WORKER_CONCURRENCY = 16;
 
 export interface WorkerOptions {
   /** Tests pass a fetcher with their own resolver; by default one is made from config. */
   fetcher?: SafeFetch;
+  /** The fetcher of badge and claim checks (one homepage or file each); by default one is made from config. */
+  siteCheckFetcher?: SafeFetch;
   concurrency?: number;
   /** graphile-worker's logger (tests pass a silent one). */
   logger?: Logger;
@@ -58,6 +67,12 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     timeoutMs: 10_000,
     maxBytes: CRAWL_LIMITS.maxBytesPerPage,
   });
+  const siteCheck: SiteCheckDeps = {
+    sql,
+    fetcher: opts.siteCheckFetcher ?? createSafeFetcher({
+      allowLoopback: config.allowLoopbackFetch, userAgent: config.crawlerUserAgent, timeoutMs: SITE_CHECK_LIMITS.timeoutMs, maxBytes: SITE_CHECK_LIMITS.maxBytes,
+    }),
+  };
   const deps: DraftDeps = {
     sql, fetcher, drafter, userAgent: config.crawlerUserAgent,
     crawl: CRAWL_LIMITS, competitorMaxPages: 10,
@@ -71,11 +86,13 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
       noHandleSignals: true,
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
-      taskList: { ...taskList, ...draftTasks(deps), send_mail: sendMailTask(config), expire_records: expireRecords(sql) },
+      taskList: { ...taskList, ...draftTasks(deps), send_mail: sendMailTask(config), expire_records: expireRecords(sql),
+        check_badge: checkBadgeTask(siteCheck), go_live: goLiveTask(siteCheck), sweep_listings: sweepListingsTask(siteCheck) },
       crontab: [
         `${config.viewRefreshCron} refresh_views ?max=1&jobKey=refresh_views&jobKeyMode=replace`,
         '5 0 * * 1 award_weeks ?max=1&fill=1w&jobKey=award_weeks',
         '* * * * * sweep_drafts ?max=1&jobKey=sweep_drafts&jobKeyMode=replace',
+        '*/10 * * * * sweep_listings ?max=1&jobKey=sweep_listings&jobKeyMode=replace',
         '17 * * * * expire_records ?max=1&jobKey=expire_records&jobKeyMode=replace',
       ].join('\n'),
     });

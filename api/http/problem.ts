@@ -35,7 +35,8 @@ export function problem(siteUrl: string, kind: keyof typeof PROBLEM_KINDS | stri
 
 export function problemFromError(siteUrl: string, err: unknown): Problem {
   if (err instanceof DomainError) {
-    const p = problem(siteUrl, KIND_BY_DOMAIN[err.kind], err.message);
+    // The stable machine code (core/errors/codes.ts) tells apart conflicts a client reacts to differently.
+    const p = problem(siteUrl, KIND_BY_DOMAIN[err.kind], err.message, { code: err.code });
     if (err.fields.length) p.errors = err.fields;
     return p;
   }

@@ -148,6 +148,7 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
             status: { type: 'integer' },
             detail: { type: 'string' },
             instance: { type: 'string', description: 'The request id.' },
+            code: { type: 'string', description: 'A stable machine code for the condition (e.g. free_queue_full, listing_not_submitted); new codes may be added.' },
             errors: {
               type: 'array',
               items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, in: { type: 'string', enum: ['path', 'query', 'body', 'header'] }, message: { type: 'string' } } },

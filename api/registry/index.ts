@@ -13,12 +13,13 @@ import { productsOperations } from '../operations/products.ts';
 import { accountOperations } from '../operations/account.ts';
 import { draftsOperations } from '../operations/drafts.ts';
 import { myListingsOperations } from '../operations/my-listings.ts';
+import { freeListingOperations } from '../operations/free-listing.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
   ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
-  ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations,
+  ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations, ...freeListingOperations,
 ];
 
 const names = new Set<string>();

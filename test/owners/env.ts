@@ -5,7 +5,8 @@ import { Logger, type Runner } from 'graphile-worker';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { createApiKey } from '../../core/auth/api-keys.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
-import { startWorker } from '../../pipeline/worker.ts';
+import { SITE_CHECK_LIMITS, startWorker } from '../../pipeline/worker.ts';
+import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import type { Sql } from '../../sql/db.ts';
 
 export type Who = 'owner' | 'other' | 'reader';
@@ -17,7 +18,7 @@ export interface OwnersEnv {
   userIds: Record<'owner' | 'other', string>;
 }
 
-export interface OwnersEnvOptions { worker?: boolean; env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void> }
+export interface OwnersEnvOptions { worker?: boolean; siteCheckTimeoutMs?: number; env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void> }
 
 let seq = 0;
 
@@ -55,7 +56,11 @@ export function ownersEnv(opts: OwnersEnvOptions = {}) {
     env.keys.owner = (await createApiKey(env.app.sql, { userId: owner.id, name: 'test', scopes: ['account:read', 'listings:write'] })).secret;
     env.keys.other = (await createApiKey(env.app.sql, { userId: other.id, name: 'test', scopes: ['account:read', 'listings:write'] })).secret;
     env.keys.reader = (await createApiKey(env.app.sql, { userId: owner.id, name: 'read only', scopes: ['account:read'] })).secret;
-    if (opts.worker) env.worker = await startWorker(env.app.config, env.app.databaseUrl, { logger: new Logger(() => () => {}) });
+    if (opts.worker) {
+      // Short time cap so the slow-site case ends quickly; everything else as in production.
+      const siteCheckFetcher = createSafeFetcher({ allowLoopback: true, userAgent: 'test', timeoutMs: opts.siteCheckTimeoutMs ?? 2000, maxBytes: SITE_CHECK_LIMITS.maxBytes });
+      env.worker = await startWorker(env.app.config, env.app.databaseUrl, { logger: new Logger(() => () => {}), siteCheckFetcher });
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -81,5 +86,9 @@ export function ownersEnv(opts: OwnersEnvOptions = {}) {
     }
   }
 
-  return { env, call, until };
+  /** Runs a job now, as the worker's schedule or a retry would (the worker picks it up at once). */
+  const runJob = (name: string, payload: Record<string, unknown> = {}) =>
+    env.app.sql`select graphile_worker.add_job(${name}, ${env.app.sql.json({ ...payload, v: 1 } as never)}::json)`;
+
+  return { env, call, until, runJob };
 }
