@@ -19,6 +19,11 @@ beforeAll(async () => {
         const [l] = await sql`insert into listings (site_id, company_id, owner_user_id, slug, name, url, domain, status, plan, launch_week, launched_at)
           values (${site}, ${c.id}, ${ownerId as never}, ${slug}, ${'Acme ' + slug}, 'https://acme.test', 'acme.test', ${status}, ${plan},
                   ${status === 'live' ? W2 : null}, ${status === 'live' ? new Date('2025-01-06T10:00:00Z') : null}) returning id`;
+        // Owned here means claimed: the verified badge follows a verified claim.
+        if (ownerId) {
+          await sql`insert into claims (listing_id, user_id, method, token, status, verified_at, expires_at)
+                    values (${l.id}, ${ownerId as never}, 'dns', ${`verified-claim-token-${slug}`}, 'verified', now(), now())`;
+        }
         return l.id;
       };
       const alpha = await add('alpha', 'live', 'paid', owner);
@@ -154,7 +159,7 @@ describe('get_badges', () => {
     }
   });
 
-  test('the kinds follow the data: awaiting_badge gets listed only, scheduled paid and owned, live free', async () => {
+  test('the kinds follow the data: awaiting_badge gets listed only, scheduled paid and claimed, live free', async () => {
     const cases: [string, string[]][] = [
       ['waiting', ['listed']],
       ['sched', ['listed', 'featured', 'verified']],

@@ -14,12 +14,13 @@ import { accountOperations } from '../operations/account.ts';
 import { draftsOperations } from '../operations/drafts.ts';
 import { myListingsOperations } from '../operations/my-listings.ts';
 import { freeListingOperations } from '../operations/free-listing.ts';
+import { claimsOperations } from '../operations/claims.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
   ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
-  ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations, ...freeListingOperations,
+  ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations, ...freeListingOperations, ...claimsOperations,
 ];
 
 const names = new Set<string>();

@@ -4,6 +4,7 @@ import { mountAccount } from './account.ts';
 import { mountApiKeys } from './api-keys.ts';
 import { mountSignIn } from './sign-in.ts';
 import { mountInvitePages } from './invite-page.ts';
+import { mountClaimPages } from './claim-page.ts';
 
 /** Site pages: sign-in by e-mail link, sign-out, account and API keys. */
 export function mountSitePages(app: Elysia, deps: AppDeps) {
@@ -11,4 +12,5 @@ export function mountSitePages(app: Elysia, deps: AppDeps) {
   mountAccount(app, deps);
   mountApiKeys(app, deps);
   mountInvitePages(app, deps);
+  mountClaimPages(app, deps);
 }

@@ -39,6 +39,9 @@ export const ERROR_CODES = {
   listing_already_published: { kind: 'conflict', about: 'The listing is already live (or otherwise past the free queue), so it cannot be queued.' },
   listing_paid: { kind: 'conflict', about: 'The listing is on the paid plan: its launch week comes with the paid launch, not the free queue.' },
   free_queue_full: { kind: 'conflict', about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.' },
+
+  // Claims.
+  already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

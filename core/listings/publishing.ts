@@ -6,33 +6,10 @@
 // A live listing stays live whatever its homepage shows later. Each step re-reads the row under
 // its lock and does nothing when the listing has moved on, so redelivered jobs are harmless.
 import { transaction, type Sql } from '../../sql/db.ts';
-import { UnsafeUrlError, type SafeFetch } from '../net/ssrf-fetch.ts';
+import type { SafeFetch } from '../net/ssrf-fetch.ts';
+import { readPage } from '../net/read-page.ts';
 import { enqueue, JOBS } from '../jobs/index.ts';
 import { findBadge } from './badge-html.ts';
-
-export type SiteCheck =
-  | { ok: true; html: string }
-  | { ok: false; reason: 'site_unreachable' | 'site_refused' | 'site_error' | 'site_too_large' | 'site_not_html'; detail: string };
-
-/** Reads a homepage through the SSRF-safe fetcher; every failure is a reason, never a throw. */
-export async function readHomepage(fetcher: SafeFetch, url: string): Promise<SiteCheck> {
-  try {
-    const res = await fetcher(url, { accept: 'text/html,application/xhtml+xml' });
-    if (res.status < 200 || res.status > 299) return { ok: false, reason: 'site_error', detail: `the homepage answered HTTP ${res.status}` };
-    const type = res.headers.get('content-type') ?? '';
-    if (type && !/html/i.test(type)) return { ok: false, reason: 'site_not_html', detail: `the homepage is ${type.split(';')[0]}, not HTML` };
-    return { ok: true, html: new TextDecoder().decode(res.body) };
-  } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
-    if (error instanceof UnsafeUrlError) {
-      if (error.reason === 'too_large') return { ok: false, reason: 'site_too_large', detail: message };
-      if (error.reason === 'address' || error.reason === 'scheme' || error.reason === 'credentials' || error.reason === 'redirects') {
-        return { ok: false, reason: 'site_refused', detail: `refused: ${message}` };
-      }
-    }
-    return { ok: false, reason: 'site_unreachable', detail: message };
-  }
-}
 
 interface Row { id: number; status: string; url: string; slug: string; site_url: string; launch_week: string | null; due: boolean }
 
@@ -44,9 +21,10 @@ const readRow = async (sql: Sql, id: number, lock: boolean) => (await sql<Row[]>
 type Verdict = { found: true } | { found: false; reason: string; detail: string | null; siteDown: boolean };
 
 async function verdictFor(fetcher: SafeFetch, row: Row): Promise<Verdict> {
-  const page = await readHomepage(fetcher, row.url);
-  if (!page.ok) return { found: false, reason: page.reason, detail: page.detail, siteDown: true };
-  const v = findBadge(page.html, row.site_url, row.slug);
+  const page = await readPage(fetcher, row.url, { html: true });
+  // A homepage that is not there (404) is as good as one without the badge; anything else is an outage.
+  if (!page.ok) return { found: false, reason: page.reason === 'not_found' ? 'site_error' : page.reason, detail: page.detail, siteDown: true };
+  const v = findBadge(page.text, row.site_url, row.slug);
   return v.found ? v : { found: false, reason: v.reason, detail: null, siteDown: false };
 }
 

@@ -63,3 +63,49 @@ begin
   return v_week;
 end $$;
 comment on function allocate_free_week(bigint) is 'Queues a free listing in the earliest launch week between the site''s free_queue_min_weeks and free_queue_max_weeks that has fewer than launch_slots_per_week listings (any status but draft); null when every week is full. Serialised per site by an advisory lock.';
+
+-- Claims: a person proves they run a listing's website (DNS TXT record, meta tag, file, or a
+-- link mailed to an address at its domain) and becomes its owner.
+create table claims (
+  id bigserial primary key,
+  listing_id bigint not null references listings(id) on delete cascade,
+  user_id bigint not null references users(id) on delete cascade,
+  method text not null check (method in ('dns', 'meta', 'file', 'email')),
+  email text check (length(email) <= 254),
+  token text not null unique check (token ~ '^[A-Za-z0-9_-]{20,100}$'),
+  link_hash text unique check (link_hash ~ '^[0-9a-f]{64}$'),
+  status text not null default 'pending' check (status in ('pending', 'verified', 'expired')),
+  failure_reason text check (failure_reason ~ '^[a-z_]{1,60}$'),
+  failure_detail text check (length(failure_detail) <= 500),
+  checked_at timestamptz,
+  verified_at timestamptz,
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now(),
+  check ((method = 'email') = (email is not null)),
+  check ((method = 'email') = (link_hash is not null)),
+  check ((status = 'verified') = (verified_at is not null))
+);
+comment on table claims is 'Claims of a listing by a person: pending until verified (DNS TXT, meta tag, file, or the mailed link) or expired (expires_at). token is what they publish; link_hash the SHA-256 of the mailed link''s secret.';
+create index claims_user on claims (user_id, created_at desc, id desc);
+create index claims_listing on claims (listing_id) where status = 'verified';
+
+create table company_owners (
+  company_id bigint not null references companies(id) on delete cascade,
+  user_id bigint not null references users(id) on delete cascade,
+  claim_id bigint references claims(id) on delete set null,
+  since timestamptz not null default now(),
+  primary key (company_id, user_id)
+);
+comment on table company_owners is 'People who own a company through a verified claim: they own every listing of it on every site.';
+create index company_owners_user on company_owners (user_id);
+
+create table ownership_events (
+  id bigserial primary key,
+  listing_id bigint not null references listings(id) on delete cascade,
+  previous_user_id bigint references users(id) on delete set null,
+  new_user_id bigint references users(id) on delete set null,
+  claim_id bigint references claims(id) on delete set null,
+  created_at timestamptz not null default now()
+);
+comment on table ownership_events is 'Ownership history of listings: each verified claim, with the earlier and the new owner.';
+create index ownership_events_listing on ownership_events (listing_id, created_at);

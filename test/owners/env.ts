@@ -18,7 +18,10 @@ export interface OwnersEnv {
   userIds: Record<'owner' | 'other', string>;
 }
 
-export interface OwnersEnvOptions { worker?: boolean; siteCheckTimeoutMs?: number; env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void> }
+export interface OwnersEnvOptions {
+  worker?: boolean; siteCheckTimeoutMs?: number;
+  /** Configuration; a function is read when the setting starts (after earlier beforeAll hooks). */
+  env?: Record<string, string> | (() => Record<string, string>); prepare?: (sql: Sql, siteId: number) => Promise<void> }
 
 let seq = 0;
 
@@ -47,7 +50,7 @@ export function ownersEnv(opts: OwnersEnvOptions = {}) {
 
   beforeAll(async () => {
     env.app = await startTestApp({
-      env: { ALLOW_LOOPBACK_FETCH: 'true', ...opts.env },
+      env: { ALLOW_LOOPBACK_FETCH: 'true', ...(typeof opts.env === 'function' ? opts.env() : opts.env) },
       prepare: opts.prepare,
     });
     const owner = await findOrCreateUser(env.app.sql, 'owner@example.com');
