@@ -18,6 +18,7 @@ import { checkBadgeTask } from './tasks/check-badge.ts';
 import { goLiveTask } from './tasks/go-live.ts';
 import { sweepListingsTask } from './tasks/sweep-listings.ts';
 import type { SiteCheckDeps } from './tasks/site-check-deps.ts';
+import { notifyFollowersTask } from './tasks/notify-followers.ts';
 
 /** Tasks that need nothing but the database. */
 export const taskList: TaskList = {
@@ -87,7 +88,8 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
       taskList: { ...taskList, ...draftTasks(deps), send_mail: sendMailTask(config), expire_records: expireRecords(sql),
-        check_badge: checkBadgeTask(siteCheck), go_live: goLiveTask(siteCheck), sweep_listings: sweepListingsTask(siteCheck) },
+        check_badge: checkBadgeTask(siteCheck), go_live: goLiveTask(siteCheck), sweep_listings: sweepListingsTask(siteCheck),
+        notify_followers: notifyFollowersTask(sql, config.siteUrl) },
       crontab: [
         `${config.viewRefreshCron} refresh_views ?max=1&jobKey=refresh_views&jobKeyMode=replace`,
         '5 0 * * 1 award_weeks ?max=1&fill=1w&jobKey=award_weeks',

@@ -5,6 +5,7 @@ import { mountApiKeys } from './api-keys.ts';
 import { mountSignIn } from './sign-in.ts';
 import { mountInvitePages } from './invite-page.ts';
 import { mountClaimPages } from './claim-page.ts';
+import { mountUnsubscribePages } from './unsubscribe-page.ts';
 
 /** Site pages: sign-in by e-mail link, sign-out, account and API keys. */
 export function mountSitePages(app: Elysia, deps: AppDeps) {
@@ -13,4 +14,5 @@ export function mountSitePages(app: Elysia, deps: AppDeps) {
   mountApiKeys(app, deps);
   mountInvitePages(app, deps);
   mountClaimPages(app, deps);
+  mountUnsubscribePages(app, deps);
 }

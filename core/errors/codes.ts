@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   listing_paid: { kind: 'conflict', about: 'The listing is on the paid plan: its launch week comes with the paid launch, not the free queue.' },
   free_queue_full: { kind: 'conflict', about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.' },
 
+  milestone_limit_reached: { kind: 'conflict', about: 'A listing has at most 50 milestones; delete one first.' },
+
   // Claims.
   already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
 } as const satisfies Record<string, CodeInfo>;

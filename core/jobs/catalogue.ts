@@ -46,6 +46,11 @@ export const JOBS = {
     payload: Type.Object({ listing_id: ListingId }, { additionalProperties: false }),
     key: (p) => `go_live:${p.listing_id}`,
   }),
+  notify_followers: defineJob({
+    name: 'notify_followers', version: 1, maxAttempts: 10, about: 'Mails every follower of a listing about one update, exactly once each.',
+    payload: Type.Object({ update_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    key: (p) => `notify_followers:${p.update_id}`,
+  }),
   sweep_listings: defineJob({ name: 'sweep_listings', version: 1, maxAttempts: 1, about: 'Enqueues due badge re-checks and go-lives, so no queued listing is left behind.', payload: NO_PAYLOAD }),
   refresh_views: defineJob({ name: 'refresh_views', version: 1, maxAttempts: 1, about: 'Refreshes the ranking materialized views.', payload: NO_PAYLOAD }),
   award_weeks: defineJob({ name: 'award_weeks', version: 1, maxAttempts: 3, about: 'Awards Launch of the Week #1-#3 for finished weeks.', payload: NO_PAYLOAD }),

@@ -109,3 +109,23 @@ create table ownership_events (
 );
 comment on table ownership_events is 'Ownership history of listings: each verified claim, with the earlier and the new owner.';
 create index ownership_events_listing on ownership_events (listing_id, created_at);
+
+-- Followers are told about each listing update by mail, once each; the mail carries a link that
+-- stops further mail for that listing without signing in.
+alter table follows add column unsubscribed_at timestamptz;
+comment on column follows.unsubscribed_at is 'Set by the unsubscribe link in an update mail: the person still follows but gets no more update mail.';
+
+create table update_notifications (
+  update_id bigint not null references listing_updates(id) on delete cascade,
+  user_id bigint not null references users(id) on delete cascade,
+  listing_id bigint not null references listings(id) on delete cascade,
+  mail_id bigint references mail_outbox(id) on delete set null,
+  unsubscribe_hash text not null unique check (unsubscribe_hash ~ '^[0-9a-f]{64}$'),
+  created_at timestamptz not null default now(),
+  primary key (update_id, user_id)
+);
+comment on table update_notifications is 'One row per follower told about a listing update: the primary key makes the notify_followers job mail each follower exactly once however often it runs. unsubscribe_hash is the SHA-256 of the mail''s unsubscribe secret.';
+
+-- The author of a listing update, for the version of record.
+alter table listing_updates add column user_id bigint references users(id) on delete set null;
+comment on column listing_updates.user_id is 'The owner who posted the update (null for seeded ones or deleted accounts).';
