@@ -71,6 +71,20 @@ describe('claim by DNS TXT record', () => {
   });
 });
 
+describe('a DNS server that does not answer', () => {
+  test('ends the check with dns_unavailable, not a 500 or a hang', async () => {
+    const l = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: null, url: 'https://quiet-dns.example/', status: 'live' });
+    const made = await call('POST', '/claims', { slug: await slugOf(l), method: 'dns' }, 'other');
+    dns.silent = true;
+    try {
+      const v = await call('POST', `/claims/${made.body.id}/verify`, undefined, 'other');
+      expect([v.status, v.body.status, v.body.last_check?.reason]).toEqual([200, 'pending', 'dns_unavailable']);
+    } finally {
+      dns.silent = false;
+    }
+  }, 30_000);
+});
+
 describe('claim by meta tag and by file', () => {
   test('meta: not found until the tag is on the homepage', async () => {
     const made = await call('POST', '/claims', { slug: await slugOf(ids.meta), method: 'meta' });

@@ -83,6 +83,17 @@ describe('publishing lifecycle', () => {
     expect(again.body.status).toBe('awaiting_badge');
   }, 60_000);
 
+  test('the sweep re-checks a queued listing whose last check is older than the schedule', async () => {
+    site.home = page('<h1>Our product</h1>');
+    const { id, badge } = await queued();
+    await until(() => view(id), checked(null), 'the first badge check');
+    site.home = page(badge);
+    await env.app.sql`update listings set badge_checked_at = now() - interval '2 hours' where id = ${id}`;
+    await runJob('sweep_listings');
+    const l = await until(() => view(id), (v) => v.status === 'scheduled', 'scheduled by the re-check');
+    expect(Date.parse(l.badge_checked_at)).toBeGreaterThan(Date.now() - 60_000);
+  }, 60_000);
+
   test('a site that is down, slow, huge or redirects to a private address ends the check with a reason', async () => {
     const cases: [OwnerSite['mode'], string][] = [
       ['error', 'site_error'], ['slow', 'site_unreachable'], ['huge', 'site_too_large'], ['private_redirect', 'site_refused'],
