@@ -36,6 +36,8 @@ export interface Config {
   /** Server-side fetches (crawls, client metadata documents) may reach loopback: tests only. */
   allowLoopbackFetch: boolean;
   crawlerUserAgent: string;
+  /** DNS server for claim TXT lookups (host or host:port); null: the system's resolvers. */
+  claimDnsServer: string | null;
   drafter: { kind: 'extractive' | 'llm'; openaiApiKey: string | null; openaiBaseUrl: string | null; model: string; timeoutMs: number };
 }
 
@@ -101,6 +103,7 @@ export function loadConfig(env: Env): Config {
     },
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 48, 24, 8760),
     allowLoopbackFetch: bool(env, 'ALLOW_LOOPBACK_FETCH', false),
+    claimDnsServer: env.CLAIM_DNS_SERVER || null,
     crawlerUserAgent: env.CRAWLER_USER_AGENT || `ListingDirectoryBot/1.0 (+${siteUrl}/bot)`,
     drafter: {
       kind: oneOf(env, 'DRAFTER', env.OPENAI_API_KEY ? 'llm' : 'extractive', ['extractive', 'llm'] as const),

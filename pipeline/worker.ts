@@ -16,6 +16,11 @@ import type { DraftDeps } from './tasks/draft-deps.ts';
 import { sendMail, type MailDeps } from './tasks/send-mail.ts';
 import { expireRecords } from './tasks/expire-records.ts';
 import type { TaskDeps } from './tasks/task.ts';
+import { checkBadgeTask } from './tasks/check-badge.ts';
+import { goLiveTask } from './tasks/go-live.ts';
+import { sweepListingsTask } from './tasks/sweep-listings.ts';
+import type { SiteCheckDeps } from './tasks/site-check-deps.ts';
+import { notifyFollowersTask } from './tasks/notify-followers.ts';
 
 /** Tasks that need nothing but the database. */
 export function databaseTasks(deps: TaskDeps): TaskList {
@@ -55,12 +60,17 @@ export function cronLine(schedule: string, job: JobDefinition, extra = ''): stri
 /** Crawl caps: about 25 pages, 1 MB a page, 30 s a site (the spec allows a minute for the whole draft). */
 export const CRAWL_LIMITS = { maxPages: 25, maxMsTotal: 30_000, maxBytesPerPage: 1_000_000 };
 
+/** Badge and claim checks read one page: 10 s and 2 MB at most, so a slow or huge site ends with a reason. */
+export const SITE_CHECK_LIMITS = { timeoutMs: 10_000, maxBytes: 2_000_000 };
+
 /** Jobs run at once per worker process: crawls mostly wait on the network, so more than the CPU count. */
 export const WORKER_CONCURRENCY = 16;
 
 export interface WorkerOptions {
   /** Tests pass a fetcher with their own resolver; by default one is made from config. */
   fetcher?: SafeFetch;
+  /** The fetcher of badge and claim checks (one homepage or file each); by default one is made from config. */
+  siteCheckFetcher?: SafeFetch;
   concurrency?: number;
   /** graphile-worker's logger (tests pass a silent one). */
   logger?: Logger;
@@ -77,6 +87,12 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     timeoutMs: 10_000,
     maxBytes: CRAWL_LIMITS.maxBytesPerPage,
   });
+  const siteCheck: SiteCheckDeps = {
+    sql,
+    fetcher: opts.siteCheckFetcher ?? createSafeFetcher({
+      allowLoopback: config.allowLoopbackFetch, userAgent: config.crawlerUserAgent, timeoutMs: SITE_CHECK_LIMITS.timeoutMs, maxBytes: SITE_CHECK_LIMITS.maxBytes,
+    }),
+  };
   const deps: DraftDeps = {
     sql, fetcher, drafter, userAgent: config.crawlerUserAgent,
     crawl: CRAWL_LIMITS, competitorMaxPages: 10,
@@ -90,11 +106,16 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
       noHandleSignals: true,
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
-      taskList: allTasks({ ...deps, mail: config.mail }),
+      taskList: {
+        ...allTasks({ ...deps, mail: config.mail }),
+        [JOBS.check_badge.name]: checkBadgeTask(siteCheck), [JOBS.go_live.name]: goLiveTask(siteCheck),
+        [JOBS.sweep_listings.name]: sweepListingsTask(siteCheck), [JOBS.notify_followers.name]: notifyFollowersTask({ sql, siteUrl: config.siteUrl }),
+      },
       crontab: [
         cronLine(config.viewRefreshCron, JOBS.refresh_views),
         cronLine('5 0 * * 1', JOBS.award_weeks, 'fill=1w'),
         cronLine('* * * * *', JOBS.sweep_drafts),
+        cronLine('*/10 * * * *', JOBS.sweep_listings),
         cronLine('17 * * * *', JOBS.expire_records),
       ].join('\n'),
     });

@@ -20,6 +20,8 @@ export interface FixtureOptions {
   redirectHomeTo?: string;
   /** Replaces robots.txt. */
   robots?: string;
+  /** HTML added to the home page each time it is served (e.g. a badge placed later). */
+  extraHome?: () => string;
 }
 
 /** Text on the robots.txt-forbidden page: must appear in no draft. */
@@ -95,7 +97,8 @@ export function startFixtureSite(opts: FixtureOptions = {}): FixtureSite {
       if (path === '/' && opts.redirectHomeTo) return Response.redirect(opts.redirectHomeTo, 302);
       const page = pages.get(path);
       if (!page) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
-      return new Response(page.body, { headers: { 'content-type': page.type } });
+      const body = path === '/' && opts.extraHome ? page.body.replace('</main>', `${opts.extraHome()}</main>`) : page.body;
+      return new Response(body, { headers: { 'content-type': page.type } });
     },
   });
   return { url: `http://127.0.0.1:${server.port}/`, hits, stop: () => server.stop(true) };

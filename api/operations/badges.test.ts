@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { makeCompany, makeListing, makeUsers } from '../../test/builders.ts';
 
 // A site name with every character that needs escaping in XML and HTML.
 const SITE = `Tools & "Things" <Hub>`;
@@ -13,13 +12,20 @@ beforeAll(async () => {
     prepare: async (sql, siteId) => {
       await sql`update sites set name = ${SITE} where id = ${siteId}`;
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const c = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
-      const users = await makeUsers(sql, 6);
+      const [c] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
+      const users = await sql`insert into users (email) select 'u' || g || '@example.test' from generate_series(1, 6) g returning id`;
       const owner = users[0].id;
-      const add = async (slug: string, status: string, plan: string, ownerId: unknown, site = siteId) => (await makeListing(sql, {
-        siteId: site, companyId: c.id, slug, name: 'Acme ' + slug, domain: 'acme.test', status,
-        columns: { owner_user_id: ownerId, plan, launch_week: status === 'live' ? W2 : null, launched_at: status === 'live' ? new Date('2025-01-06T10:00:00Z') : null },
-      })).id;
+      const add = async (slug: string, status: string, plan: string, ownerId: unknown, site = siteId) => {
+        const [l] = await sql`insert into listings (site_id, company_id, owner_user_id, slug, name, url, domain, status, plan, launch_week, launched_at)
+          values (${site}, ${c.id}, ${ownerId as never}, ${slug}, ${'Acme ' + slug}, 'https://acme.test', 'acme.test', ${status}, ${plan},
+                  ${status === 'live' ? W2 : null}, ${status === 'live' ? new Date('2025-01-06T10:00:00Z') : null}) returning id`;
+        // Owned here means claimed: the verified badge follows a verified claim.
+        if (ownerId) {
+          await sql`insert into claims (listing_id, user_id, method, token, status, verified_at, expires_at)
+                    values (${l.id}, ${ownerId as never}, 'dns', ${`verified-claim-token-${slug}`}, 'verified', now(), now())`;
+        }
+        return l.id;
+      };
       const alpha = await add('alpha', 'live', 'paid', owner);
       await add('waiting', 'awaiting_badge', 'free', null);
       await add('sched', 'scheduled', 'paid', owner);
@@ -153,7 +159,7 @@ describe('get_badges', () => {
     }
   });
 
-  test('the kinds follow the data: awaiting_badge gets listed only, scheduled paid and owned, live free', async () => {
+  test('the kinds follow the data: awaiting_badge gets listed only, scheduled paid and claimed, live free', async () => {
     const cases: [string, string[]][] = [
       ['waiting', ['listed']],
       ['sched', ['listed', 'featured', 'verified']],

@@ -38,7 +38,7 @@ export const badgesOperations: Operation[] = [
     description: 'Returns the badges the listing may show (Listed on, Launched on, Featured, Verified, Top rated, Launch of the Week) with HTML embed code and SVG image URLs. 404 when unknown.',
     notes: [
       'Every listing of this site except drafts has badges, whatever its status: a free listing awaiting_badge goes live once the "Listed on" badge is on its homepage, so it must be able to get that embed code.',
-      'Which badges: `listed` always; `launched` when the listing is live; `featured` on the paid plan; `verified` when the listing has an owner account (submitted or claimed by its owner); ' +
+      'Which badges: `listed` always; `launched` when the listing is live; `featured` on the paid plan; `verified` when the listing has a verified claim (claim_listing, then verify_claim or the mailed link); ' +
         `\`top-rated\` when live with at least ${TOP_RATED_MIN_REVIEWS} genuine reviews (not the owner's, not flagged) averaging ${TOP_RATED_MIN_AVG} or more; ` +
         'one `award-YYYY-MM-DD` per Launch of the Week award, newest first.',
       'Images are served at `{site_url}/badges/{slug}/{kind}.svg?shape=&mode=light|dark&size=` (image/svg+xml, Cache-Control public for 5 minutes, ETag/304); the URLs returned here are exactly those. ' +

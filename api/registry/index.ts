@@ -12,12 +12,19 @@ import { interviewOperations } from '../operations/interview.ts';
 import { productsOperations } from '../operations/products.ts';
 import { accountOperations } from '../operations/account.ts';
 import { draftsOperations } from '../operations/drafts.ts';
+import { myListingsOperations } from '../operations/my-listings.ts';
+import { freeListingOperations } from '../operations/free-listing.ts';
+import { claimsOperations } from '../operations/claims.ts';
+import { listingUpdatesOperations } from '../operations/listing-updates.ts';
+import { milestonesOperations } from '../operations/milestones.ts';
+import { founderStoryOperations } from '../operations/founder-story.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
   ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
-  ...accountOperations(() => operations), ...draftsOperations,
+  ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations, ...freeListingOperations, ...claimsOperations,
+  ...listingUpdatesOperations, ...milestonesOperations, ...founderStoryOperations,
 ];
 
 const names = new Set<string>();

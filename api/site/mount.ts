@@ -4,9 +4,12 @@ import { accountPlugin, type AccountSection } from './account.ts';
 import { apiKeysPlugin } from './api-keys.ts';
 import { signInPlugin } from './sign-in.ts';
 import { invitePagesPlugin } from './invite-page.ts';
+import { claimPagesPlugin } from './claim-page.ts';
+import { unsubscribePagesPlugin } from './unsubscribe-page.ts';
 
 /**
- * Site pages: sign-in by e-mail link, sign-out, account, API keys and co-founder invites.
+ * Site pages: sign-in by e-mail link, sign-out, account, API keys, co-founder invites, e-mail
+ * claim confirmation and unsubscribing from update mail.
  * `accountSections` links the account page to pages other areas mount.
  */
 export function sitePlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>, opts: { accountSections?: readonly AccountSection[] } = {}) {
@@ -14,5 +17,7 @@ export function sitePlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log'
     .use(signInPlugin(deps))
     .use(accountPlugin(deps, opts.accountSections))
     .use(apiKeysPlugin(deps))
-    .use(invitePagesPlugin(deps));
+    .use(invitePagesPlugin(deps))
+    .use(claimPagesPlugin(deps))
+    .use(unsubscribePagesPlugin(deps));
 }

@@ -15,6 +15,8 @@ export const SECRET_PREFIX = {
   authCode: 'ldc_',
   clientSecret: 'ldcs_',
   invite: 'ldi_',
+  claimLink: 'ldv_',
+  unsubscribe: 'ldu_',
 } as const;
 
 export const newSecret = (prefix: string) => prefix + randomBytes(32).toString('base64url');

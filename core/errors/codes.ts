@@ -48,6 +48,17 @@ export const ERROR_CODES = {
   nothing_to_restore: { kind: 'conflict', about: 'The AI has not drafted this field, so there is no AI value to restore.' },
   invite_limit_reached: { kind: 'conflict', about: 'A draft has at most 10 co-founder invites.' },
   invite_already_accepted: { kind: 'conflict', about: 'That address has already accepted an invite to this draft.' },
+
+  // Publishing a listing (choose_free_listing).
+  listing_not_submitted: { kind: 'conflict', about: 'Free launches are for listings saved by submit_draft; this one was not.' },
+  listing_already_published: { kind: 'conflict', about: 'The listing is already live (or otherwise past the free queue), so it cannot be queued.' },
+  listing_paid: { kind: 'conflict', about: 'The listing is on the paid plan: its launch week comes with the paid launch, not the free queue.' },
+  free_queue_full: { kind: 'conflict', about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.' },
+
+  milestone_limit_reached: { kind: 'conflict', about: 'A listing has at most 50 milestones; delete one first.' },
+
+  // Claims.
+  already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

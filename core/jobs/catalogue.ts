@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineJob, NO_PAYLOAD } from './define.ts';
 
 const DraftId = Type.String({ format: 'uuid' });
+const ListingId = Type.Integer({ minimum: 1 });
 
 export const JOBS = {
   crawl_draft: defineJob({
@@ -35,6 +36,22 @@ export const JOBS = {
     payload: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
     key: (p) => `mail:${p.id}`,
   }),
+  check_badge: defineJob({
+    name: 'check_badge', version: 1, maxAttempts: 3, about: 'Looks for our badge on a queued free listing\'s homepage: awaiting_badge -> scheduled, or back when it is gone.',
+    payload: Type.Object({ listing_id: ListingId }, { additionalProperties: false }),
+    key: (p) => `check_badge:${p.listing_id}`,
+  }),
+  go_live: defineJob({
+    name: 'go_live', version: 1, maxAttempts: 4, about: 'At the start of its launch week, checks the badge once more and makes a queued free listing live (or releases the week).',
+    payload: Type.Object({ listing_id: ListingId }, { additionalProperties: false }),
+    key: (p) => `go_live:${p.listing_id}`,
+  }),
+  notify_followers: defineJob({
+    name: 'notify_followers', version: 1, maxAttempts: 10, about: 'Mails every follower of a listing about one update, exactly once each.',
+    payload: Type.Object({ update_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    key: (p) => `notify_followers:${p.update_id}`,
+  }),
+  sweep_listings: defineJob({ name: 'sweep_listings', version: 1, maxAttempts: 1, about: 'Enqueues due badge re-checks and go-lives, so no queued listing is left behind.', payload: NO_PAYLOAD, key: () => 'sweep_listings' }),
   // Scheduled jobs (pipeline/worker.ts): one waiting job each, so a late run replaces the one queued.
   refresh_views: defineJob({ name: 'refresh_views', version: 1, maxAttempts: 1, about: 'Refreshes the ranking materialized views.', payload: NO_PAYLOAD, key: () => 'refresh_views' }),
   award_weeks: defineJob({ name: 'award_weeks', version: 1, maxAttempts: 3, about: 'Awards Launch of the Week #1-#3 for finished weeks.', payload: NO_PAYLOAD, key: () => 'award_weeks' }),

@@ -21,7 +21,7 @@ describe('usage', () => {
   test('help prints every command on stdout', async () => {
     const r = await ops('help');
     expect(r.code).toBe(0);
-    for (const c of ['user create', 'api-key create', 'api-key list', 'api-key revoke', 'outbox']) expect(r.stdout).toContain(c);
+    for (const c of ['user create', 'api-key create', 'api-key list', 'api-key revoke', 'outbox', 'moderation']) expect(r.stdout).toContain(c);
     expect(r.err).toEqual([]);
   });
 

@@ -4,6 +4,7 @@ import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
 import { outboxCommand } from './outbox.ts';
 import { priceCommand } from './prices.ts';
 import { siteCommand } from './site-settings.ts';
+import { moderationCommand } from './moderation.ts';
 import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   price: priceCommand,
   site: siteCommand,
   audit: auditCommand,
+  moderation: moderationCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

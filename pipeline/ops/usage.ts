@@ -33,6 +33,10 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   audit [--limit N] [--target T]
       Operator changes, newest first, with who, when, before and after (T e.g. product:launch).
 
+  moderation [--site KEY] [--limit N]
+      Owners' listing edits, newest first (default 20, at most 500): who, with which credential,
+      and each changed part before -> after. --site limits it to one site of the network.
+
   help
       This text.
 

@@ -1,0 +1,29 @@
+// set_founder_story: the listing's founder story, published with it where unlocked.
+import { Type } from '@sinclair/typebox';
+import { defineOperation, type Operation } from '../registry/operation.ts';
+import { ListingIdPath } from './my-listings-schemas.ts';
+import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
+import { setFounderStory, STORY_MAX, STORY_SECTIONS, type StorySection } from '../../core/listings/story.ts';
+
+const sections = Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: STORY_MAX[s] }))]));
+
+export const founderStoryOperations: Operation[] = [
+  defineOperation({
+    name: 'set_founder_story', method: 'PUT', path: '/me/listings/{listing_id}/story', tag: 'My listings', scope: 'listings:write', idempotent: true,
+    summary: 'Set the founder story',
+    description: `Replaces the listing's founder story: sections ${STORY_SECTIONS.join(', ')} (title max 200, the others max 8000). Published with the listing.`,
+    params: ListingIdPath,
+    notFoundParams: ['listing_id'],
+    body: Type.Object(sections, { additionalProperties: false }),
+    output: Type.Object({
+      sections: Type.Record(Type.String(), Type.String(), { description: 'The sections now stored.' }),
+      updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      published: Type.Boolean({ description: 'Shown on the public profile now: the listing is live and the story section is unlocked (a paid section).' }),
+    }),
+    notes: notes(
+      NOT_YOURS,
+      'PUT replaces the whole story: sections left out or empty are removed; an empty body (or no body) deletes the story. The story shows on the public profile (get_listing story) only where the story section is unlocked for the listing, and only while it is live; it is stored either way.',
+    ),
+    handler: async ({ listing_id, ...story }, ctx) => setFounderStory(listingOwner(ctx), listing_id, story as Partial<Record<StorySection, string>>),
+  }),
+];

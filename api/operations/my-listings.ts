@@ -1,0 +1,87 @@
+// The owner's listings: list, read (the owner view) and edit. Logic in core/listings/.
+import { Type } from '@sinclair/typebox';
+import { defineOperation, type Operation, type OperationContext, type Principal } from '../registry/operation.ts';
+import { ListOf, Paging } from '../registry/schemas.ts';
+import { ListingIdPath, MyListing, MyListingSummary, UpdatedListing, UpdateListingBody } from './my-listings-schemas.ts';
+import { ownerListing, ownerListings, type OwnerListing } from '../../core/listings/owner-view.ts';
+import { updateMyListing, type ListingEdit } from '../../core/listings/update-listing.ts';
+import type { ListingOwner } from '../../core/listings/own-listing.ts';
+import { TRAVELLING_FIELDS } from '../../core/listings/editable.ts';
+import { pageInfo } from '../../sql/queries/summaries.ts';
+import { badgeImageUrl, embedHtml, profileUrl } from '../badges/catalogue.ts';
+import { badgeDimensions } from '../badges/svg.ts';
+
+export const notes = (...lines: string[]) => lines.join('\n\n');
+/** Every owner operation needs an account (its scope), so the principal is set. */
+export const listingOwner = (ctx: OperationContext): ListingOwner => {
+  const p = ctx.principal as Principal;
+  return { sql: ctx.sql, userId: p.userId, siteId: ctx.site.id, credential: p.credentialId };
+};
+export const NOT_YOURS = '404 when the listing is unknown, on another site, or not yours (another account\'s listing is the same 404 as an unknown one).';
+
+/** The "Listed on" badge to place while the listing waits for it. */
+function badgeFor(l: OwnerListing, ctx: OperationContext) {
+  if (l.status !== 'awaiting_badge' && l.status !== 'scheduled') return null;
+  const u = ctx.config.siteUrl;
+  const link = profileUrl(u, l.slug);
+  const src = badgeImageUrl(u, l.slug, 'listed', { shape: 'standard', mode: 'light', size: 'm' });
+  const { width, height } = badgeDimensions('standard', 'm');
+  return { kind: 'listed' as const, html: embedHtml({ link, src, dark: null, alt: `${l.name} is listed on ${ctx.site.name}`, width, height }), image_url: src, link_url: link };
+}
+
+export const ownerView = async (ctx: OperationContext, id: number) => {
+  const l = await ownerListing(listingOwner(ctx), id, ctx.config.siteUrl);
+  return { ...l, badge: badgeFor(l, ctx) };
+};
+
+export const myListingsOperations: Operation[] = [
+  defineOperation({
+    name: 'list_my_listings', method: 'GET', path: '/me/listings', tag: 'My listings', scope: 'account:read',
+    summary: 'List your listings',
+    description: 'Your listings on this site in any status, newest first, with status, plan, launch week and what to do next.',
+    query: Type.Object({ ...Paging }, { additionalProperties: false }),
+    output: ListOf(MyListingSummary),
+    notes: 'Yours: listings you saved with submit_draft, and listings of a company you verified a claim on. Newest first (created_at, then id).',
+    handler: async ({ page, per_page }, ctx) => {
+      const { items, total } = await ownerListings(listingOwner(ctx), page, per_page, ctx.config.siteUrl);
+      return { items, ...pageInfo(page, per_page, total) };
+    },
+  }),
+
+  defineOperation({
+    name: 'get_my_listing', method: 'GET', path: '/me/listings/{listing_id}', tag: 'My listings', scope: 'account:read',
+    summary: 'Get your listing (owner view)',
+    description: 'The owner view: status and why, plan, launch week, unlocked paid sections, every editable value, and what you must do next (e.g. the badge to place).',
+    params: ListingIdPath,
+    notFoundParams: ['listing_id'],
+    output: MyListing,
+    notes: notes(
+      NOT_YOURS,
+      'status_reason values: badge_not_checked (queued, first check pending), badge_not_found (the homepage has no visible badge linking to the profile), badge_hidden (the badge is there but hidden), badge_removed (it was found, then gone: back to awaiting_badge, the week is kept), site_unreachable / site_refused / site_error (the homepage could not be read; status_detail says why), badge_missing_at_launch (not found when the week began: back to draft, the week is released). null when nothing is wrong.',
+      'next_step.action: choose_launch (draft), place_badge (awaiting_badge; badge holds the embed code), keep_badge (scheduled), none (live).',
+    ),
+    handler: async ({ listing_id }, ctx) => ownerView(ctx, listing_id),
+  }),
+
+  defineOperation({
+    name: 'update_my_listing', method: 'PATCH', path: '/me/listings/{listing_id}', tag: 'My listings', scope: 'listings:write', idempotent: true,
+    summary: 'Edit your listing',
+    description: 'Changes the editable company fields sent, replaces socials or FAQs, and with apply_to carries the headline, summary and SEO fields to the company\'s listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.',
+    params: ListingIdPath,
+    notFoundParams: ['listing_id'],
+    body: UpdateListingBody,
+    output: UpdatedListing,
+    notes: notes(
+      NOT_YOURS,
+      'fields: only the keys sent change; no other keys (400 naming the key). An empty string clears a text field, founded_year null clears the year. country is two letters (stored upper case); demo_video_url and every social link must be an absolute http(s) URL; contact_email an e-mail address.',
+      'socials replaces all links (platforms left out or empty are removed); faqs replaces all FAQs (max 10).',
+      `apply_to: ["all"] (every other site of the network) or site keys; "all" together with keys is 400, an unknown key is 400 naming apply_to.<i>. Only the ${TRAVELLING_FIELDS.join(', ')} fields sent in this call travel, to the same company's listings on those sites; a site where the company has no listing is skipped. applied_to lists where they went. Default: this listing only.`,
+      'Edits publish at once: public reads (get_listing, search) show them within the cache lifetime (CACHE_TTL_SECONDS, the cache is invalidated at once). Each listing the call changed gets one version (the changed parts before and after, the account, the credential as key:<id> or grant:<id>, the time); nothing is recorded when nothing changed (version_id null). The site team reads the same before/after copies in its moderation feed (npm run ops -- moderation).',
+      'The answer is the owner view after the edit.',
+    ),
+    handler: async ({ listing_id, ...edit }, ctx) => {
+      const out = await updateMyListing(listingOwner(ctx), listing_id, edit as ListingEdit);
+      return { ...(await ownerView(ctx, listing_id)), ...out };
+    },
+  }),
+];

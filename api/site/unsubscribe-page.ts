@@ -1,0 +1,47 @@
+// The page an update mail's unsubscribe link opens: no sign-in needed (the link is the proof); it
+// shows a button, and only the button's POST stops the mail, so mail scanners change nothing.
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps.ts';
+import { csrfToken, csrfValid } from '../auth/csrf.ts';
+import { html, page } from './html.ts';
+import { sitePage } from './common.ts';
+import { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from '../../core/listings/updates.ts';
+
+type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
+
+const notValid = () => page({ title: 'Link not valid', status: 404, body: html`<h1>Link not valid</h1><p>This unsubscribe link is not valid.</p>` });
+const done = (t: UnsubscribeTarget) => page({ title: 'Unsubscribed', body: html`<h1>Unsubscribed</h1><p class="notice">${t.email} gets no more update mail about ${t.listing}.</p>` });
+
+export function unsubscribePage(deps: Deps) {
+  const { sql, config } = deps;
+  return {
+    async show(request: Request, secret: string): Promise<Response> {
+      const t = await unsubscribeTarget(sql, secret);
+      if (!t) return notValid();
+      if (t.done) return done(t);
+      const csrf = csrfToken(config, request);
+      return page({
+        title: `Stop update mail about ${t.listing}`,
+        headers: csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {},
+        body: html`<h1>Stop update mail about ${t.listing}</h1><p>${t.email} gets an e-mail when ${t.listing} posts an update.</p>
+<form method="post" action="/unsubscribe/${encodeURIComponent(secret)}"><input type="hidden" name="csrf" value="${csrf.token}">
+<button type="submit">Unsubscribe</button></form>`,
+      });
+    },
+    async confirm(request: Request, secret: string): Promise<Response> {
+      let data: FormData;
+      try { data = await request.formData(); } catch { return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` }); }
+      if (!csrfValid(config, request, data)) return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
+      const t = await unsubscribe(sql, secret);
+      return t ? done(t) : notValid();
+    },
+  };
+}
+
+/** GET and POST /unsubscribe/{secret}: works without signing in; the POST stops update mail. */
+export function unsubscribePagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>) {
+  const pages = unsubscribePage(deps);
+  return new Elysia({ name: 'site-unsubscribe' })
+    .get('/unsubscribe/:secret', sitePage(deps, ({ request, params }) => pages.show(request, params.secret)))
+    .post('/unsubscribe/:secret', sitePage(deps, ({ request, params }) => pages.confirm(request, params.secret)), { parse: 'none' });
+}

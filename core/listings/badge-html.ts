@@ -1,0 +1,51 @@
+// Is our badge on a homepage? A link to the listing's profile around one of its badge images
+// (any kind, shape, mode or size get_badges offers), visible to a visitor. Visibility is judged
+// from the markup: hidden attributes, aria-hidden, inline display:none / visibility:hidden /
+// opacity:0 / zero size, and invisible containers (template, noscript, head). Stylesheet rules
+// are not evaluated.
+import * as cheerio from 'cheerio';
+
+export type BadgeVerdict = { found: true } | { found: false; reason: 'badge_not_found' | 'badge_hidden' };
+
+const INVISIBLE_TAGS = new Set(['template', 'noscript', 'head', 'script', 'style', 'iframe', 'object']);
+const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|opacity\s*:\s*0(\.0+)?\s*(!important)?\s*(;|$)|(width|height)\s*:\s*0(px)?\s*(!important)?\s*(;|$))/i;
+
+const norm = (u: string): string | null => {
+  try {
+    const url = new URL(u);
+    return `${url.protocol}//${url.host.toLowerCase()}${decodeURIComponent(url.pathname).replace(/\/+$/, '')}`;
+  } catch { return null; }
+};
+
+export function findBadge(html: string, siteUrl: string, slug: string): BadgeVerdict {
+  const $ = cheerio.load(html);
+  // Content of these never renders (a template's children sit in a fragment no parent walk reaches).
+  $([...INVISIBLE_TAGS].join(', ')).remove();
+  const profile = norm(`${siteUrl}/listings/${slug}`);
+  const images = `${siteUrl}/badges/${encodeURIComponent(slug)}/`.toLowerCase();
+  let sawHidden = false;
+  for (const a of $('a[href]').toArray()) {
+    if (norm($(a).attr('href') ?? '') !== profile) continue;
+    const imgs = $(a).find('img[src], source[srcset]').toArray().filter((el) =>
+      ($(el).attr('src') ?? $(el).attr('srcset') ?? '').trim().toLowerCase().startsWith(images));
+    if (!imgs.length) continue;
+    const img = imgs.find((el) => el.tagName.toLowerCase() === 'img') ?? imgs[0];
+    if (visible($, img)) return { found: true };
+    sawHidden = true;
+  }
+  return { found: false, reason: sawHidden ? 'badge_hidden' : 'badge_not_found' };
+}
+
+function visible($: cheerio.CheerioAPI, el: Parameters<cheerio.CheerioAPI>[0]): boolean {
+  const zero = (v: string | undefined) => v !== undefined && /^\s*0+(px)?\s*$/.test(v);
+  const img = $(el as never);
+  if (zero(img.attr('width')) || zero(img.attr('height'))) return false;
+  for (const node of [img.get(0), ...img.parents().toArray()]) {
+    if (!node || node.type !== 'tag') continue;
+    const n = $(node);
+    if (INVISIBLE_TAGS.has(node.tagName.toLowerCase())) return false;
+    if (n.attr('hidden') !== undefined || n.attr('aria-hidden')?.toLowerCase() === 'true') return false;
+    if (HIDDEN_STYLE.test(n.attr('style') ?? '')) return false;
+  }
+  return true;
+}

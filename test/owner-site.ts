@@ -1,0 +1,41 @@
+// A product homepage on loopback whose content a test changes at will: badge present, absent,
+// hidden, removed later; plus files at well-known paths, a slow answer, a huge one, and a
+// redirect to a private address, for the badge check and claim verification.
+export interface OwnerSite {
+  url: string; host: string; port: number; hits: string[];
+  /** The homepage body (HTML). */
+  home: string;
+  /** Extra paths and their bodies (text/plain unless they start with "<"). */
+  files: Map<string, string>;
+  /** How the homepage misbehaves, if at all. */
+  mode: 'ok' | 'slow' | 'huge' | 'private_redirect' | 'error';
+  stop(): void;
+}
+
+export const page = (body: string, head = '') => `<!doctype html><html><head><meta charset="utf-8"><title>Product</title>${head}</head><body>${body}</body></html>`;
+
+export function startOwnerSite(): OwnerSite {
+  const site = { hits: [] as string[], home: page('<h1>Our product</h1>'), files: new Map<string, string>(), mode: 'ok' } as OwnerSite;
+  const server = Bun.serve({
+    hostname: '127.0.0.1', port: 0, idleTimeout: 60,
+    async fetch(request) {
+      const path = new URL(request.url).pathname;
+      site.hits.push(path);
+      if (path === '/') {
+        if (site.mode === 'slow') { await Bun.sleep(30_000); return new Response('late'); }
+        if (site.mode === 'huge') return new Response('<html><body>' + 'x'.repeat(6 * 1024 * 1024) + '</body></html>', { headers: { 'content-type': 'text/html' } });
+        if (site.mode === 'private_redirect') return Response.redirect('http://10.0.0.1/', 302);
+        if (site.mode === 'error') return new Response('down', { status: 503 });
+        return new Response(site.home, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+      }
+      const body = site.files.get(path);
+      if (body === undefined) return new Response('not found', { status: 404 });
+      return new Response(body, { headers: { 'content-type': body.startsWith('<') ? 'text/html' : 'text/plain' } });
+    },
+  });
+  site.port = server.port!;
+  site.host = '127.0.0.1';
+  site.url = `http://127.0.0.1:${server.port}/`;
+  site.stop = () => server.stop(true);
+  return site;
+}
