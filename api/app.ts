@@ -14,6 +14,7 @@ import { mountSitePages } from './site/mount.ts';
 import { mountOAuth } from './oauth/mount.ts';
 import { mountBotPage } from './site/bot-page.ts';
 import { operations } from './registry/index.ts';
+import { publicPagesPlugin } from './pages/plugin.ts';
 
 export type { AppDeps } from './deps.ts';
 
@@ -66,6 +67,6 @@ export function buildApp(deps: AppDeps) {
   mountSitePages(app as never, deps);
   mountOAuth(app as never, deps);
   mountBotPage(app as never, config);
-  app.get('/', () => Response.redirect(`${config.siteUrl}/docs`, 302));
+  app.use(publicPagesPlugin(deps));
   return app;
 }
