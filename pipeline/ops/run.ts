@@ -3,11 +3,13 @@ import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
 import { outboxCommand } from './outbox.ts';
 import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
+import { reviewsCommand } from './reviews.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
   'api-key': apiKeyCommand,
   outbox: outboxCommand,
+  reviews: reviewsCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

@@ -18,6 +18,16 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       Recent mail, newest first (default 20, at most 500), with the text body: sign-in links
       are readable here when SMTP_URL is not set.
 
+  reviews flagged
+      Reviews people flagged on the site, with how many flags: they do not count towards a
+      listing's community rating until cleared.
+
+  reviews clear <id>
+      The review counts again (its flags are dropped).
+
+  reviews remove <id>
+      Delete the review for good.
+
   help
       This text.
 
