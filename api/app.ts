@@ -14,7 +14,7 @@ import { mountSitePages } from './site/mount.ts';
 import { mountOAuth } from './oauth/mount.ts';
 import { mountBotPage } from './site/bot-page.ts';
 import { operations } from './registry/index.ts';
-import { publicPagesPlugin } from './pages/plugin.ts';
+import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 
 export type { AppDeps } from './deps.ts';
 
@@ -44,7 +44,7 @@ export function buildApp(deps: AppDeps) {
     // PostgreSQL cannot store or compare U+0000: a URL carrying it is refused on every route here,
     // before any handler passes it to a query. (Bodies are checked by their readers.)
     .onError(({ code, request, error }) => {
-      if (code === 'NOT_FOUND') return problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
+      if (code === 'NOT_FOUND') return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
       deps.log.error({ err: error }, 'unhandled error');
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));

@@ -281,3 +281,31 @@ describe('caching and personal state', () => {
     expect(anon).not.toContain('name="csrf"');
   });
 });
+
+describe('unknown addresses and badges', () => {
+  test('a browser gets the site\'s 404 page for an unknown address; API clients keep problem+json', async () => {
+    const r = await page('/no/such/page', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(r.res.status).toBe(404);
+    expect(r.text).toContain('Page not found');
+    const api404 = await fetch(`${app.url}/api/v1/nope`, { headers: { accept: 'text/html' } });
+    expect(api404.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  test('badge images work on other sites: SVG content type, public caching, no cookies even for a signed-in person', async () => {
+    const [l] = await app.sql`select slug from listings where site_id = ${app.siteId} and status = 'live' order by id limit 1`;
+    const badges = await api(`/listings/${l.slug}/badges`);
+    const c = new WebClient(app.url);
+    await signInWithClient(c, app.sql, 'badge-viewer@example.test');
+    const res = await c.get(new URL(badges.items[0].svg_url).pathname + new URL(badges.items[0].svg_url).search);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('image/svg+xml');
+    expect(res.headers.get('cache-control')).toContain('public');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.getSetCookie()).toEqual([]);
+    // The embed code on the listing page is the API's, with absolute URLs, inside a read-only textarea.
+    const { text } = await page(`/listings/${l.slug}`);
+    const embed = badges.items[0].html.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    expect(text).toContain(embed);
+    expect(badges.items[0].html).toContain(`href="${app.url}/listings/${l.slug}"`);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import { cookieSettings, readCookies } from '../auth/cookies.ts';
@@ -19,6 +20,18 @@ export type { PageDeps };
 type Ctx = { request: Request; params: Record<string, string> };
 
 /**
+ * The site's 404 page for a browser asking for an unknown address outside the API surfaces (their
+ * clients get problem+json as before); null when the request is not one.
+ */
+export function notFoundPage(deps: PageDeps, request: Request): Response | null {
+  const path = new URL(request.url).pathname;
+  if (!(request.headers.get('accept') ?? '').includes('text/html') || /^\/(api|mcp|oauth|\.well-known)(\/|$)/.test(path)) return null;
+  const r = pages.notFoundRenderer();
+  const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: deps.config.siteUrl }, r.body, null);
+  return new Response(body, { status: 404, headers: pageHeaders({ 'cache-control': 'no-store' }) });
+}
+
+/**
  * The public site for people: server-rendered pages over the same operations the API serves.
  *
  * Caching: a request without a session cookie gets the anonymous render, which is the same for
@@ -31,11 +44,12 @@ export function publicPagesPlugin(deps: PageDeps) {
   const { config, cache, log, limiter } = deps;
   const maxAge = config.httpCacheMaxAge;
   const sessionCookie = cookieSettings(config).session;
+  const processSalt = randomBytes(16).toString('hex');
 
   const viewerOf = async (request: Request) => (readCookies(request)[sessionCookie] ? currentUser(deps.sql, config, request) : null);
 
-  const respond = (status: number, body: string, personal: boolean, request: Request, extra: Record<string, string> = {}) => {
-    const etag = etagOf(body);
+  const respond = (status: number, body: string, personal: boolean, request: Request, extra: Record<string, string> = {}, knownEtag?: string) => {
+    const etag = knownEtag ?? etagOf(body);
     const headers = pageHeaders({
       etag, vary: 'Cookie',
       'cache-control': personal || status >= 400 ? 'private, no-store' : `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`,
@@ -76,7 +90,7 @@ export function publicPagesPlugin(deps: PageDeps) {
       const key = `page:${url.pathname}${url.search}`;
       if (!viewer) {
         const hit = await cache.get(key);
-        if (hit) return respond(200, hit.body, false, request);
+        if (hit) return respond(200, hit.body, false, request, {}, hit.etag);
       }
       const gen = cache.generation;
       const r = await render(deps, url, params);
@@ -101,7 +115,7 @@ export function publicPagesPlugin(deps: PageDeps) {
       const key = `page:${url.pathname}`;
       if (!viewer) {
         const hit = await cache.get(key);
-        if (hit) return respond(200, hit.body, false, request);
+        if (hit) return respond(200, hit.body, false, request, {}, hit.etag);
       }
       const gen = cache.generation;
       let setCookie: Record<string, string> = {};
@@ -121,9 +135,18 @@ export function publicPagesPlugin(deps: PageDeps) {
     }
   };
 
+  // Visitors this process already counted today (keyed by a hash, never the address itself), so a
+  // reload costs no database write; the database's own per-day key still decides across instances.
+  const counted = new Set<string>();
+  let countedDay = '';
   const countView = (request: Request, slug: string) => {
     if (request.method !== 'GET' || /bot|crawl|spider/i.test(request.headers.get('user-agent') ?? '')) return;
     const visitor = `${clientAddress(request, { trustProxy: config.trustProxy })}|${request.headers.get('user-agent') ?? ''}`;
+    const today = new Date().toISOString().slice(0, 10);
+    if (today !== countedDay || counted.size > 100_000) { counted.clear(); countedDay = today; }
+    const memo = createHash('sha256').update(`${processSalt}:${today}:${slug}:${visitor}`).digest('base64url');
+    if (counted.has(memo)) return;
+    counted.add(memo);
     deps.sql`select record_listing_view(l.id, ${visitor}) from listings l where l.site_id = ${deps.site.id} and l.slug = ${slug} and l.status = 'live'`
       .catch((err) => log.warn({ err }, 'view not counted'));
   };
