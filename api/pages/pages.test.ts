@@ -309,3 +309,24 @@ describe('unknown addresses and badges', () => {
     expect(badges.items[0].html).toContain(`href="${app.url}/listings/${l.slug}"`);
   });
 });
+
+describe('failures and the API\'s own URLs', () => {
+  test('a failure is a 500 page without internals', async () => {
+    await app.sql`alter table listing_updates rename to listing_updates_away`;
+    try {
+      const r = await page('/updates');
+      expect(r.res.status).toBe(500);
+      expect(r.res.headers.get('cache-control')).toBe('private, no-store');
+      expect(r.text).toContain('Something went wrong');
+      expect(r.text).not.toMatch(/listing_updates|relation|stack|at \//i);
+    } finally {
+      await app.sql`alter table listing_updates_away rename to listing_updates`;
+    }
+    expect((await page('/updates')).res.status).toBe(200);
+  });
+
+  test('the site URLs get_site_info returns are pages', async () => {
+    const site = await api('/site');
+    for (const u of [site.urls.home, site.urls.docs]) expect((await fetch(u)).status).toBe(200);
+  });
+});

@@ -122,6 +122,12 @@ describe('every page type in Chromium', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         if (overflow > 0) problems.push(`${p}: ${overflow}px horizontal scroll at 375px`);
       }
+      // The signed-in listing page: vote, follow, review and flag forms.
+      await page.goto(`${app.url}/listings/${slug}`);
+      await signInFrom(page, 'axe-person@example.test');
+      const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') problems.push(`signed-in listing: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      if (await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth) > 0) problems.push('signed-in listing: horizontal scroll at 375px');
     } finally {
       await context.close();
     }
