@@ -26,13 +26,13 @@ button,.button{font:inherit;display:inline-block;padding:.45rem .9rem;border-rad
 button.secondary,.button.secondary{background:#fff;color:#0b5cad}button.on{background:#0a4a8a;color:#fff}button.link{background:none;border:0;color:#0645ad;padding:0;text-decoration:underline;font-size:.85rem}
 .count{font-weight:700;margin-left:.3rem}label{display:block;font-weight:600;margin:.5rem 0 .2rem}label.inline{display:inline-block;margin-right:.8rem;font-weight:400}
 input,select,textarea{font:inherit;padding:.35rem;max-width:100%;border:1px solid #888;border-radius:4px}textarea{width:100%}
-.filters{display:flex;flex-wrap:wrap;gap:.2rem .8rem;align-items:flex-end;background:#fff;border:1px solid #e2e2e6;padding:.6rem;border-radius:8px}.filters label{margin:0;width:100%}.filters>*{max-width:100%}
+.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.5rem .8rem;align-items:end;background:#fff;border:1px solid #e2e2e6;padding:.6rem;border-radius:8px}.filters label{margin:0 0 .2rem}.field input,.field select{width:100%}.filters button{margin:0;justify-self:start}
 fieldset{border:1px solid #ccc;border-radius:6px}.reviews{list-style:none;padding:0}.reviews li{border-bottom:1px solid #e2e2e6;padding:.4rem 0}.stars{color:#8a5a00}
 .badges{list-style:none;padding:0;display:grid;gap:1rem}.badges img{max-width:100%;height:auto}.embed{font:12px/1.4 ui-monospace,monospace}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.facts dd{margin:0}.faq dt{font-weight:600;margin-top:.6rem}.faq dd{margin:0}
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #e2e2e6;padding:.35rem;text-align:left;vertical-align:top}
 .prose{overflow-wrap:anywhere}.prose pre{overflow-x:auto}.media{list-style:none;padding:0}.media img{max-width:100%;height:auto}.products{list-style:none;padding:0}.price{font-weight:700}
-.history{display:flex;flex-wrap:wrap;gap:.2rem 1rem;padding-left:1.2rem;font-size:.9rem}
+.history{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0;font-size:.9rem}
 @media (max-width:600px){h1{font-size:1.45rem}.account{margin-left:0}}`;
 
 const JS = `(function(){

@@ -172,8 +172,8 @@ export const foundersPage: Renderer = async (deps, url) => {
   const out = await readOp(deps, 'list_founders', { query: q });
   return {
     meta: { title: `Founders${out.page > 1 ? `, page ${out.page}` : ''}`, description: `The people behind the products on ${deps.site.name}.`, path: `/founders${out.page > 1 ? `?page=${out.page}` : ''}`, noindex: Boolean(q.q || q.country) },
-    body: html`<h1>Founders</h1><form class="filters" method="get" action="/founders" role="search"><label for="fq">Name</label><input id="fq" name="q" value="${q.q ?? ''}" maxlength="120">
-<label for="fc">Country (two letters)</label><input id="fc" name="country" value="${q.country ?? ''}" maxlength="2" size="3"><button type="submit">Find founders</button></form>
+    body: html`<h1>Founders</h1><form class="filters" method="get" action="/founders" role="search"><div class="field"><label for="fq">Name</label><input id="fq" name="q" value="${q.q ?? ''}" maxlength="120"></div>
+<div class="field"><label for="fc">Country (two letters)</label><input id="fc" name="country" value="${q.country ?? ''}" maxlength="2" size="3"></div><button type="submit">Find founders</button></form>
 ${out.items.length ? html`<ul class="people">${out.items.map((f: any) => html`<li><a href="/founders/${f.slug}">${f.name}</a> <span class="meta">${f.title ?? ''}${f.country ? ` · ${f.country}` : ''} · ${f.companies} ${f.companies === 1 ? 'company' : 'companies'}</span></li>`)}</ul>` : html`<p class="empty">No founders match.</p>`}
 ${pager('/founders', { ...q }, out.page, out.has_more)}`,
   };
@@ -209,7 +209,7 @@ export const blogPage: Renderer = async (deps, url) => {
   const out = await readOp(deps, 'list_blog_posts', { query: q });
   return {
     meta: { title: `Blog${out.page > 1 ? `, page ${out.page}` : ''}`, description: `Articles from ${deps.site.name} about launching and growing software products.`, path: `/blog${out.page > 1 ? `?page=${out.page}` : ''}`, feeds: [{ href: '/feeds/blog.xml', title: 'Blog' }], noindex: Boolean(q.q) },
-    body: html`<h1>Blog</h1><form class="filters" method="get" action="/blog" role="search"><label for="bq">Search posts</label><input id="bq" name="q" value="${q.q ?? ''}" maxlength="200"><button type="submit">Search</button></form>
+    body: html`<h1>Blog</h1><form class="filters" method="get" action="/blog" role="search"><div class="field"><label for="bq">Search posts</label><input id="bq" name="q" value="${q.q ?? ''}" maxlength="200"></div><button type="submit">Search</button></form>
 ${out.items.length ? html`<ol class="posts">${out.items.map((p: any) => html`<li><h2><a href="/blog/${p.slug}">${p.title}</a></h2><p class="meta">${p.author ?? ''} · <time datetime="${p.published_at}">${day(p.published_at)}</time></p><p>${p.excerpt ?? ''}</p></li>`)}</ol>` : html`<p class="empty">No posts match.</p>`}
 ${pager('/blog', q, out.page, out.has_more)}`,
   };
@@ -223,7 +223,7 @@ export const blogPostPage: Renderer = async (deps, _url, params) => {
   if (p.faqs?.length) ld.push(faqLd(p.faqs));
   return {
     meta: { title: p.title, description: p.excerpt ?? p.title, path: `/blog/${p.slug}`, ogType: 'article', jsonLd: ld, feeds: [{ href: '/feeds/blog.xml', title: 'Blog' }] },
-    body: html`${crumbs.nav}<article class="post"><p class="meta">${p.author ?? ''} · <time datetime="${p.published_at}">${day(p.published_at)}</time></p>
+    body: html`${crumbs.nav}<article class="post"><h1>${p.title}</h1><p class="meta">${p.author ?? ''} · <time datetime="${p.published_at}">${day(p.published_at)}</time></p>
 <div class="prose">${renderMarkdown(p.body_markdown, { dropFirstHeading: p.title })}</div></article>${p.title && !/^#\s/.test(p.body_markdown ?? '') ? '' : ''}${faqSection(p.faqs)}`,
   };
 };
@@ -251,12 +251,12 @@ export const searchPage: Renderer = async (deps, url) => {
   return {
     meta: { title, description: `Search the listings of ${deps.site.name} by name, tagline, description and keywords, with filters.`, path: '/search', noindex: Object.keys(q).length > 0 },
     body: html`<h1>Search</h1><form class="filters search" method="get" action="/search" role="search">
-<label for="sq">Words</label><input id="sq" name="q" type="search" value="${q.q ?? ''}" maxlength="200">
-<label for="scat">Category</label><select id="scat" name="category">${opt('', 'Any', q.category)}${catOptions.map((c: any) => opt(c.slug, c.name, q.category))}</select>
-<label for="scountry">Country (two letters)</label><input id="scountry" name="country" value="${q.country ?? ''}" maxlength="2" size="3">
-<label for="spricing">Pricing model</label><input id="spricing" name="pricing_model" value="${q.pricing_model ?? ''}" maxlength="40">
-<label for="sstatus">Status</label><select id="sstatus" name="status">${opt('live', 'Live', q.status ?? 'live')}${opt('upcoming', 'Upcoming', q.status)}</select>
-<label for="ssort">Sort</label><select id="ssort" name="sort">${sorts.map(([v, l]) => opt(v, l, q.sort ?? 'relevance'))}</select>
+<div class="field"><label for="sq">Words</label><input id="sq" name="q" type="search" value="${q.q ?? ''}" maxlength="200"></div>
+<div class="field"><label for="scat">Category</label><select id="scat" name="category">${opt('', 'Any', q.category)}${catOptions.map((c: any) => opt(c.slug, c.name, q.category))}</select></div>
+<div class="field"><label for="scountry">Country (two letters)</label><input id="scountry" name="country" value="${q.country ?? ''}" maxlength="2" size="3"></div>
+<div class="field"><label for="spricing">Pricing model</label><input id="spricing" name="pricing_model" value="${q.pricing_model ?? ''}" maxlength="40"></div>
+<div class="field"><label for="sstatus">Status</label><select id="sstatus" name="status">${opt('live', 'Live', q.status ?? 'live')}${opt('upcoming', 'Upcoming', q.status)}</select></div>
+<div class="field"><label for="ssort">Sort</label><select id="ssort" name="sort">${sorts.map(([v, l]) => opt(v, l, q.sort ?? 'relevance'))}</select></div>
 <button type="submit">Search</button></form>
 <p class="meta" role="status">${n(out.total)} ${out.total === 1 ? 'listing' : 'listings'}</p>
 ${cards(out.items.map((i: Summary) => card(i)), 'No listings match. Try fewer words or filters.')}
@@ -266,8 +266,8 @@ ${pager('/search', Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'p
 
 export const comparePage: Renderer = async (deps, url) => {
   const q = queryOf(url, ['a', 'b']);
-  const form = html`<form class="filters" method="get" action="/compare"><label for="ca">First listing (slug)</label><input id="ca" name="a" value="${q.a ?? ''}" maxlength="220">
-<label for="cb">Second listing (slug)</label><input id="cb" name="b" value="${q.b ?? ''}" maxlength="220"><button type="submit">Compare</button></form>`;
+  const form = html`<form class="filters" method="get" action="/compare"><div class="field"><label for="ca">First listing (slug)</label><input id="ca" name="a" value="${q.a ?? ''}" maxlength="220"></div>
+<div class="field"><label for="cb">Second listing (slug)</label><input id="cb" name="b" value="${q.b ?? ''}" maxlength="220"></div><button type="submit">Compare</button></form>`;
   if (!q.a || !q.b) return { meta: { title: 'Compare two listings', description: 'Side-by-side facts of two listings.', path: '/compare' }, body: html`<h1>Compare two listings</h1>${form}` };
   const out = await readOp(deps, 'compare_listings', { query: q });
   const cell = (v: unknown) => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
