@@ -331,3 +331,21 @@ describe('failures and the API\'s own URLs', () => {
     for (const u of [site.urls.home, site.urls.docs]) expect((await fetch(u)).status).toBe(200);
   });
 });
+
+describe('shared cache invalidation', () => {
+  test('an anonymous page cached before a change shows the change once directory_changed() is announced', async () => {
+    const before = await page('/updates');
+    expect(before.res.headers.get('cache-control')).toContain('public');
+    const [l] = await app.sql`select id from listings where site_id = ${app.siteId} and status = 'live' order by id limit 1`;
+    await app.sql.begin(async (tx) => {
+      await tx`insert into listing_updates (listing_id, title, body, created_at) values (${l.id}, 'Invalidation marker', 'Fresh news', now() + interval '1 hour')`;
+      await tx`select directory_changed()`;
+    });
+    let text = '';
+    for (let i = 0; i < 100 && !text.includes('Invalidation marker'); i++) {
+      text = (await page('/updates')).text;
+      if (!text.includes('Invalidation marker')) await Bun.sleep(20);
+    }
+    expect(text).toContain('Invalidation marker');
+  });
+});

@@ -4,6 +4,8 @@
 -- Reviews are editable: remember when.
 alter table reviews add column updated_at timestamptz not null default now();
 comment on column reviews.updated_at is 'When the reviewer last edited the rating or text.';
+-- A blank text is no text: stored as null, so the constraint below holds for rows written before it.
+update reviews set body = null where body is not null and length(btrim(body)) = 0;
 alter table reviews add constraint reviews_body_not_blank check (body is null or length(btrim(body)) > 0);
 
 create table review_flags (
