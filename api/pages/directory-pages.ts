@@ -1,6 +1,6 @@
 import { notFound } from '../../core/errors/index.ts';
 import { readOp, queryOf, type PageDeps } from './data.ts';
-import { breadcrumbs, card, cards, day, extLink, html, n, pager, type Html, type PageMeta, type Summary } from './layout.ts';
+import { breadcrumbs, card, cards, count, day, extLink, html, n, pager, type Html, type PageMeta, type Summary } from './layout.ts';
 import { renderMarkdown } from './markdown.ts';
 import { latestUpdates } from '../../sql/queries/updates.ts';
 
@@ -26,14 +26,14 @@ const BOARD_NAMES: Record<string, string> = {
 
 function sectionMetric(item: any): string {
   const m = item.metric;
-  if (!m || m.value === null) return `${n(item.votes)} votes`;
+  if (!m || m.value === null) return count(item.votes, 'vote');
   switch (m.name) {
-    case 'trending_score': return `trending ${Number(m.value).toFixed(1)} · ${n(item.votes)} votes`;
-    case 'views': return `${n(Number(m.value))} views`;
-    case 'follows': return `${n(Number(m.value))} followers`;
+    case 'trending_score': return `trending ${Number(m.value).toFixed(1)} · ${count(item.votes, 'vote')}`;
+    case 'views': return count(Number(m.value), 'view');
+    case 'follows': return count(Number(m.value), 'follower');
     case 'launched_at': return `launched ${day(String(m.value))}`;
     case 'launch_week': return `launches week of ${day(String(m.value))}`;
-    default: return `${n(Number(m.value))} votes`;
+    default: return count(Number(m.value), 'vote');
   }
 }
 
@@ -54,7 +54,7 @@ export const home: Renderer = async (deps) => {
   const body = html`<h1>${deps.site.name}</h1><p class="lede">${deps.site.purpose}</p>
 <section aria-labelledby="featured"><h2 id="featured">Featured</h2>${cards(featured.map((l: Summary) => card(l, { badge: 'Featured' })), 'No featured listings this week.')}</section>
 <section aria-labelledby="week"><h2 id="week">This week's launches</h2><p class="meta">Week of ${week.week} to ${week.week_end}, ranked by community votes. <a href="/launches/weeks/${week.week}">The whole week</a></p>
-${cards(week.items.map((i: any) => card(i.listing, { rank: i.rank, metric: `${n(i.votes)} votes this week` })), 'No launches yet this week.')}</section>
+${cards(week.items.map((i: any) => card(i.listing, { rank: i.rank, metric: `${count(i.votes, 'vote')} this week` })), 'No launches yet this week.')}</section>
 <section aria-labelledby="trending"><h2 id="trending">Trending</h2>${cards(trending.items.map((i: any) => card(i, { metric: sectionMetric(i) })))}
 <p><a href="/launches?section=trending">More trending</a></p></section>
 <section aria-labelledby="upcoming"><h2 id="upcoming">Upcoming</h2>${cards(upcoming.items.map((i: any) => card(i, { metric: sectionMetric(i) })), 'Nothing scheduled yet.')}
@@ -104,7 +104,7 @@ export const launchWeekPage: Renderer = async (deps, url, params) => {
     meta: { title: `Launches of the week of ${out.week}${out.page > 1 ? `, page ${out.page}` : ''}`, description: `Software launched on ${deps.site.name} from ${out.week} to ${out.week_end}, ranked by community votes.`, path: `/launches/weeks/${out.week}${out.page > 1 ? `?page=${out.page}` : ''}` },
     body: html`<h1>Week of ${out.week}${label}</h1><p class="meta">${out.week} to ${out.week_end}. ${out.is_future ? 'Scheduled launches for this week.' : 'Live launches ranked by community votes cast during the week.'}</p>
 <nav class="pager" aria-label="Weeks"><a rel="prev" href="/launches/weeks/${prev}">Previous week</a><a rel="next" href="/launches/weeks/${next}">Next week</a></nav>
-${cards(out.items.map((i: any) => card(i.listing, { rank: out.is_future ? null : i.rank, metric: out.is_future ? 'scheduled' : `${n(i.votes)} votes this week` })), 'No launches this week.')}
+${cards(out.items.map((i: any) => card(i.listing, { rank: out.is_future ? null : i.rank, metric: out.is_future ? 'scheduled' : `${count(i.votes, 'vote')} this week` })), 'No launches this week.')}
 ${pager(`/launches/weeks/${out.week}`, {}, out.page, out.has_more)}`,
   };
 };
@@ -123,7 +123,7 @@ export const leaderboardPage: Renderer = async (deps, url, params) => {
       case 'amount_cents': return `${money(m.value, m.currency)} paid · ${m.contributions} payments`;
       case 'domain_rating': return `DR ${m.value}${m.trend === null || m.trend === undefined ? '' : ` (${m.trend >= 0 ? '+' : ''}${m.trend})`}`;
       case 'mrr_cents': return `${money(m.value, m.currency)} MRR${m.verified ? ' (verified)' : ''}`;
-      default: return `${n(m.value)} votes`;
+      default: return count(Number(m.value), 'vote');
     }
   };
   const tabs = Object.entries(BOARD_NAMES).map(([k, v]) => k === out.board ? html`<li><a href="/leaderboards/${k}" aria-current="page">${v}</a></li>` : html`<li><a href="/leaderboards/${k}">${v}</a></li>`);

@@ -71,6 +71,8 @@ export const pageHeaders = (extra: Record<string, string> = {}): Record<string, 
 // ---- small shared pieces --------------------------------------------------------------------
 
 export const n = (x: number) => new Intl.NumberFormat('en-US').format(x);
+/** "1 vote", "12 votes" */
+export const count = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
 export const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 
 /** Only http(s) links are rendered as links: a javascript: or data: URL stays text. */
@@ -98,7 +100,7 @@ export function card(s: Summary, opts: { rank?: number | null; metric?: Html | s
   const path = `/listings/${s.slug}`;
   return html`<li class="card">${opts.rank ? html`<span class="rank">#${opts.rank}</span>` : ''}
 <div class="card-body"><h3><a href="${path}">${s.name}</a>${opts.badge ? html` <span class="tag">${opts.badge}</span>` : ''}</h3>
-${s.tagline ? html`<p>${s.tagline}</p>` : ''}<p class="meta">${s.category ? html`<a href="/categories/${s.category.slug}">${s.category.name}</a> · ` : ''}${opts.metric ?? html`${n(s.votes)} votes`}</p></div></li>`;
+${s.tagline ? html`<p>${s.tagline}</p>` : ''}<p class="meta">${s.category ? html`<a href="/categories/${s.category.slug}">${s.category.name}</a> · ` : ''}${opts.metric ?? count(s.votes, 'vote')}</p></div></li>`;
 }
 
 export const cards = (items: Html[], empty = 'Nothing here yet.') =>
