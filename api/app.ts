@@ -10,6 +10,7 @@ import { sitePlugin } from './site/mount.ts';
 import { oauthPlugin } from './oauth/mount.ts';
 import { CONNECTIONS_SECTION } from './oauth/connections-page.ts';
 import { botPagePlugin } from './site/bot-page.ts';
+import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 
 export type { AppDeps } from './deps.ts';
 export { API_PREFIX } from './http/prefix.ts';
@@ -23,7 +24,7 @@ export function buildApp(deps: AppDeps) {
   const { config } = deps;
   return new Elysia({ normalize: false })
     .onError(({ code, request, error }) => {
-      if (code === 'NOT_FOUND') return problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
+      if (code === 'NOT_FOUND') return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
       deps.log.error({ err: error }, 'unhandled error');
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
@@ -37,5 +38,5 @@ export function buildApp(deps: AppDeps) {
     .use(sitePlugin(deps, { accountSections: [CONNECTIONS_SECTION] }))
     .use(oauthPlugin(deps))
     .use(botPagePlugin(deps))
-    .get('/', () => Response.redirect(`${config.siteUrl}/docs`, 302));
+    .use(publicPagesPlugin(deps));
 }

@@ -48,9 +48,9 @@ try {
   }
   const ceiling = rows[0].rps;
   console.log(`\n${target} listings, ${connections} connections, ${duration}s each, Bun ${Bun.version}\n`);
-  console.log('scenario                 req/s    p50 ms  p99 ms  % of ceiling  non-2xx+errors');
+  console.log('scenario                                   req/s    p50 ms  p99 ms  % of ceiling  non-2xx+errors');
   for (const r of rows) {
-    console.log(`${r.name.padEnd(22)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`);
+    console.log(`${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`);
   }
   if (rows.some((r) => r.bad > 0)) process.exitCode = 1;
   // Submit-to-ready for 20 small sites (edge + worker processes, extractive drafter), on the same database.

@@ -7,6 +7,7 @@ import { siteCommand } from './site-settings.ts';
 import { moderationCommand } from './moderation.ts';
 import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
+import { reviewsCommand } from './reviews.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   site: siteCommand,
   audit: auditCommand,
   moderation: moderationCommand,
+  reviews: reviewsCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

@@ -37,6 +37,16 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       Owners' listing edits, newest first (default 20, at most 500): who, with which credential,
       and each changed part before -> after. --site limits it to one site of the network.
 
+  reviews flagged
+      Reviews people flagged on the site, with how many flags: they do not count towards a
+      listing's community rating until cleared.
+
+  reviews clear <id>
+      The review counts again (its flags are dropped).
+
+  reviews remove <id>
+      Delete the review for good.
+
   help
       This text.
 
