@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadReferenceData } from '../../seeds/reference.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { runOps } from './run.ts';
+import { eventually } from '../../test/eventually.ts';
 
 // Operator commands for prices and site settings, seen through the public API, with their audit.
 let app: TestApp;
@@ -12,13 +13,6 @@ async function ops(...argv: string[]) {
   const out: string[] = []; const err: string[] = [];
   const code = await runOps(argv, { sql: app.sql, out: (l) => out.push(l), err: (l) => err.push(l), actor: 'olga' });
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
-
-/** Edges hear of changes by NOTIFY, a moment after the commit: poll briefly for the expected value. */
-async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 60 && value !== expected; i++) { await Bun.sleep(50); value = await read(); }
-  return value;
 }
 
 const launchPrice = async () => {
@@ -32,7 +26,7 @@ describe('price set', () => {
     const now = await ops('price', 'set', '--product', 'launch', '--amount', '4321');
     expect(now.code).toBe(0);
     expect(now.stdout).toContain('launch 43.21 USD');
-    expect(await eventually(launchPrice, 4321)).toBe(4321);
+    expect(await eventually(launchPrice, (v) => v === 4321)).toBe(4321);
 
     const later = await ops('price', 'set', '--product', 'launch', '--amount', '9999', '--from', '2099-01-05');
     expect(later.code).toBe(0);
@@ -43,7 +37,7 @@ describe('price set', () => {
     // Time passes (moved in SQL, not slept): the scheduled price becomes the current one.
     await app.sql`update product_prices set valid_from = valid_from - ('2099-01-06'::timestamptz - now())`;
     await app.sql`select directory_changed()`;
-    expect(await eventually(launchPrice, 9999)).toBe(9999);
+    expect(await eventually(launchPrice, (v) => v === 9999)).toBe(9999);
 
     const audit = await ops('audit', '--target', 'product:launch');
     expect(audit.stdout).toContain('olga\tprice.set\tproduct:launch');

@@ -7,6 +7,7 @@ import { makeListing, ownersEnv } from './env.ts';
 import { startDnsServer, type TestDns } from '../dns-server.ts';
 import { page, startOwnerSite, type OwnerSite } from '../owner-site.ts';
 import { WebClient } from '../browser.ts';
+import { eventually } from '../eventually.ts';
 import { claimsOperations } from '../../api/operations/claims.ts';
 
 let dns: TestDns;
@@ -62,7 +63,8 @@ describe('claim by DNS TXT record', () => {
     expect([...history]).toEqual([{ prev: env.userIds.other, next: env.userIds.owner }]);
     const [mail] = await env.app.sql`select subject from mail_outbox where kind = 'listing_claimed' and to_address = 'other@example.com'`;
     expect(mail.subject).toContain('was claimed');
-    expect((await env.app.json(`/listings/${slug}/badges`)).body.items.map((b: any) => b.kind)).toContain('verified');
+    const kinds = async () => (await env.app.json(`/listings/${slug}/badges`)).body.items.map((b: any) => b.kind) as string[];
+    expect(await eventually(kinds, (k) => k.includes('verified'))).toContain('verified');
 
     // Verifying again answers the same; claiming what you own is a 409.
     expect((await call('POST', `/claims/${id}/verify`)).body.status).toBe('verified');
