@@ -14,10 +14,10 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const sql = opts.sql ?? connect(databaseUrl, { max: 20 });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql<{ gen: string }[]>`select last_value::text as gen from cache_generation`;
-  const cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen) });
+  const cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
   // Writes anywhere (this instance, another, the worker) announce a new generation.
   const listener = await sql.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
-  const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}` });
+  const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}`, redis: config.redis });
   const app = buildApp({ config, sql, site, cache, log, limiter });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
