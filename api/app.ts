@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia';
 import type { Config } from '../core/config.ts';
 import { rateGate } from './http/rate-gate.ts';
-import { PROBLEM_KINDS, problem, problemResponse } from './http/problem.ts';
+import { PROBLEM_KINDS, problem, problemFromError, problemHeaders, problemResponse } from './http/problem.ts';
+import { DomainError } from '../core/errors/index.ts';
 import { mountRest } from './http/rest.ts';
 import { mountMcp } from './mcp/mount.ts';
 import { mountOpenApi } from './openapi/mount.ts';
@@ -14,6 +15,7 @@ import { mountSitePages } from './site/mount.ts';
 import { mountOAuth } from './oauth/mount.ts';
 import { mountBotPage } from './site/bot-page.ts';
 import { operations } from './registry/index.ts';
+import { mountHealth } from './health.ts';
 
 export type { AppDeps } from './deps.ts';
 
@@ -45,12 +47,9 @@ export function buildApp(deps: AppDeps) {
     .onError(({ code, request, error }) => {
       if (code === 'NOT_FOUND') return problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
+      if (error instanceof DomainError) return problemResponse(problemFromError(config.siteUrl, error), problemHeaders(error));
       deps.log.error({ err: error }, 'unhandled error');
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
-    })
-    .get('/healthz', async () => {
-      await deps.sql`select 1`;
-      return { ok: true };
     })
     .get('/problems/:kind', ({ params }) => {
       const k = PROBLEM_KINDS[params.kind];
@@ -59,6 +58,7 @@ export function buildApp(deps: AppDeps) {
         { headers: { 'content-type': 'text/html; charset=utf-8' } });
     });
 
+  mountHealth(app as never, deps);
   mountRest(app as never, API_PREFIX, operations, { makeContext, rateLimit, config, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge, logError });
   mountOpenApi(app as never, API_PREFIX, operations, config);
   mountMcp(app as never, operations, { makeContext, rateLimit, config, logError });

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { Config } from '../core/config.ts';
 import { connect, type Sql } from '../sql/db.ts';
+import { guardDatabase } from '../core/database-guard.ts';
 import { ensureSite } from '../sql/site.ts';
 import { buildApp } from './app.ts';
 import { createCache } from './http/cache.ts';
@@ -11,14 +12,25 @@ export interface RunningEdge { url: string; port: number; stop(): Promise<void> 
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
-  const sql = opts.sql ?? connect(databaseUrl, { max: 20 });
+  const pool = opts.sql ?? connect(databaseUrl, { max: 20, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.statementTimeoutMs });
+  // Requests go through the breaker: a database outage answers 503 with Retry-After at once.
+  let cache: ReturnType<typeof createCache> | undefined;
+  const { sql, health } = guardDatabase(pool, {
+    url: databaseUrl,
+    retryAfterSeconds: config.db.retryAfterSeconds,
+    connectTimeoutMs: config.db.connectTimeoutMs,
+    deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
+    onDown: (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unavailable: answering 503 until it is back'),
+    // Notifications sent while the listener was cut off are lost: start a new generation.
+    onRecover: () => { log.info('database is back'); cache?.advance(); },
+  });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql<{ gen: string }[]>`select last_value::text as gen from cache_generation`;
-  const cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
+  cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
   // Writes anywhere (this instance, another, the worker) announce a new generation.
-  const listener = await sql.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
+  const listener = await pool.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
   const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}`, redis: config.redis });
-  const app = buildApp({ config, sql, site, cache, log, limiter });
+  const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number; let close: () => Promise<void>;
@@ -50,7 +62,8 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       await listener.unlisten().catch(() => {});
       await cache.close();
       await limiter.close();
-      if (!opts.sql) await sql.end({ timeout: 5 });
+      await health.close();
+      if (!opts.sql) await pool.end({ timeout: 5 });
     },
   };
 }

@@ -11,7 +11,7 @@ export interface Config {
   /** Time caps and circuit breaker of every Redis use (cache, rate limits); each falls back to in-process. */
   redis: { connectTimeoutMs: number; commandTimeoutMs: number; breakerMs: number };
   /** Time caps of every PostgreSQL use, and how long the edge answers 503 before trying a dead database again. */
-  db: { connectTimeoutMs: number; statementTimeoutMs: number; poolWaitMs: number; retryAfterSeconds: number };
+  db: { connectTimeoutMs: number; statementTimeoutMs: number; poolWaitMs: number; retryAfterSeconds: number; workerStatementTimeoutMs: number };
   cacheTtlSeconds: number;
   httpCacheMaxAge: number;
   maxBodyBytes: number;
@@ -89,6 +89,7 @@ export function loadConfig(env: Env): Config {
       statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
       poolWaitMs: int(env, 'DB_POOL_WAIT_MS', 2000, 100, 60_000),
       retryAfterSeconds: int(env, 'DB_RETRY_AFTER_SECONDS', 2, 1, 300),
+      workerStatementTimeoutMs: int(env, 'WORKER_STATEMENT_TIMEOUT_MS', 300_000, 0, 86_400_000),
     },
     cacheTtlSeconds: int(env, 'CACHE_TTL_SECONDS', 10, 0, 3600),
     httpCacheMaxAge: int(env, 'HTTP_CACHE_MAX_AGE', 30, 0, 86400),

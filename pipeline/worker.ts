@@ -51,7 +51,7 @@ export interface WorkerOptions {
 export async function startWorker(config: Config, databaseUrl: string, opts: WorkerOptions = {}): Promise<Runner> {
   const concurrency = opts.concurrency ?? WORKER_CONCURRENCY;
   const drafter = createDrafter(config.drafter); // a bad drafter configuration fails here, before anything connects
-  const sql = connect(databaseUrl, { max: concurrency + 2 });
+  const sql = connect(databaseUrl, { max: concurrency + 2, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.workerStatementTimeoutMs });
   const fetcher = opts.fetcher ?? createSafeFetcher({
     allowLoopback: config.allowLoopbackFetch,
     userAgent: config.crawlerUserAgent,

@@ -31,3 +31,12 @@ export async function migrate(sql: Sql, connectionString: string): Promise<strin
   await runMigrations({ connectionString, logger: quiet });
   return applied;
 }
+
+/** Migrations in this build that the database has not applied (readiness: empty when up to date). */
+export async function pendingMigrations(sql: Sql): Promise<string[]> {
+  const files = readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const [{ exists }] = await sql<{ exists: boolean }[]>`select to_regclass('schema_migrations') is not null as exists`;
+  if (!exists) return files;
+  const done = new Set((await sql`select name from schema_migrations`).map((r) => r.name as string));
+  return files.filter((f) => !done.has(f));
+}

@@ -16,6 +16,8 @@ export interface ResponseCache {
   /** Raises the generation to at least `gen` (from a notification) or by one (a local write). */
   advance(gen?: number): void;
   readonly generation: number;
+  /** 'off' without REDIS_URL; otherwise whether the Redis connection is usable now (readiness). */
+  readonly redis: 'up' | 'down' | 'off';
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export function createCache(opts: CacheOptions): ResponseCache {
   const k = (key: string) => `dir:cache:${gen}:${key}`;
   return {
     get generation() { return gen; },
+    get redis() { return !redis ? 'off' : redis.available() && redis.client.status === 'ready' ? 'up' : 'down'; },
     async get(key) {
       if (ttl === 0) return null;
       if (!redis) return mem.get(k(key));

@@ -2,7 +2,7 @@ import type { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { etagMatches, execute, isCacheable } from './execute.ts';
-import { problem, problemFromError, problemResponse } from './problem.ts';
+import { problem, problemFromError, problemHeaders, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
 import type { RateGate } from './rate-gate.ts';
 import { authorize } from './authorize.ts';
@@ -80,7 +80,7 @@ export function mountRest(app: Elysia, prefix: string, ops: Operation[], deps: {
         if (e.media) return problemResponse(problem(deps.siteUrl, 'unsupported-media-type', e.message), base);
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
-        return problemResponse(p, { ...base, ...idempotencyHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
+        return problemResponse(p, { ...base, ...idempotencyHeaders(err), ...problemHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
       }
     };
     app.route(op.method, prefix + toElysiaPath(op.path), handler as never, { parse: 'none' } as never);
