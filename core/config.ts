@@ -12,6 +12,8 @@ export interface Config {
   redis: { connectTimeoutMs: number; commandTimeoutMs: number; breakerMs: number };
   /** Time caps of every PostgreSQL use, and how long the edge answers 503 before trying a dead database again. */
   db: { connectTimeoutMs: number; statementTimeoutMs: number; poolWaitMs: number; retryAfterSeconds: number; workerStatementTimeoutMs: number };
+  /** Seconds after which a still-locked crawl or draft job is taken to belong to a dead worker and retried. */
+  jobRecoverySeconds: number;
   cacheTtlSeconds: number;
   httpCacheMaxAge: number;
   maxBodyBytes: number;
@@ -91,6 +93,7 @@ export function loadConfig(env: Env): Config {
       retryAfterSeconds: int(env, 'DB_RETRY_AFTER_SECONDS', 2, 1, 300),
       workerStatementTimeoutMs: int(env, 'WORKER_STATEMENT_TIMEOUT_MS', 300_000, 0, 86_400_000),
     },
+    jobRecoverySeconds: int(env, 'JOB_RECOVERY_SECONDS', 90, 35, 86_400),
     cacheTtlSeconds: int(env, 'CACHE_TTL_SECONDS', 10, 0, 3600),
     httpCacheMaxAge: int(env, 'HTTP_CACHE_MAX_AGE', 30, 0, 86400),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 100_000_000),

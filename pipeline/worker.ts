@@ -1,4 +1,5 @@
-import { run, type Logger, type Runner, type TaskList } from 'graphile-worker';
+import { consoleLogFactory, Logger, run, type Runner, type TaskList } from 'graphile-worker';
+import { RECOVERY_EVERY_MS, recoverStaleJobs, recoveryHorizons } from './recovery.ts';
 import type { Config } from '../core/config.ts';
 import { connect } from '../sql/db.ts';
 import { createSafeFetcher, type SafeFetch } from '../core/net/ssrf-fetch.ts';
@@ -45,6 +46,8 @@ export interface WorkerOptions {
   concurrency?: number;
   /** graphile-worker's logger (tests pass a silent one). */
   logger?: Logger;
+  /** How often stale jobs of dead workers are looked for (default RECOVERY_EVERY_MS). */
+  recoveryEveryMs?: number;
 }
 
 /** The job runner: tasks plus their schedules. */
@@ -83,7 +86,20 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     await sql.end({ timeout: 5 });
     throw error;
   }
-  const close = () => sql.end({ timeout: 5 });
+  // Jobs left locked by a killed worker are retried once past their horizon (see recovery.ts).
+  const logger = opts.logger ?? new Logger(consoleLogFactory);
+  const horizons = recoveryHorizons(config);
+  const recover = async () => {
+    try {
+      const r = await recoverStaleJobs(sql, horizons);
+      if (r.unlocked) logger.warn(`recovered ${r.unlocked} jobs of stopped workers (${r.workers.join(', ')}); ${r.failedDrafts} drafts failed on their last attempt`);
+    } catch (err) {
+      logger.warn(`job recovery skipped: ${err instanceof Error ? err.message : String(err)}`); // the database may be down; next round
+    }
+  };
+  void recover();
+  const recovery = setInterval(recover, opts.recoveryEveryMs ?? RECOVERY_EVERY_MS);
+  const close = () => { clearInterval(recovery); return sql.end({ timeout: 5 }); };
   runner.promise.then(close, close);
   return runner;
 }
