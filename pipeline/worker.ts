@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { consoleLogFactory, Logger, run, type Runner, type TaskList } from 'graphile-worker';
 import { RECOVERY_EVERY_MS, recoverStaleJobs, recoveryHorizons } from './recovery.ts';
 import type { Config } from '../core/config.ts';
@@ -65,12 +66,29 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     sql, fetcher, drafter, userAgent: config.crawlerUserAgent,
     crawl: CRAWL_LIMITS, competitorMaxPages: 10,
   };
+  const logger = opts.logger ?? new Logger(consoleLogFactory);
+  // graphile-worker's own pool, with the time caps its default pool lacks (pg waits forever to
+  // connect by default). Errors of idle and checked-out clients are logged, never thrown: the
+  // worker outlives a database outage and carries on when the database is back.
+  const pgPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: concurrency + 2,
+    connectionTimeoutMillis: config.db.connectTimeoutMs,
+    ...(config.db.workerStatementTimeoutMs ? { statement_timeout: config.db.workerStatementTimeoutMs } : {}),
+  });
+  let lastPoolError = 0;
+  const poolError = (err: Error) => {
+    if (Date.now() - lastPoolError < 10_000) return;
+    lastPoolError = Date.now();
+    logger.error(`PostgreSQL connection error (the worker waits and reconnects): ${err.message}`);
+  };
+  pgPool.on('error', poolError);
+  pgPool.on('connect', (client) => { client.on('error', poolError); });
   let runner: Runner;
   try {
     runner = await run({
-      connectionString: databaseUrl,
+      pgPool,
       concurrency,
-      maxPoolSize: concurrency + 2,
       noHandleSignals: true,
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
@@ -84,10 +102,10 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     });
   } catch (error) {
     await sql.end({ timeout: 5 });
+    await pgPool.end().catch(() => {});
     throw error;
   }
   // Jobs left locked by a killed worker are retried once past their horizon (see recovery.ts).
-  const logger = opts.logger ?? new Logger(consoleLogFactory);
   const horizons = recoveryHorizons(config);
   const recover = async () => {
     try {
@@ -99,7 +117,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
   };
   void recover();
   const recovery = setInterval(recover, opts.recoveryEveryMs ?? RECOVERY_EVERY_MS);
-  const close = () => { clearInterval(recovery); return sql.end({ timeout: 5 }); };
+  const close = async () => { clearInterval(recovery); await sql.end({ timeout: 5 }); await pgPool.end().catch(() => {}); };
   runner.promise.then(close, close);
   return runner;
 }

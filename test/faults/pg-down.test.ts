@@ -17,6 +17,7 @@ import { fmt, load } from './load.ts';
 const root = join(import.meta.dirname, '../..');
 let pg: PrivatePg;
 let edge: ChildProcess;
+let worker: ChildProcess;
 let base = '';
 let key = '';
 let out = '';
@@ -39,6 +40,10 @@ beforeAll(async () => {
   edge.stdout!.on('data', (d) => { out += d; });
   edge.stderr!.on('data', (d) => { out += d; });
   base = `http://127.0.0.1:${port}`;
+  // A worker beside it: it must wait out the outage, not exit.
+  worker = spawn(process.execPath, [join(root, 'pipeline/main.ts')], {
+    cwd: root, env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: 'warn', VIEW_REFRESH_CRON: '0 0 1 1 *' }, stdio: ['ignore', 'ignore', 'ignore'],
+  });
   for (let i = 0; i < 300; i++) {
     if (edge.exitCode !== null) throw new Error(`edge exited:\n${out}`);
     try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
@@ -47,7 +52,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (edge && edge.exitCode === null) { edge.kill('SIGTERM'); await new Promise((r) => edge.once('exit', r)); }
+  for (const c of [edge, worker]) if (c && c.exitCode === null && c.signalCode === null) { c.kill('SIGTERM'); await new Promise((r) => c.once('exit', r)); }
   await pg?.stop();
 });
 
@@ -119,4 +124,20 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
   console.log(fmt('pg back (uncached reads)', after));
   expect(after.statuses[200]).toBe(after.count);
   expect(edge.exitCode).toBeNull(); // the same edge process throughout
+
+  // The worker outlived the outage and runs jobs again.
+  expect(worker.exitCode).toBeNull();
+  expect(worker.signalCode).toBeNull();
+  const sql = connect(pg.url, { max: 1 });
+  try {
+    const [job] = await sql`select (graphile_worker.add_job('award_weeks', '{}'::json)).id::text as id`;
+    const t = performance.now();
+    let left = 1;
+    for (let i = 0; i < 300 && left > 0; i++) {
+      left = (await sql`select count(*)::int as n from graphile_worker._private_jobs where id = ${job.id}`)[0].n;
+      if (left > 0) await Bun.sleep(100);
+    }
+    console.log(`pg back: the same worker process ran a new job in ${Math.round(performance.now() - t)} ms`);
+    expect(left).toBe(0);
+  } finally { await sql.end(); }
 }, 180_000);
