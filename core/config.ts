@@ -14,6 +14,8 @@ export interface Config {
   db: { connectTimeoutMs: number; statementTimeoutMs: number; poolWaitMs: number; retryAfterSeconds: number; workerStatementTimeoutMs: number };
   /** Seconds after which a still-locked crawl or draft job is taken to belong to a dead worker and retried. */
   jobRecoverySeconds: number;
+  /** npm start: a crash loop (this many crashes of the edge, worker or database within the window) stops everything. */
+  supervise: { maxCrashes: number; windowMs: number };
   cacheTtlSeconds: number;
   httpCacheMaxAge: number;
   maxBodyBytes: number;
@@ -94,6 +96,10 @@ export function loadConfig(env: Env): Config {
       workerStatementTimeoutMs: int(env, 'WORKER_STATEMENT_TIMEOUT_MS', 300_000, 0, 86_400_000),
     },
     jobRecoverySeconds: int(env, 'JOB_RECOVERY_SECONDS', 90, 35, 86_400),
+    supervise: {
+      maxCrashes: int(env, 'SUPERVISE_MAX_CRASHES', 5, 1, 1000),
+      windowMs: int(env, 'SUPERVISE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+    },
     cacheTtlSeconds: int(env, 'CACHE_TTL_SECONDS', 10, 0, 3600),
     httpCacheMaxAge: int(env, 'HTTP_CACHE_MAX_AGE', 30, 0, 86400),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 100_000_000),

@@ -4,7 +4,12 @@ import type { Config } from './config.ts';
 import { connect } from '../sql/db.ts';
 import { embeddedUrl, startEmbeddedPostgres } from '../sql/embedded.ts';
 
-export interface ResolvedDatabase { url: string; embedded: boolean; stop(): Promise<void> }
+export interface ResolvedDatabase {
+  url: string; embedded: boolean; stop(): Promise<void>;
+  /** The embedded server started here: resolves when its process ends (unset for DATABASE_URL or a reused server). */
+  exited?: Promise<void>;
+  pid?: number;
+}
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL with its data under DATA_DIR/pg.
@@ -28,5 +33,5 @@ export async function resolveDatabase(config: Config, opts: { reuseRunning?: boo
     }
   }
   const pg = await startEmbeddedPostgres(dir, config.embeddedPgPort);
-  return { url: pg.url, embedded: true, stop: pg.stop };
+  return { url: pg.url, embedded: true, stop: pg.stop, exited: pg.exited, pid: pg.pid };
 }
