@@ -7,6 +7,10 @@ import { buildApp } from './app.ts';
 import { createCache } from './http/cache.ts';
 import { createRateLimiter, notePeerAddress } from './http/rate-limit.ts';
 
+// The generation now: a sequence that was never used reads last_value 1 with is_called false, and
+// its first nextval (the first change) is 1 too, so reading last_value alone would miss that change.
+const GENERATION = 'select (case when is_called then last_value else last_value - 1 end)::text as gen from cache_generation';
+
 export interface RunningEdge { url: string; port: number; stop(): Promise<void> }
 
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
@@ -21,14 +25,31 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     connectTimeoutMs: config.db.connectTimeoutMs,
     deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
     onDown: (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unavailable: answering 503 until it is back'),
-    // Notifications sent while the listener was cut off are lost: start a new generation.
-    onRecover: () => { log.info('database is back'); cache?.advance(); },
+    // Notifications sent while the listener was cut off are lost: catch up with the generation.
+    onRecover: () => { log.info('database is back'); void relisten(); },
   });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-  const [{ gen }] = await sql<{ gen: string }[]>`select last_value::text as gen from cache_generation`;
+  const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
   cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
   // Writes anywhere (this instance, another, the worker) announce a new generation.
-  const listener = await pool.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
+  const onChange = (payload: string) => cache!.advance(Number(payload) || undefined);
+  const catchUp = async () => {
+    const [{ gen: now }] = await pool.unsafe<{ gen: string }[]>(GENERATION);
+    cache!.advance(Number(now));
+  };
+  let listener = await pool.listen('directory_changed', onChange);
+  // postgres.js re-listens once when its connection closes, and gives up if the database is still
+  // down then: after an outage the listener is made again (a no-op cost when it had survived).
+  let stopped = false;
+  const relisten = async () => {
+    await listener.unlisten().catch(() => {});
+    for (let i = 0; i < 10 && !stopped; i++) {
+      try { listener = await pool.listen('directory_changed', onChange, () => { void catchUp().catch(() => {}); }); return; } catch (err) {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not listen for directory changes yet');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
   const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}`, redis: config.redis });
   const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
 
@@ -59,6 +80,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     url: `http://127.0.0.1:${port}`,
     async stop() {
       await close();
+      stopped = true;
       await listener.unlisten().catch(() => {});
       await cache.close();
       await limiter.close();

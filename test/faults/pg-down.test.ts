@@ -139,5 +139,12 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
     }
     console.log(`pg back: the same worker process ran a new job in ${Math.round(performance.now() - t)} ms`);
     expect(left).toBe(0);
+    // The edge listens for changes again: a write announced now invalidates its cached reads.
+    const before = (await (await cached()).json()).counts.categories as number;
+    await sql`insert into categories (slug, name, position) values ('after-outage', 'After Outage', 99)`;
+    await sql`select directory_changed()`;
+    let now = before;
+    for (let i = 0; i < 100 && now === before; i++) { await Bun.sleep(100); now = (await (await cached()).json()).counts.categories; }
+    expect(now).toBe(before + 1);
   } finally { await sql.end(); }
 }, 180_000);
