@@ -14,7 +14,8 @@ import type { Sql } from '../sql/db.ts';
  *   probe: one separate connection trying `select 1` every `probeEveryMs`. Its first success
  *   closes the breaker; `onRecover` runs then (the edge drops its cached generation).
  * - Every query also has a hard deadline (`deadlineMs`: statement timeout plus pool wait), so
- *   nothing waits forever on a pool whose connections are stuck.
+ *   nothing waits forever on a hung server or a pool whose connections are stuck; passing it
+ *   trips the breaker too (a probe that answers closes it again at once).
  */
 export interface DatabaseGuardOptions {
   url: string;
@@ -109,7 +110,10 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
     return Promise.race([
       work,
       tripwire.promise as Promise<never>,
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(unavailable()), opts.deadlineMs); }),
+      // Past the statement timeout plus the pool wait the server should have answered or cancelled:
+      // it is hung or the pool starved. Trip the breaker; the probe closes it again within 0.5 s if
+      // the database does answer.
+      new Promise<never>((_, reject) => { timer = setTimeout(() => { trip(new Error('query deadline passed')); reject(unavailable()); }, opts.deadlineMs); }),
     ]).finally(() => clearTimeout(timer));
   };
 
