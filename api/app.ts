@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia';
-import { problem, problemResponse } from './http/problem.ts';
+import { errorHeaders, problem, problemFromError, problemResponse } from './http/problem.ts';
+import { DomainError } from '../core/errors/index.ts';
 import type { AppDeps } from './deps.ts';
-import { healthPlugin, problemPagesPlugin } from './http/service-pages.ts';
+import { problemPagesPlugin } from './http/service-pages.ts';
+import { healthPlugin } from './health.ts';
 import { restPlugin } from './http/rest-plugin.ts';
 import { openApiPlugin } from './openapi/mount.ts';
 import { mcpPlugin } from './mcp/mount.ts';
@@ -26,6 +28,7 @@ export function buildApp(deps: AppDeps) {
     .onError(({ code, request, error }) => {
       if (code === 'NOT_FOUND') return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
+      if (error instanceof DomainError) return problemResponse(problemFromError(config.siteUrl, error), errorHeaders(error));
       deps.log.error({ err: error }, 'unhandled error');
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
     })

@@ -1,24 +1,57 @@
 import pino from 'pino';
 import type { Config } from '../core/config.ts';
 import { connect, type Sql } from '../sql/db.ts';
+import { guardDatabase } from '../core/database-guard.ts';
 import { ensureSite } from '../sql/site.ts';
 import { buildApp } from './app.ts';
 import { createCache } from './http/cache.ts';
 import { createRateLimiter, notePeerAddress } from './http/rate-limit.ts';
+
+// The generation now: a sequence that was never used reads last_value 1 with is_called false, and
+// its first nextval (the first change) is 1 too, so reading last_value alone would miss that change.
+const GENERATION = 'select (case when is_called then last_value else last_value - 1 end)::text as gen from cache_generation';
 
 export interface RunningEdge { url: string; port: number; stop(): Promise<void> }
 
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
-  const sql = opts.sql ?? connect(databaseUrl, { max: 20 });
+  const pool = opts.sql ?? connect(databaseUrl, { max: 20, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.statementTimeoutMs });
+  // Requests go through the breaker: a database outage answers 503 with Retry-After at once.
+  let cache: ReturnType<typeof createCache> | undefined;
+  const { sql, health } = guardDatabase(pool, {
+    url: databaseUrl,
+    retryAfterSeconds: config.db.retryAfterSeconds,
+    connectTimeoutMs: config.db.connectTimeoutMs,
+    deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
+    onDown: (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unavailable: answering 503 until it is back'),
+    // Notifications sent while the listener was cut off are lost: catch up with the generation.
+    onRecover: () => { log.info('database is back'); void relisten(); },
+  });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-  const [{ gen }] = await sql<{ gen: string }[]>`select last_value::text as gen from cache_generation`;
-  const cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen) });
+  const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
+  cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
   // Writes anywhere (this instance, another, the worker) announce a new generation.
-  const listener = await sql.listen('directory_changed', (payload) => cache.advance(Number(payload) || undefined));
-  const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}` });
-  const app = buildApp({ config, sql, site, cache, log, limiter });
+  const onChange = (payload: string) => cache!.advance(Number(payload) || undefined);
+  const catchUp = async () => {
+    const [{ gen: now }] = await pool.unsafe<{ gen: string }[]>(GENERATION);
+    cache!.advance(Number(now));
+  };
+  let listener = await pool.listen('directory_changed', onChange);
+  // postgres.js re-listens once when its connection closes, and gives up if the database is still
+  // down then: after an outage the listener is made again (a no-op cost when it had survived).
+  let stopped = false;
+  const relisten = async () => {
+    await listener.unlisten().catch(() => {});
+    for (let i = 0; i < 10 && !stopped; i++) {
+      try { listener = await pool.listen('directory_changed', onChange, () => { void catchUp().catch(() => {}); }); return; } catch (err) {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not listen for directory changes yet');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
+  const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}`, redis: config.redis });
+  const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number; let close: () => Promise<void>;
@@ -47,10 +80,12 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     url: `http://127.0.0.1:${port}`,
     async stop() {
       await close();
+      stopped = true;
       await listener.unlisten().catch(() => {});
       await cache.close();
       await limiter.close();
-      if (!opts.sql) await sql.end({ timeout: 5 });
+      await health.close();
+      if (!opts.sql) await pool.end({ timeout: 5 });
     },
   };
 }

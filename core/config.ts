@@ -8,6 +8,14 @@ export interface Config {
   dataDir: string;
   embeddedPgPort: number;
   redisUrl: string | null;
+  /** Time caps and circuit breaker of every Redis use (cache, rate limits); each falls back to in-process. */
+  redis: { connectTimeoutMs: number; commandTimeoutMs: number; breakerMs: number };
+  /** Time caps of every PostgreSQL use, and how long the edge answers 503 before trying a dead database again. */
+  db: { connectTimeoutMs: number; statementTimeoutMs: number; poolWaitMs: number; retryAfterSeconds: number; workerStatementTimeoutMs: number };
+  /** Seconds after which a still-locked crawl or draft job is taken to belong to a dead worker and retried. */
+  jobRecoverySeconds: number;
+  /** npm start: a crash loop (this many crashes of the edge, worker or database within the window) stops everything. */
+  supervise: { maxCrashes: number; windowMs: number };
   cacheTtlSeconds: number;
   httpCacheMaxAge: number;
   maxBodyBytes: number;
@@ -79,6 +87,23 @@ export function loadConfig(env: Env): Config {
     dataDir: env.DATA_DIR || '.data',
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     redisUrl: env.REDIS_URL || null,
+    redis: {
+      connectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000, 50, 60_000),
+      commandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, 10, 60_000),
+      breakerMs: int(env, 'REDIS_BREAKER_SECONDS', 5, 1, 3600) * 1000,
+    },
+    db: {
+      connectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 2000, 100, 60_000),
+      statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
+      poolWaitMs: int(env, 'DB_POOL_WAIT_MS', 2000, 100, 60_000),
+      retryAfterSeconds: int(env, 'DB_RETRY_AFTER_SECONDS', 2, 1, 300),
+      workerStatementTimeoutMs: int(env, 'WORKER_STATEMENT_TIMEOUT_MS', 300_000, 0, 86_400_000),
+    },
+    jobRecoverySeconds: int(env, 'JOB_RECOVERY_SECONDS', 90, 35, 86_400),
+    supervise: {
+      maxCrashes: int(env, 'SUPERVISE_MAX_CRASHES', 5, 1, 1000),
+      windowMs: int(env, 'SUPERVISE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+    },
     cacheTtlSeconds: int(env, 'CACHE_TTL_SECONDS', 10, 0, 3600),
     httpCacheMaxAge: int(env, 'HTTP_CACHE_MAX_AGE', 30, 0, 86400),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 100_000_000),

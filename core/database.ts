@@ -6,7 +6,12 @@ import { embeddedUrl, startEmbeddedPostgres } from '../sql/embedded.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite, type SiteRow } from '../sql/site.ts';
 
-export interface ResolvedDatabase { url: string; embedded: boolean; stop(): Promise<void> }
+export interface ResolvedDatabase {
+  url: string; embedded: boolean; stop(): Promise<void>;
+  /** The embedded server started here: resolves when its process ends (unset for DATABASE_URL or a reused server). */
+  exited?: Promise<void>;
+  pid?: number;
+}
 
 export interface ResolveOptions {
   /** Use this URL instead of DATABASE_URL; null ignores DATABASE_URL (the bench keeps its own database). */
@@ -29,7 +34,7 @@ export interface ResolveOptions {
  * running on that data directory is used as it is and left running: a second server cannot
  * start there.
  */
-async function resolveDatabase(config: Config, opts: ResolveOptions = {}): Promise<ResolvedDatabase> {
+export async function resolveDatabase(config: Config, opts: ResolveOptions = {}): Promise<ResolvedDatabase> {
   const external = opts.url === undefined ? config.databaseUrl : opts.url;
   if (external) return { url: external, embedded: false, stop: async () => {} };
   const dir = opts.dataDir ?? join(config.dataDir, 'pg');
@@ -47,7 +52,7 @@ async function resolveDatabase(config: Config, opts: ResolveOptions = {}): Promi
     }
   }
   const pg = await startEmbeddedPostgres(dir, port, opts.database, { durable: opts.durable });
-  return { url: pg.url, embedded: true, stop: pg.stop };
+  return { url: pg.url, embedded: true, stop: pg.stop, exited: pg.exited, pid: pg.pid };
 }
 
 export interface PrepareOptions extends ResolveOptions {

@@ -1,4 +1,6 @@
-import { run, type Logger, type Runner, type TaskList } from 'graphile-worker';
+import pg from 'pg';
+import { consoleLogFactory, Logger, run, type Runner, type TaskList } from 'graphile-worker';
+import { RECOVERY_EVERY_MS, recoverStaleJobs, recoveryHorizons } from './recovery.ts';
 import type { Config } from '../core/config.ts';
 import { JOBS, type JobDefinition } from '../core/jobs/index.ts';
 import { connect } from '../sql/db.ts';
@@ -74,13 +76,15 @@ export interface WorkerOptions {
   concurrency?: number;
   /** graphile-worker's logger (tests pass a silent one). */
   logger?: Logger;
+  /** How often stale jobs of dead workers are looked for (default RECOVERY_EVERY_MS). */
+  recoveryEveryMs?: number;
 }
 
 /** The job runner: tasks plus their schedules. */
 export async function startWorker(config: Config, databaseUrl: string, opts: WorkerOptions = {}): Promise<Runner> {
   const concurrency = opts.concurrency ?? WORKER_CONCURRENCY;
   const drafter = createDrafter(config.drafter); // a bad drafter configuration fails here, before anything connects
-  const sql = connect(databaseUrl, { max: concurrency + 2 });
+  const sql = connect(databaseUrl, { max: concurrency + 2, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.workerStatementTimeoutMs });
   const fetcher = opts.fetcher ?? createSafeFetcher({
     allowLoopback: config.allowLoopbackFetch,
     userAgent: config.crawlerUserAgent,
@@ -97,12 +101,29 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     sql, fetcher, drafter, userAgent: config.crawlerUserAgent,
     crawl: CRAWL_LIMITS, competitorMaxPages: 10,
   };
+  const logger = opts.logger ?? new Logger(consoleLogFactory);
+  // graphile-worker's own pool, with the time caps its default pool lacks (pg waits forever to
+  // connect by default). Errors of idle and checked-out clients are logged, never thrown: the
+  // worker outlives a database outage and carries on when the database is back.
+  const pgPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: concurrency + 2,
+    connectionTimeoutMillis: config.db.connectTimeoutMs,
+    ...(config.db.workerStatementTimeoutMs ? { statement_timeout: config.db.workerStatementTimeoutMs } : {}),
+  });
+  let lastPoolError = 0;
+  const poolError = (err: Error) => {
+    if (Date.now() - lastPoolError < 10_000) return;
+    lastPoolError = Date.now();
+    logger.error(`PostgreSQL connection error (the worker waits and reconnects): ${err.message}`);
+  };
+  pgPool.on('error', poolError);
+  pgPool.on('connect', (client) => { client.on('error', poolError); });
   let runner: Runner;
   try {
     runner = await run({
-      connectionString: databaseUrl,
+      pgPool,
       concurrency,
-      maxPoolSize: concurrency + 2,
       noHandleSignals: true,
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
@@ -121,9 +142,22 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     });
   } catch (error) {
     await sql.end({ timeout: 5 });
+    await pgPool.end().catch(() => {});
     throw error;
   }
-  const close = () => sql.end({ timeout: 5 });
+  // Jobs left locked by a killed worker are retried once past their horizon (see recovery.ts).
+  const horizons = recoveryHorizons(config);
+  const recover = async () => {
+    try {
+      const r = await recoverStaleJobs(sql, horizons);
+      if (r.unlocked) logger.warn(`recovered ${r.unlocked} jobs of stopped workers (${r.workers.join(', ')}); ${r.failedDrafts} drafts failed on their last attempt`);
+    } catch (err) {
+      logger.warn(`job recovery skipped: ${err instanceof Error ? err.message : String(err)}`); // the database may be down; next round
+    }
+  };
+  void recover();
+  const recovery = setInterval(recover, opts.recoveryEveryMs ?? RECOVERY_EVERY_MS);
+  const close = async () => { clearInterval(recovery); await sql.end({ timeout: 5 }); await pgPool.end().catch(() => {}); };
   runner.promise.then(close, close);
   return runner;
 }

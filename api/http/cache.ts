@@ -1,10 +1,12 @@
-import Redis from 'ioredis';
+import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
 
 /**
  * Short-lived cache for public read responses. Keys carry a generation number; a write bumps the
  * generation (a Postgres sequence, announced with NOTIFY directory_changed), so every instance
  * stops serving what it cached before the write. Entries live in process memory, or in Redis
- * when REDIS_URL is set so that instances share them.
+ * when REDIS_URL is set so that instances share them. When Redis is down or slow (each command is
+ * time-capped, and a breaker skips Redis for a while after a failure), the in-process store serves
+ * instead, so an outage costs at most one command's time cap and never fails a request.
  */
 export interface CachedBody { body: string; etag: string }
 
@@ -14,6 +16,8 @@ export interface ResponseCache {
   /** Raises the generation to at least `gen` (from a notification) or by one (a local write). */
   advance(gen?: number): void;
   readonly generation: number;
+  /** 'off' without REDIS_URL; otherwise whether the Redis connection is usable now (readiness). */
+  readonly redis: 'up' | 'down' | 'off';
   close(): Promise<void>;
 }
 
@@ -33,32 +37,45 @@ class MemoryStore {
   clear() { this.map.clear(); }
 }
 
-export function createCache(opts: { ttlSeconds: number; redisUrl: string | null; initialGeneration: number }): ResponseCache {
+export interface CacheOptions {
+  ttlSeconds: number;
+  redisUrl: string | null;
+  initialGeneration: number;
+  /** Time caps and breaker of the Redis connection (defaults: config's defaults). */
+  redis?: Omit<RedisGuardOptions, 'name' | 'log'>;
+  log?: RedisGuardOptions['log'];
+}
+
+export function createCache(opts: CacheOptions): ResponseCache {
   let gen = opts.initialGeneration;
   const ttl = opts.ttlSeconds;
   const mem = new MemoryStore();
-  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true }) : null;
-  redis?.on('error', () => {}); // a cache outage degrades to uncached reads; it never fails a request
+  const redis = opts.redisUrl
+    ? new RedisGuard(opts.redisUrl, { connectTimeoutMs: 1000, commandTimeoutMs: 250, breakerMs: 5000, ...opts.redis, name: 'read cache', log: opts.log })
+    : null;
   const k = (key: string) => `dir:cache:${gen}:${key}`;
   return {
     get generation() { return gen; },
+    get redis() { return !redis ? 'off' : redis.available() && redis.client.status === 'ready' ? 'up' : 'down'; },
     async get(key) {
       if (ttl === 0) return null;
       if (!redis) return mem.get(k(key));
-      try {
-        const raw = await redis.get(k(key));
+      const kk = k(key);
+      return redis.run(async (r) => {
+        const raw = await r.get(kk);
         return raw ? (JSON.parse(raw) as CachedBody) : null;
-      } catch { return null; }
+      }, () => mem.get(kk));
     },
     async set(key, value) {
       if (ttl === 0) return;
-      if (!redis) return mem.set(k(key), value, ttl * 1000);
-      try { await redis.set(k(key), JSON.stringify(value), 'EX', ttl); } catch { /* see above */ }
+      const kk = k(key);
+      if (!redis) return mem.set(kk, value, ttl * 1000);
+      await redis.run(async (r) => { await r.set(kk, JSON.stringify(value), 'EX', ttl); }, () => mem.set(kk, value, ttl * 1000));
     },
     advance(next) {
       const target = next ?? gen + 1;
       if (target > gen) { gen = target; mem.clear(); }
     },
-    async close() { await redis?.quit().catch(() => {}); },
+    async close() { await redis?.close(); },
   };
 }

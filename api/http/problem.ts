@@ -86,3 +86,4 @@ export function problemResponse(p: Problem, headers: Record<string, string> = {}
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
   });
 }
+

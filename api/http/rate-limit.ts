@@ -1,7 +1,8 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../../core/config.ts';
 import { problem, problemResponse } from './problem.ts';
+import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
 
 /**
  * Rate limits (issue 3 item 5).
@@ -22,9 +23,10 @@ import { problem, problemResponse } from './problem.ts';
  * Stores: Redis when a URL is given (one Lua script per decision, so atomic and shared by every
  * instance, clocked by Redis' TIME so instances' clocks do not matter; keys expire when their
  * budget is full again); otherwise an in-process Map swept of full budgets and capped in size.
- * When Redis fails or is unreachable, decisions come from this instance's in-process store (a
- * warning is logged, at most every 30 s): limits then hold per instance rather than vanishing,
- * and no request fails because of the limiter.
+ * When Redis fails, is unreachable or slower than REDIS_COMMAND_TIMEOUT_MS, decisions come from this
+ * instance's in-process store (a warning is logged, at most every 30 s) and a breaker keeps them
+ * there for REDIS_BREAKER_SECONDS before Redis is tried again: limits then hold per instance rather
+ * than vanishing, and no request fails or waits because of the limiter.
  */
 export type RateClass = 'anonymous_read' | 'authenticated_read' | 'write';
 
@@ -55,6 +57,8 @@ export interface RateLimiterOptions {
   /** Largest number of keys the in-process store holds. */
   maxKeys?: number;
   log?: { warn(obj: object, msg: string): void };
+  /** Time caps and breaker of the Redis connection (defaults: config's defaults). */
+  redis?: Omit<RedisGuardOptions, 'name' | 'log'>;
 }
 
 /** Which budget a request uses. `credentialId` is the authenticated credential (API key, OAuth grant), null when none is valid. */
@@ -65,7 +69,7 @@ export function rateTarget(who: { credentialId: string | null; address: string; 
 
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const memory = new MemoryRateStore(opts.maxKeys ?? 100_000, opts.limits.windowSeconds * 1000);
-  const redis = opts.redisUrl ? new RedisRateStore(opts.redisUrl, opts.prefix ?? 'dir:rl', memory, opts.log ?? consoleLog) : null;
+  const redis = opts.redisUrl ? new RedisRateStore(opts.redisUrl, opts.prefix ?? 'dir:rl', memory, opts.log ?? consoleLog, opts.redis) : null;
   const windowMs = opts.limits.windowSeconds * 1000;
   return {
     get store() { return redis && !redis.down() ? 'redis' : 'memory'; },
@@ -169,51 +173,26 @@ return {1, remaining, math.ceil((nxt - now) / 1000)}
 type GcraCommand = (key: string, limit: number, windowUs: number) => Promise<[number, number, number]>;
 
 class RedisRateStore {
-  private redis: Redis;
-  private run: GcraCommand;
-  private failing = false;
-  private closing = false;
-  private lastWarn = 0;
+  private guard: RedisGuard;
+  private run: (r: Redis, key: string, limit: number, windowUs: number) => Promise<[number, number, number]>;
 
-  constructor(url: string, private prefix: string, private fallback: MemoryRateStore, private log: NonNullable<RateLimiterOptions['log']>) {
-    // Offline queue on so the first requests wait for the initial connection; once a connection
-    // has failed, take() skips Redis until it is ready again, and commandTimeout bounds a hung one.
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000, enableOfflineQueue: true });
-    this.redis.defineCommand('rateLimitGcra', { numberOfKeys: 1, lua: GCRA_LUA });
-    this.run = (this.redis as unknown as { rateLimitGcra: GcraCommand }).rateLimitGcra.bind(this.redis);
-    this.redis.on('error', (err: Error) => { this.failing = true; this.warn(err); });
-    this.redis.on('close', () => { // connection lost: skip Redis until it is ready again
-      if (this.closing) return;
-      this.failing = true;
-      this.warn(new Error('connection closed'));
-    });
-    this.redis.on('ready', () => { this.failing = false; });
+  constructor(url: string, private prefix: string, private fallback: MemoryRateStore, log: NonNullable<RateLimiterOptions['log']>,
+    timing: RateLimiterOptions['redis'] = { connectTimeoutMs: 2000, commandTimeoutMs: 1000, breakerMs: 5000 }) {
+    this.guard = new RedisGuard(url, { ...timing, name: 'rate limiter', log });
+    this.guard.client.defineCommand('rateLimitGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+    this.run = (r, key, limit, windowUs) => (r as unknown as { rateLimitGcra: GcraCommand }).rateLimitGcra(key, limit, windowUs);
   }
 
-  down(): boolean { return this.failing && this.redis.status !== 'ready'; }
+  down(): boolean { return !this.guard.available() || this.guard.client.status !== 'ready'; }
 
-  async take(key: string, limit: number, windowMs: number): Promise<Outcome> {
-    if (this.down()) return this.fallback.take(key, limit, windowMs);
-    try {
-      const [allowed, remaining, resetMs] = await this.run(`${this.prefix}:${key}`, limit, windowMs * 1000);
+  take(key: string, limit: number, windowMs: number): Promise<Outcome> {
+    return this.guard.run(async (r) => {
+      const [allowed, remaining, resetMs] = await this.run(r, `${this.prefix}:${key}`, limit, windowMs * 1000);
       return { allowed: allowed === 1, remaining, resetMs };
-    } catch (err) {
-      this.warn(err);
-      return this.fallback.take(key, limit, windowMs);
-    }
+    }, () => this.fallback.take(key, limit, windowMs));
   }
 
-  private warn(err: unknown) {
-    if (Date.now() - this.lastWarn < 30_000) return;
-    this.lastWarn = Date.now();
-    this.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limiter: Redis unavailable, using in-process budgets');
-  }
-
-  async close() {
-    this.closing = true;
-    if (this.redis.status === 'ready') await this.redis.quit().catch(() => {});
-    else this.redis.disconnect();
-  }
+  close() { return this.guard.close(); }
 }
 
 // ---------------------------------------------------------------------------------------------

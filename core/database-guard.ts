@@ -1,0 +1,158 @@
+import postgres from 'postgres';
+import { DomainError } from './errors/index.ts';
+import type { Sql } from '../sql/db.ts';
+
+/**
+ * A circuit breaker around the edge's PostgreSQL pool, so that an outage answers fast 503s rather
+ * than requests that hang in postgres.js's reconnect back-off.
+ *
+ * - Every query, `unsafe` and `begin` through the guarded pool is checked first: while the
+ *   database is known to be down it fails at once with DomainError('unavailable') carrying
+ *   Retry-After, without touching the pool.
+ * - A connection-class failure (refused, reset, closed, connect timeout, server shutting down)
+ *   opens the breaker, fails every query still waiting on the pool the same way, and starts a
+ *   probe: one separate connection trying `select 1` every `probeEveryMs`. Its first success
+ *   closes the breaker; `onRecover` runs then (the edge drops its cached generation).
+ * - Every query also has a hard deadline (`deadlineMs`: statement timeout plus pool wait), so
+ *   nothing waits forever on a hung server or a pool whose connections are stuck; passing it
+ *   trips the breaker too (a probe that answers closes it again at once).
+ */
+export interface DatabaseGuardOptions {
+  url: string;
+  retryAfterSeconds: number;
+  connectTimeoutMs: number;
+  deadlineMs: number;
+  probeEveryMs?: number;
+  onDown?(err: unknown): void;
+  onRecover?(): void;
+}
+
+export interface DatabaseHealth {
+  /** False while the breaker is open (the database was unreachable and has not answered a probe yet). */
+  readonly up: boolean;
+  /** One check with a short time cap: `select 1` through a probe connection. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  '57P01', '57P02', '57P03', // admin shutdown, crash shutdown, cannot connect now
+  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+]);
+
+/** A failure that says the database (not the query) is the problem. */
+export function isConnectionError(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown } | null;
+  return !!e && typeof e === 'object' && CONNECTION_CODES.has(String(e.code ?? e.errno ?? ''));
+}
+
+export function unavailableError(retryAfterSeconds: number): DomainError {
+  return new DomainError('unavailable', 'The database is unavailable; retry shortly.', { retryAfterSeconds });
+}
+
+export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql; health: DatabaseHealth } {
+  let up = true;
+  let probing = false;
+  let closed = false;
+  // Rejects every waiter when the breaker opens; replaced each time.
+  let tripwire = makeTripwire();
+  const probe = postgres(opts.url, {
+    max: 1, idle_timeout: 5, connect_timeout: opts.connectTimeoutMs / 1000, backoff: () => 0.1, onnotice: () => {},
+  });
+  const unavailable = () => unavailableError(opts.retryAfterSeconds);
+
+  const ping = async (): Promise<boolean> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        probe`select 1`.execute(),
+        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('probe timed out')), opts.connectTimeoutMs + 500); }),
+      ]);
+      return true;
+    } catch { return false; } finally { clearTimeout(timer); }
+  };
+
+  const startProbing = async () => {
+    if (probing) return;
+    probing = true;
+    while (!closed) {
+      await new Promise((r) => setTimeout(r, opts.probeEveryMs ?? 500));
+      if (closed) break;
+      if (await ping()) {
+        up = true;
+        opts.onRecover?.();
+        break;
+      }
+    }
+    probing = false;
+  };
+
+  const trip = (err: unknown) => {
+    if (!up || closed) return;
+    up = false;
+    const t = tripwire; tripwire = makeTripwire();
+    t.fire(unavailable());
+    opts.onDown?.(err);
+    void startProbing();
+  };
+
+  /** The promise of a query or transaction, bounded by the breaker and the deadline; connection failures become 503s. */
+  const guard = <T>(run: () => PromiseLike<T>): Promise<T> => {
+    if (!up) return Promise.reject(unavailable());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const work = Promise.resolve().then(run).catch((err) => {
+      if (isConnectionError(err)) { trip(err); throw unavailable(); }
+      throw err;
+    });
+    work.catch(() => {}); // may lose the race below; its failure is then nobody's business
+    return Promise.race([
+      work,
+      tripwire.promise as Promise<never>,
+      // Past the statement timeout plus the pool wait the server should have answered or cancelled:
+      // it is hung or the pool starved. Trip the breaker; the probe closes it again within 0.5 s if
+      // the database does answer.
+      new Promise<never>((_, reject) => { timer = setTimeout(() => { trip(new Error('query deadline passed')); reject(unavailable()); }, opts.deadlineMs); }),
+    ]).finally(() => clearTimeout(timer));
+  };
+
+  /** A postgres.js query is a lazy Promise subclass: awaiting it calls then(), which runs it. */
+  const guardQuery = <Q extends object>(query: Q): Q => {
+    const q = query as Q & { then: Function };
+    const then = q.then;
+    q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) =>
+      guard(() => ({ then: (a: any, b: any) => then.call(q, a, b) })).then(onfulfilled, onrejected);
+    return q;
+  };
+
+  const isTemplate = (x: unknown) => Array.isArray(x) && 'raw' in (x as object);
+  const guarded = new Proxy(sql as unknown as Function, {
+    apply(target, thisArg, args) {
+      const out = Reflect.apply(target, thisArg, args);
+      return isTemplate(args[0]) ? guardQuery(out) : out; // sql(values) helpers are not queries
+    },
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop === 'unsafe') return (...args: unknown[]) => guardQuery((value as Function).apply(target, args));
+      if (prop === 'begin') return (...args: unknown[]) => guard(() => (value as Function).apply(target, args));
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as unknown as Sql;
+
+  return {
+    sql: guarded,
+    health: {
+      get up() { return up; },
+      ping,
+      async close() { closed = true; await probe.end({ timeout: 1 }).catch(() => {}); },
+    },
+  };
+}
+
+function makeTripwire() {
+  let fire!: (err: unknown) => void;
+  const promise = new Promise((_, reject) => { fire = reject; });
+  promise.catch(() => {});
+  return { promise, fire };
+}

@@ -1,0 +1,54 @@
+import type { Config } from '../core/config.ts';
+import { failDraft } from '../core/drafts/store.ts';
+import type { Sql } from '../sql/db.ts';
+
+/**
+ * Jobs of a killed worker. graphile-worker marks a job taken with locked_at/locked_by and clears
+ * them when the job ends; a worker process that dies (SIGKILL, OOM, a lost machine) never clears
+ * them, and graphile-worker itself only frees such jobs after 4 hours. For the submission jobs,
+ * whose running time is capped (crawls 30 s, the extractive drafter seconds, the LLM drafter its
+ * timeout), a job still locked well past its cap belongs to a dead worker: this sweep frees the
+ * jobs of those workers (graphile_worker.force_unlock_workers), so another worker retries them at
+ * once. A job that was already on its last attempt cannot run again: its draft is failed with a
+ * reason instead of waiting for the 15-minute sweep.
+ *
+ * Every worker process runs the sweep at start and every RECOVERY_EVERY_MS; running it twice at
+ * once is harmless (both updates are idempotent).
+ */
+export const RECOVERY_EVERY_MS = 15_000;
+
+/** Seconds after which a locked job of each task belongs to a dead worker. */
+export function recoveryHorizons(config: Config): Record<string, number> {
+  const base = config.jobRecoverySeconds;
+  const drafting = config.drafter.kind === 'llm' ? Math.max(base, Math.ceil((2 * config.drafter.timeoutMs) / 1000) + 30) : base;
+  return { crawl_draft: base, crawl_competitor: base, draft_profile: drafting, regenerate_draft: drafting, compare_draft: drafting };
+}
+
+const GAVE_UP: Record<string, { reason: string; detail: string }> = {
+  crawl_draft: { reason: 'crawl_error', detail: 'the worker reading the site stopped on every attempt; submit the URL again' },
+  draft_profile: { reason: 'draft_error', detail: 'the worker drafting the profile stopped on every attempt; submit the URL again' },
+};
+
+export interface Recovered { unlocked: number; workers: string[]; failedDrafts: number }
+
+export async function recoverStaleJobs(sql: Sql, horizons: Record<string, number>): Promise<Recovered> {
+  const tasks = Object.keys(horizons);
+  const seconds = tasks.map((t) => horizons[t]!);
+  const stale = await sql<{ id: string; task: string; locked_by: string; attempts: number; max_attempts: number; draft_id: string | null }[]>`
+    select j.id::text, t.identifier as task, j.locked_by, j.attempts, j.max_attempts, j.payload->>'draft_id' as draft_id
+    from graphile_worker._private_jobs j
+    join graphile_worker._private_tasks t on t.id = j.task_id
+    join unnest(${tasks}::text[], ${seconds}::int[]) as h(task, secs) on h.task = t.identifier
+    where j.locked_at is not null and j.locked_at < now() - make_interval(secs => h.secs)`;
+  if (stale.length === 0) return { unlocked: 0, workers: [], failedDrafts: 0 };
+  const workers = [...new Set(stale.map((j) => j.locked_by))];
+  await sql`select graphile_worker.force_unlock_workers(${workers}::text[])`;
+  let failedDrafts = 0;
+  for (const j of stale) {
+    const gaveUp = GAVE_UP[j.task];
+    if (j.attempts >= j.max_attempts && gaveUp && j.draft_id) {
+      if (await failDraft(sql, j.draft_id, gaveUp.reason, gaveUp.detail)) failedDrafts++;
+    }
+  }
+  return { unlocked: stale.length, workers, failedDrafts };
+}

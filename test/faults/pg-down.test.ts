@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { connect } from '../../sql/db.ts';
+import { migrate } from '../../sql/migrate.ts';
+import { ensureSite } from '../../sql/site.ts';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { createApiKey } from '../../core/auth/api-keys.ts';
+import { freePort } from '../ports.ts';
+import { privatePg, type PrivatePg } from './private-pg.ts';
+import { fmt, load } from './load.ts';
+
+// Issue 15 item 1 (PostgreSQL): the edge runs as its own process against a private embedded
+// PostgreSQL, which the test kills (SIGKILL of the postmaster) and restarts. While it is down
+// every request that needs the database answers a 503 problem with Retry-After within a couple
+// of seconds, /readyz is 503 and /healthz 200; once it is back the same edge process recovers.
+const root = join(import.meta.dirname, '../..');
+let pg: PrivatePg;
+let edge: ChildProcess;
+let worker: ChildProcess;
+let base = '';
+let key = '';
+let out = '';
+
+beforeAll(async () => {
+  pg = await privatePg();
+  const sql = connect(pg.url, { max: 1 });
+  await migrate(sql, pg.url);
+  const port = await freePort();
+  await ensureSite(sql, 'main', `http://127.0.0.1:${port}`);
+  const user = await findOrCreateUser(sql, 'pg-fault@example.com');
+  key = (await createApiKey(sql, { userId: user.id, name: 'fault', scopes: ['account:read'] })).secret;
+  await sql.end();
+  edge = spawn(process.execPath, [join(root, 'api/main.ts')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', REDIS_URL: '',
+      RATE_LIMIT_ANONYMOUS_READS: '1000000', RATE_LIMIT_AUTHENTICATED_READS: '1000000', CACHE_TTL_SECONDS: '60' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  edge.stdout!.on('data', (d) => { out += d; });
+  edge.stderr!.on('data', (d) => { out += d; });
+  base = `http://127.0.0.1:${port}`;
+  // A worker beside it: it must wait out the outage, not exit.
+  worker = spawn(process.execPath, [join(root, 'pipeline/main.ts')], {
+    cwd: root, env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: 'warn', VIEW_REFRESH_CRON: '0 0 1 1 *' }, stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (edge.exitCode !== null) throw new Error(`edge exited:\n${out}`);
+    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
+    await Bun.sleep(100);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of [edge, worker]) if (c && c.exitCode === null && c.signalCode === null) { c.kill('SIGTERM'); await new Promise((r) => c.once('exit', r)); }
+  await pg?.stop();
+});
+
+let n = 0;
+const uncached = () => fetch(`${base}/api/v1/listings?q=${encodeURIComponent(`word${n++}`)}`); // a new query each time: never cached
+const account = () => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } }); // resolves a credential
+const cached = () => fetch(`${base}/api/v1/site`);
+const mcpAccount = () => fetch(`${base}/mcp`, { // MCP: the credential is resolved before the tool runs
+  method: 'POST',
+  headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
+});
+
+async function timed(f: () => Promise<Response>) {
+  const t = performance.now();
+  try {
+    const res = await Promise.race([f(), Bun.sleep(20_000).then(() => { throw new Error('no answer in 20 s'); })]);
+    const text = await res.text();
+    return { status: res.status, ms: Math.round(performance.now() - t), retryAfter: res.headers.get('retry-after'), type: res.headers.get('content-type'), body: text };
+  } catch (err) {
+    return { status: 0, ms: Math.round(performance.now() - t), retryAfter: null, type: null, body: String(err) };
+  }
+}
+
+test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, /healthz green; recovery without restarting the edge', async () => {
+  expect((await timed(uncached)).status).toBe(200);
+  expect((await timed(account)).status).toBe(200);
+  expect((await timed(cached)).status).toBe(200);
+  expect((await timed(() => fetch(`${base}/readyz`))).status).toBe(200);
+  const up = await load({ ms: 1500, clients: 4, request: () => uncached() });
+  console.log(fmt('pg up (uncached reads)', up));
+
+  await pg.kill();
+  const killedAt = performance.now();
+  const first = [await timed(uncached), await timed(account), await timed(mcpAccount), await timed(uncached)];
+  console.log('pg killed, first answers:', first.map((r) => `${r.status} in ${r.ms} ms`).join(', '));
+  for (const r of first) {
+    expect(r.status).toBe(503);
+    expect(r.ms).toBeLessThan(2500);
+    expect(r.retryAfter).toMatch(/^\d+$/);
+    expect(r.type).toContain('application/problem+json');
+  }
+  const down = await load({ ms: 3000, clients: 4, request: (i) => (i % 2 ? uncached() : account()), timeoutMs: 20_000 });
+  console.log(fmt('pg down (uncached reads + authenticated)', down));
+  expect(down.statuses[503]).toBe(down.count);
+  expect(down.max).toBeLessThan(2500);
+  const ready = await timed(() => fetch(`${base}/readyz`));
+  console.log(`pg down: /readyz ${ready.status} in ${ready.ms} ms ${ready.body}`);
+  expect(ready.status).toBe(503);
+  expect(ready.ms).toBeLessThan(2500);
+  const live = await timed(() => fetch(`${base}/healthz`));
+  expect(live.status).toBe(200);
+  const fromCache = await timed(cached);
+  console.log(`pg down: cached public read ${fromCache.status} in ${fromCache.ms} ms`);
+  expect(fromCache.status).toBe(200); // served from the cache while its entry lives
+
+  await pg.restart();
+  const restartedAt = performance.now();
+  let recovered = 0;
+  for (let i = 0; i < 200; i++) {
+    if ((await timed(uncached)).status === 200 && (await timed(() => fetch(`${base}/readyz`))).status === 200) { recovered = performance.now(); break; }
+    await Bun.sleep(100);
+  }
+  console.log(`pg restarted: edge answers 200 again ${Math.round(recovered - restartedAt)} ms after the database is back (down ${Math.round(restartedAt - killedAt)} ms in all)`);
+  expect(recovered).toBeGreaterThan(0);
+  expect((await timed(account)).status).toBe(200);
+  expect((await timed(mcpAccount)).status).toBe(200);
+  const after = await load({ ms: 1500, clients: 4, request: () => uncached() });
+  console.log(fmt('pg back (uncached reads)', after));
+  expect(after.statuses[200]).toBe(after.count);
+  expect(edge.exitCode).toBeNull(); // the same edge process throughout
+
+  // The worker outlived the outage and runs jobs again.
+  expect(worker.exitCode).toBeNull();
+  expect(worker.signalCode).toBeNull();
+  const sql = connect(pg.url, { max: 1 });
+  try {
+    const [job] = await sql`select (graphile_worker.add_job('award_weeks', '{}'::json)).id::text as id`;
+    const t = performance.now();
+    let left = 1;
+    for (let i = 0; i < 300 && left > 0; i++) {
+      left = (await sql`select count(*)::int as n from graphile_worker._private_jobs where id = ${job.id}`)[0].n;
+      if (left > 0) await Bun.sleep(100);
+    }
+    console.log(`pg back: the same worker process ran a new job in ${Math.round(performance.now() - t)} ms`);
+    expect(left).toBe(0);
+    // The edge listens for changes again: a write announced now invalidates its cached reads.
+    const before = (await (await cached()).json()).counts.categories as number;
+    await sql`insert into categories (slug, name, position) values ('after-outage', 'After Outage', 99)`;
+    await sql`select directory_changed()`;
+    let now = before;
+    for (let i = 0; i < 100 && now === before; i++) { await Bun.sleep(100); now = (await (await cached()).json()).counts.categories; }
+    expect(now).toBe(before + 1);
+  } finally { await sql.end(); }
+}, 180_000);
