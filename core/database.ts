@@ -92,10 +92,10 @@ export async function prepareDatabase(config: Config, opts: PrepareOptions = {})
   const stop = async () => { await sql.end({ timeout: 5 }); await db.stop(); };
   try {
     const applied = await migrate(sql, db.url);
-    if (opts.site === false) return { url: db.url, embedded: db.embedded, sql, applied, stop };
+    if (opts.site === false) return { ...db, sql, applied, stop };
     const site = await ensureSite(sql, config.siteKey, opts.siteUrl ?? config.siteUrl);
     if (opts.seed) await opts.seed(sql, site);
-    return { url: db.url, embedded: db.embedded, sql, site, applied, stop };
+    return { ...db, sql, site, applied, stop };
   } catch (err) {
     await stop();
     throw err;
