@@ -2,7 +2,7 @@
 // (JSON-LD, meta tags, icons) read first, then the same visible-text pass the crawler ran
 // (page-text.ts), after which the DOM holds only what a visitor sees. Links, images and
 // embeds are collected from that visible DOM, so a link inside a hidden element never counts.
-import { BLOCK, HIDDEN_STYLE } from '../crawl/page-text.ts';
+import { BLOCK, HIDDEN_STYLE, removeHidden, startsLine } from '../crawl/page-text.ts';
 import type { AnyNode, CheerioAPI, Element } from 'cheerio';
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import { loadHtml, visibleText } from '../crawl/page-text.ts';
@@ -119,6 +119,7 @@ function build(page: CrawledPage): PageModel {
     else if (rel.includes('icon')) icons.push(url);
   });
 
+  removeHidden($); // hidden by attributes or style: no embed, link or text inside counts
   const media: PageModel['media'] = [];
   $('iframe[src], embed[src], object[data], video[src], video source[src], video[poster]').each((_, el) => {
     if (isHidden(el)) return;
@@ -205,7 +206,7 @@ export function blockLines(el: AnyNode): string[] {
       parts.push((node as unknown as { data: string }).data);
     } else if (node.type === 'tag') {
       const element = node as Element;
-      const block = BLOCK_TAGS.has(element.name.toLowerCase());
+      const block = startsLine(element);
       if (block) parts.push('\n');
       for (const child of element.children) walk(child);
       if (block) parts.push('\n');

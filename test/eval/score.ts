@@ -98,7 +98,7 @@ export function scoreDraft(p: DraftProposal, truth: Truth, quoteOnPage: (quote: 
     if (entryEvidence.length > 0 && entryEvidence.every((e) => quoteOnPage(e.quote, e.url))) evidenced += 1;
     for (const trap of traps) {
       if (containsPhrase(norm(v.text), trap) || v.quotes.some((q) => containsPhrase(norm(q), trap))) {
-        if (!fabricated.some((f) => f.startsWith(v.key))) fabricated.push(`${v.key.slice(0, 100)} (trap "${trap}")`);
+        if (!fabricated.some((f) => f.startsWith(v.key.slice(0, 100)))) fabricated.push(`${v.key.slice(0, 100)} (trap "${trap}")`);
       }
     }
   }

@@ -7,7 +7,8 @@ import type { Evidence, SocialPlatform } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { FOUNDERS_MAX } from '../bounds.ts';
 import { normaliseText } from '../normalise.ts';
-import { blockLines, BLOCK_TAGS, type PageModel } from '../page-model.ts';
+import { blockLines, type PageModel } from '../page-model.ts';
+import { startsLine } from '../../crawl/page-text.ts';
 import { socialPlatformOf } from '../vocabulary.ts';
 import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
 import { hasAncestor, wordCount, type Sources } from './sources.ts';
@@ -46,7 +47,7 @@ function fromCards(model: PageModel): Person[] {
   const url = model.page.url;
   if (!ROLE.test(model.norm)) return out;
   $(LEAF_CANDIDATES).each((_, el) => {
-    if (el.children.some((c) => c.type === 'tag' && BLOCK_TAGS.has((c as Element).name.toLowerCase()))) return;
+    if (el.children.some((c) => c.type === 'tag' && startsLine(c as Element))) return;
     const text = textOfEl(el);
     if (text === '' || text.length > 80 || !ROLE.test(text)) return;
     let name: string | null = null;
