@@ -18,6 +18,9 @@ export interface Truth {
   company_socials?: Record<string, string>;
   /** Words that must appear in no drafted value or quote: hidden text, other people, passing mentions. */
   traps: string[];
+  /** Traps that are fabrication only as a fact (a field, founder, list item): long-form prose
+   * (description, story) may repeat the site's own visible sentence that holds them. */
+  fact_traps?: string[];
   /** What each trap or absence stands for (documentation only). */
   notes?: string[];
 }

@@ -90,13 +90,16 @@ export function scoreDraft(p: DraftProposal, truth: Truth, quoteOnPage: (quote: 
   for (const [platform, url] of Object.entries(socials)) hit(p.company_socials[platform as 'x'] !== undefined && sameUrl(url, p.company_socials[platform as 'x']!.value), `social: ${platform}`);
 
   const traps = truth.traps.map(norm);
+  const factTraps = new Set((truth.fact_traps ?? []).map(norm));
+  const prose = (where: string) => where === 'description' || where.startsWith('story:');
   let values = 0;
   let evidenced = 0;
   for (const v of allValues(p)) {
     values += 1;
     const entryEvidence = evidenceOf(p, v.where);
     if (entryEvidence.length > 0 && entryEvidence.every((e) => quoteOnPage(e.quote, e.url))) evidenced += 1;
-    for (const trap of traps) {
+    for (const trap of [...traps, ...factTraps]) {
+      if (factTraps.has(trap) && prose(v.where)) continue;
       if (containsPhrase(norm(v.text), trap) || v.quotes.some((q) => containsPhrase(norm(q), trap))) {
         if (!fabricated.some((f) => f.startsWith(v.key.slice(0, 100)))) fabricated.push(`${v.key.slice(0, 100)} (trap "${trap}")`);
       }

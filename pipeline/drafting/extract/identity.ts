@@ -6,6 +6,7 @@ import type { Proposed } from '../types.ts';
 import { normaliseText } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
 import { STAGES } from '../vocabulary.ts';
+import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
 
@@ -65,8 +66,9 @@ export function extractTagline(src: Sources, name: string | null): Proposed<stri
 function paragraphs(model: PageModel, minWords: number): { text: string; el: Element }[] {
   const out: { text: string; el: Element }[] = [];
   model.$('p').each((_, el) => {
-    if (inChrome(el)) return;
+    if (inChrome(el) || inThirdPartyBlock(el)) return;
     const text = blockLines(el).join(' ');
+    if (isInstructionLike(text)) return;
     if (wordCount(text) >= minWords && text.length <= 1500) out.push({ text, el });
   });
   return out;

@@ -1,0 +1,49 @@
+// city and country: where this product's company is, as the site states it: "based in",
+// "headquartered in", "made in", "registered in" said of the product, the company or "we";
+// or a postal address or "Company, City, Country" line (footer, contact, <address>). Never a
+// place mentioned in passing (a team trip, customers' cities, a community "in Paris").
+import { containsPhrase, normaliseText, sentences } from '../normalise.ts';
+import { COMPANY_SUFFIX, namesProduct, subjectIsProduct, type ProductContext } from './subject.ts';
+
+const LOCATED = /\b(?:based|headquartered|located|registered|incorporated|made|built|designed|hq|head office|offices?|home)\b/gi;
+const STREET = /\b(?:street|st\.|str\.|straße|strasse|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|way|drive|square|place|platz|gasse|weg|rua|calle|via|viale|rue|gracht|vägen|gatan|katu|plaza|suite|floor|building)\b/i;
+const POSTCODE = /\b\d{4,5}\b|\b\d{3}\s?\d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b/;
+
+/** "<verb> in <place>" said of the product ("Orbitly is based in Munich", "Based in Austin"). */
+export function locatedSentence(sentence: string, place: string, ctx: ProductContext): boolean {
+  const p = normaliseText(place);
+  for (const verb of sentence.matchAll(LOCATED)) {
+    const after = sentence.slice(verb.index! + verb[0].length);
+    const m = /^[^.;]{0,40}?\b(?:in|at|from|out of)\s+([^.;]{1,80})/i.exec(after);
+    if (m === null || !containsPhrase(normaliseText(m[1]!), p)) continue;
+    // "We are a remote-first team based in Munich": the subject may stand a few words earlier.
+    if (subjectIsProduct(sentence, verb.index!, ctx)) return true;
+    const head = sentence.slice(0, verb.index!).trim();
+    const first = head.split(/\s+/).slice(0, 2).join(' ');
+    if (/^(?:we|we're|our|the company|the team|©)/i.test(head) || namesProduct(head.split(/\s+/)[0] ?? '', ctx) || namesProduct(first, ctx)) return true;
+  }
+  return false;
+}
+
+/** A postal address, or "Company, City, Country", naming the place as one of its parts. */
+export function addressStates(line: string, place: string, ctx: ProductContext): boolean {
+  if (line.length > 200) return false;
+  const p = normaliseText(place);
+  const parts = line.split(/\s*(?:,|·|•|\||–|—|\n)\s*/).map((s) => normaliseText(s)).filter((s) => s !== '');
+  const whole = parts.some((part) => part === p || part.endsWith(` ${p}`) || part.startsWith(`${p} `));
+  if (!whole) return false;
+  if (STREET.test(line) || POSTCODE.test(line)) return true;
+  const first = line.split(/\s*(?:,|·|•|\|)\s*/)[0] ?? '';
+  return parts.length <= 4 && (COMPANY_SUFFIX.test(first.trim()) || namesProduct(first, ctx));
+}
+
+/** Whether the quote states the place as where this product's company is. `inAddressBlock`:
+ * the quote is a line of the page's address or footer blocks, where a bare "City, Region"
+ * line is the company's own address. */
+export function statesLocation(quote: string, place: string, ctx: ProductContext, inAddressBlock: boolean): boolean {
+  if (sentences(quote).some((s) => locatedSentence(s, place, ctx))) return true;
+  if (addressStates(quote, place, ctx)) return true;
+  if (!inAddressBlock || quote.length > 120) return false;
+  const parts = quote.split(/\s*,\s*/).map((s) => normaliseText(s));
+  return parts.length <= 3 && parts.includes(normaliseText(place));
+}
