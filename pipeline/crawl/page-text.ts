@@ -24,6 +24,7 @@ const lineStarts = new WeakSet<Element>();
 const MENU = new Set(['nav', 'menu']);
 const MENU_ROLES = new Set(['navigation', 'menu', 'menubar', 'tablist']);
 const ITEM = new Set(['a', 'button', 'li', 'img']);
+const INLINE_TEXT = new Set(['span', 'strong', 'b', 'em', 'i', 'small', 'a', 'label', 'mark', 'sup', 'sub', 'font']);
 
 /** Whether the element's text starts on a line of its own. */
 export function startsLine(el: Element): boolean {
@@ -42,6 +43,22 @@ function gluedItem(el: Element): boolean {
   if (!ITEM.has(el.name.toLowerCase())) return false;
   const prev = el.prev;
   return prev !== null && prev.type === 'tag' && ITEM.has((prev as Element).name.toLowerCase());
+}
+
+const textOf = (node: AnyNode): string => {
+  if (node.type === 'text') return (node as unknown as { data: string }).data;
+  return node.type === 'tag' ? (node as Element).children.map(textOf).join('') : '';
+};
+
+/** Two inline elements side by side whose words run into each other ("Jane DoeFounder",
+ * "$49per month"): a layout would set them apart, so their text does not glue. */
+function gluedWords(el: Element): boolean {
+  const prev = el.prev;
+  if (prev === null || prev.type !== 'tag' || !INLINE_TEXT.has(el.name.toLowerCase()) || !INLINE_TEXT.has((prev as Element).name.toLowerCase())) return false;
+  const before = textOf(prev);
+  const after = textOf(el);
+  if (/\s$/.test(before) || /^\s/.test(after)) return false;
+  return (/[\p{L}\p{N}.!?]$/u.test(before) && /^\p{Lu}/u.test(after)) || (/\p{N}$/u.test(before) && /^\p{L}/u.test(after));
 }
 
 export function loadHtml(html: string): Loaded {
@@ -77,6 +94,9 @@ export function removeHidden($: Loaded): void {
   });
   $('li, img').each((_, el) => {
     if (gluedItem(el)) lineStarts.add(el);
+  });
+  $('span, strong, b, em, i, small, label, mark, font').each((_, el) => {
+    if (gluedWords(el)) lineStarts.add(el);
   });
 }
 

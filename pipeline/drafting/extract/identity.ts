@@ -1,11 +1,10 @@
-// Name, tagline, descriptions, stage and logo: from JSON-LD, OpenGraph/meta tags, the title and
+// Name, tagline, descriptions and logo: from JSON-LD, OpenGraph/meta tags, the title and
 // headings, each kept only where its words are visible on the site (the quote is that line).
 import type { Element } from 'cheerio';
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { normaliseText } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
-import { STAGES } from '../vocabulary.ts';
 import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
@@ -111,18 +110,6 @@ export function extractDescription(src: Sources, exclude: string[]): Proposed<st
   }
   if (chosen.length === 0) return null;
   return { value: chosen.map((e) => e.quote).join('\n\n'), evidence: chosen };
-}
-
-export function extractStage(src: Sources): Proposed<string> | null {
-  for (const model of src.ordered('home', 'about', 'pricing')) {
-    for (const line of model.lines) {
-      if (line.length > 120) continue;
-      for (const [pattern, label] of STAGES) {
-        if (pattern.test(line)) return { value: label, evidence: [{ quote: line, url: model.page.url }] };
-      }
-    }
-  }
-  return null;
 }
 
 /** The logo the home page declares, quoted by the brand line near it (or the page's name). */

@@ -5,7 +5,7 @@
 import { containsPhrase, normaliseText, sentences } from '../normalise.ts';
 import { COMPANY_SUFFIX, namesProduct, subjectIsProduct, type ProductContext } from './subject.ts';
 
-const LOCATED = /\b(?:based|headquartered|located|registered|incorporated|made|built|designed|hq|head office|offices?|home)\b/gi;
+const LOCATED = /\b(?:based|headquartered|located|registered|incorporated|founded|established|started|made|built|designed|hq|head office|offices?|home)\b/gi;
 const STREET = /\b(?:street|st\.|str\.|straße|strasse|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|way|drive|square|place|platz|gasse|weg|rua|calle|via|viale|rue|gracht|vägen|gatan|katu|plaza|suite|floor|building)\b/i;
 const POSTCODE = /\b\d{4,5}\b|\b\d{3}\s?\d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b/;
 
@@ -19,8 +19,11 @@ export function locatedSentence(sentence: string, place: string, ctx: ProductCon
     // "We are a remote-first team based in Munich": the subject may stand a few words earlier.
     if (subjectIsProduct(sentence, verb.index!, ctx)) return true;
     const head = sentence.slice(0, verb.index!).trim();
-    const first = head.split(/\s+/).slice(0, 2).join(' ');
-    if (/^(?:we|we're|our|the company|the team|©)/i.test(head) || namesProduct(head.split(/\s+/)[0] ?? '', ctx) || namesProduct(first, ctx)) return true;
+    const words = head.split(/\s+/);
+    // "We are a remote-first team based in ...", but not "Our investors include Seedcamp, founded in ...".
+    const otherName = words.slice(1).some((w) => /^\p{Lu}/u.test(w) && !namesProduct(w, ctx));
+    if (words.length > 6 || otherName) continue;
+    if (/^(?:we|we're|our|the company|the team|©)/i.test(head) || namesProduct(words[0] ?? '', ctx) || namesProduct(words.slice(0, 2).join(' '), ctx)) return true;
   }
   return false;
 }
@@ -29,12 +32,15 @@ export function locatedSentence(sentence: string, place: string, ctx: ProductCon
 export function addressStates(line: string, place: string, ctx: ProductContext): boolean {
   if (line.length > 200) return false;
   const p = normaliseText(place);
-  const parts = line.split(/\s*(?:,|·|•|\||–|—|\n)\s*/).map((s) => normaliseText(s)).filter((s) => s !== '');
-  const whole = parts.some((part) => part === p || part.endsWith(` ${p}`) || part.startsWith(`${p} `));
-  if (!whole) return false;
+  const parts = line.split(/\s*(?:,|·|•|\||–|—|\n)\s*/).map((s) => normaliseText(s).replace(/[.;:!?]+$/, '')).filter((s) => s !== '');
+  // The place is one part of a list, never the first one (that is the company or the street).
+  // A part is the place, or a postcode and the place ("1100-053 lisbon", "1015 cv amsterdam").
+  const bare = (part: string) => part.replace(/^[a-z]{0,2}-?[\d][\d\s-]*(?:[a-z]{2}\s+)?/, '').replace(/\s+\d[\d\s-]*$/, '').trim();
+  const at = parts.findIndex((part, i) => i > 0 && bare(part) === p);
+  if (parts.length < 2 || at < 0) return false;
   if (STREET.test(line) || POSTCODE.test(line)) return true;
   const first = line.split(/\s*(?:,|·|•|\|)\s*/)[0] ?? '';
-  return parts.length <= 4 && (COMPANY_SUFFIX.test(first.trim()) || namesProduct(first, ctx));
+  return parts.length <= 4 && (COMPANY_SUFFIX.test(first.trim()) || (namesProduct(first, ctx) && first.trim().split(/\s+/).length <= 3));
 }
 
 /** Whether the quote states the place as where this product's company is. `inAddressBlock`:
