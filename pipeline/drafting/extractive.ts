@@ -60,7 +60,8 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   const used = new Set<string>();
   set('features', extractFeatures(src, used));
   set('usps', extractUsps(src, used));
-  const { tags, keywords } = extractKeywords(src);
+  const features = (p.fields.features?.value ?? []) as string[];
+  const { tags, keywords } = extractKeywords(src, features, [name?.value, tagline?.value].filter((s): s is string => typeof s === 'string'));
   set('tags', tags);
   set('keywords', keywords);
 
