@@ -2,7 +2,7 @@
 // blocks (the crawler puts the site's linked stylesheets there too, see stylesheets.ts) and
 // style attributes, by importance, specificity and order, the way a browser picks a winner.
 import type { AnyNode, CheerioAPI, Element } from 'cheerio';
-import { selectAll } from 'css-select';
+import { compile, selectAll } from 'css-select';
 import { parse as parseSelector, stringify, type Selector } from 'css-what';
 import { inlineDeclarations, styleRules, type Declaration } from './css-rules.ts';
 
@@ -39,7 +39,77 @@ const atLeast = (a: Weight, b: Weight) => {
   return true;
 };
 
+/** The document's elements by class, id and tag name, so a rule is tested only against the
+ * elements its subject could be (framework stylesheets hold thousands of rules for classes a
+ * page never uses). */
+interface ElementIndex { classes: Map<string, Element[]>; ids: Map<string, Element[]>; tags: Map<string, Element[]> }
+
+function indexOf($: CheerioAPI): ElementIndex {
+  const index: ElementIndex = { classes: new Map(), ids: new Map(), tags: new Map() };
+  const add = (map: Map<string, Element[]>, key: string, el: Element) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [el]);
+    else list.push(el);
+  };
+  $('*').each((_, node) => {
+    const el = node as Element;
+    add(index.tags, el.name.toLowerCase(), el);
+    if (el.attribs.id) add(index.ids, el.attribs.id, el);
+    for (const c of new Set((el.attribs.class ?? '').split(/\s+/))) if (c !== '') add(index.classes, c, el);
+  });
+  return index;
+}
+
+const COMBINATORS = new Set(['child', 'descendant', 'sibling', 'adjacent', 'parent', 'column-combinator']);
+
+/** The elements the selector's subject (its last compound) may be, or null when it names no
+ * class, id or tag (then every element is tried). */
+function candidates(selector: Selector[], index: ElementIndex): Element[] | null {
+  let start = selector.length;
+  while (start > 0 && !COMBINATORS.has(selector[start - 1]!.type)) start--;
+  let best: Element[] | null = null;
+  for (const token of selector.slice(start)) {
+    let list: Element[] | undefined;
+    if (token.type === 'tag') list = index.tags.get(token.name.toLowerCase()) ?? [];
+    else if (token.type === 'attribute' && token.name === 'class' && token.action === 'element') list = index.classes.get(token.value) ?? [];
+    else if (token.type === 'attribute' && token.name === 'id' && token.action === 'equals') list = index.ids.get(token.value) ?? [];
+    if (list !== undefined && (best === null || list.length < best.length)) best = list;
+  }
+  return best;
+}
+
+const compiled = new Map<string, ((el: Element) => boolean) | null>();
+const parsed = new Map<string, { selector: Selector[]; source: string; spec: [number, number, number] }[] | null>();
+
+/** A rule's selector list, parsed once: each selector with its text and specificity. */
+function selectorsOf(list: string): { selector: Selector[]; source: string; spec: [number, number, number] }[] | null {
+  if (parsed.has(list)) return parsed.get(list)!;
+  let out: { selector: Selector[]; source: string; spec: [number, number, number] }[] | null;
+  try {
+    out = parseSelector(list).map((selector) => ({ selector, source: stringify([selector]), spec: specificity(selector) }));
+  } catch {
+    out = null;
+  }
+  if (parsed.size > 20_000) parsed.clear();
+  parsed.set(list, out);
+  return out;
+}
+
+function matcher(selector: string): ((el: Element) => boolean) | null {
+  if (compiled.has(selector)) return compiled.get(selector)!;
+  let test: ((el: Element) => boolean) | null;
+  try {
+    test = compile(selector, { pseudos: PSEUDOS, xmlMode: false }) as unknown as (el: Element) => boolean;
+  } catch {
+    test = null;
+  }
+  if (compiled.size > 20_000) compiled.clear();
+  compiled.set(selector, test);
+  return test;
+}
+
 export function cascade($: CheerioAPI, root: AnyNode): Cascaded {
+  let index: ElementIndex | null = null;
   const winners = new Map<Element, Map<string, { value: string; weight: Weight }>>();
   const apply = (el: Element, d: Declaration, w: Weight) => {
     let props = winners.get(el);
@@ -52,22 +122,25 @@ export function cascade($: CheerioAPI, root: AnyNode): Cascaded {
     const media = $(styleEl).attr('media');
     if (media !== undefined && /\bprint\b/i.test(media) && !/\b(screen|all)\b/i.test(media)) return;
     for (const rule of styleRules($(styleEl).text())) {
-      let selectors: Selector[][];
-      try {
-        selectors = parseSelector(rule.selector);
-      } catch {
-        continue;
-      }
+      const selectors = selectorsOf(rule.selector);
+      if (selectors === null) continue;
       order += 1;
-      for (const selector of selectors) {
+      for (const { selector, source, spec } of selectors) {
+        index ??= indexOf($);
+        const pool = candidates(selector, index);
+        if (pool !== null && pool.length === 0) continue;
         let matched: Element[];
         try {
-          matched = selectAll(stringify([selector]), root, { pseudos: PSEUDOS, xmlMode: false }) as Element[];
+          if (pool === null) matched = selectAll(source, root, { pseudos: PSEUDOS, xmlMode: false }) as Element[];
+          else {
+            const test = matcher(source);
+            if (test === null) continue;
+            matched = pool.filter((el) => test(el));
+          }
         } catch {
           continue;
         }
         if (matched.length === 0) continue;
-        const spec = specificity(selector);
         for (const d of rule.declarations) {
           const w = weight(d.important, spec, false, order);
           for (const el of matched) apply(el, d, w);

@@ -3,7 +3,9 @@
 // not be read, and panels a visitor opens (accordions, disclosures), which count as seen.
 import type { AnyNode, CheerioAPI, Element } from 'cheerio';
 import { cascade, type Cascaded } from './cascade.ts';
-import { absoluteFontSize, alwaysHidden, openable, startsLine, zeroFont, type Style } from './hiding.ts';
+import {
+  absoluteFontSize, alwaysHidden, openable, startsLine, transformedAway, transparent, visibilityHidden, zeroFont, type Style,
+} from './hiding.ts';
 
 export interface Visibility {
   /** Elements whose whole subtree no visitor sees. */
@@ -17,7 +19,18 @@ export interface Visibility {
 // Utility classes that mean "for screen readers only" in every framework that has one.
 const SCREEN_READER_ONLY = /^(sr-only|visually-?hidden|screen-reader-(text|only)|sr-text|element-invisible|a11y-hidden|hidden-visually|u-visually-hidden|is-visually-hidden|offscreen|hide-text|assistive-text)$/i;
 // Display utilities; without their stylesheet they count only when no responsive variant shows the element.
-const DISPLAY_NONE_CLASS = /^(hidden|d-none|invisible|is-hidden|hide|display-none|u-hidden)$/i;
+const DISPLAY_NONE_CLASS = /^(hidden|d-none|invisible|is-hidden|hide|display-none|u-hidden|w-condition-invisible|w-hidden-main)$/i;
+// Entrance animations (Webflow interactions, Framer appear effects, AOS, WOW.js, ...) start
+// transparent and are shown by script on load: a visitor sees them, a crawler runs no script.
+const ANIMATION_ATTRS = ['data-w-id', 'data-aos', 'data-framer-appear-id', 'data-animate', 'data-animation', 'data-sal', 'data-scroll', 'data-motion'];
+const ANIMATION_CLASS = /^(?:wow|aos-.*|animate.*|animated|reveal.*|fade.*|appear.*|motion.*|sal-.*|scroll-reveal|js-reveal|will-animate)$/i;
+
+function animatedIn(el: Element, style: Style): boolean {
+  if (ANIMATION_ATTRS.some((a) => a in (el.attribs ?? {})) || classes(el).some((c) => ANIMATION_CLASS.test(c))) return true;
+  // Transparent and moved a little at the same time: the start frame of an entrance animation.
+  const t = style.get('transform') ?? '';
+  return /translate|scale\(0?\.\d|rotate/.test(t) && !transformedAway(style);
+}
 const RESPONSIVE_SHOW = /^(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?!none)\w+|visible-\w+)$/i;
 
 const EMPTY: Style = new Map();
@@ -49,6 +62,14 @@ function openablePanels($: CheerioAPI): { ids: Set<string>; afterToggles: Set<El
   return { ids, afterToggles };
 }
 
+/** Hidden by something other than transparency or visibility (which an animation may lift). */
+function alwaysHiddenOtherwise(style: Style): boolean {
+  const rest = new Map(style);
+  rest.delete('opacity');
+  rest.delete('visibility');
+  return alwaysHidden(rest);
+}
+
 export function markHidden($: CheerioAPI, root: AnyNode): Visibility {
   const styles: Cascaded = cascade($, root);
   const panels = openablePanels($);
@@ -68,7 +89,7 @@ export function markHidden($: CheerioAPI, root: AnyNode): Visibility {
     if (
       (attrs['aria-hidden'] ?? '').toLowerCase() === 'true' ||
       names.some((c) => SCREEN_READER_ONLY.test(c)) ||
-      alwaysHidden(style) ||
+      (alwaysHidden(style) && !((transparent(style) || visibilityHidden(style)) && animatedIn(el, style) && !alwaysHiddenOtherwise(style))) ||
       ((hiddenAttr || openable(style) || displayClass) && !canOpen)
     ) {
       hidden.add(el);

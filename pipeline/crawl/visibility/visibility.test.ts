@@ -80,3 +80,15 @@ describe('linked stylesheets', () => {
     expect(visibleText(loadHtml(stored))).toBe('Own rule wins');
   });
 });
+
+describe('script-driven pages', () => {
+  test('entrance animations that start transparent are visible; a bare opacity 0 is not', () => {
+    expect(text('<h1 data-w-id="a1" style="opacity:0;transform:translate3d(0, 20px, 0)">Hero</h1>')).toBe('Hero');
+    expect(text('<p data-aos="fade-up" class="x">Card</p>', '[data-aos]{opacity:0}')).toBe('Card');
+    expect(text('<p style="opacity:0">Planted</p><p>Seen</p>')).toBe('Seen');
+    expect(text('<p data-aos="fade-up" style="opacity:0;position:absolute;left:-9999px">Planted</p>')).toBe('');
+  });
+  test('Webflow conditional visibility hides without its stylesheet', () => {
+    expect(text('<p>Seen</p><div class="w-condition-invisible">Empty field</div>')).toBe('Seen');
+  });
+});
