@@ -5,7 +5,8 @@
 import { containsPhrase, normaliseText, sentences } from '../normalise.ts';
 import { COMPANY_SUFFIX, namesProduct, subjectIsProduct, type ProductContext } from './subject.ts';
 
-const LOCATED = /\b(?:based|headquartered|located|registered|incorporated|founded|established|started|made|built|designed|hq|head office|offices?|home)\b/gi;
+// Where a company was founded is history, not where it is: "founded in Berlin" is no location.
+const LOCATED = /\b(?:based|headquartered|located|registered|made|built|designed|hq|head office|offices?|home)\b/gi;
 const STREET = /\b(?:street|st\.|str\.|straße|strasse|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|way|drive|square|place|platz|gasse|weg|rua|calle|via|viale|rue|gracht|vägen|gatan|katu|plaza|suite|floor|building)\b/i;
 const POSTCODE = /\b\d{4,5}\b|\b\d{3}\s?\d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b/;
 
@@ -22,7 +23,7 @@ export function locatedSentence(sentence: string, place: string, ctx: ProductCon
     const words = head.split(/\s+/);
     // "We are a remote-first team based in ...", but not "Our investors include Seedcamp, founded in ...".
     const otherName = words.slice(1).some((w) => /^\p{Lu}/u.test(w) && !namesProduct(w, ctx));
-    if (words.length > 6 || otherName) continue;
+    if (words.length > 12 || otherName) continue;
     if (/^(?:we|we're|our|the company|the team|©)/i.test(head) || namesProduct(words[0] ?? '', ctx) || namesProduct(words.slice(0, 2).join(' '), ctx)) return true;
   }
   return false;
@@ -30,7 +31,8 @@ export function locatedSentence(sentence: string, place: string, ctx: ProductCon
 
 /** A postal address, or "Company, City, Country", naming the place as one of its parts. */
 export function addressStates(line: string, place: string, ctx: ProductContext): boolean {
-  if (line.length > 200) return false;
+  // An address is a list of names and numbers, not a sentence.
+  if (line.length > 200 || /\b(?:was|were|is|are|founded|started|has|have|had|we|our|met|visited|serve|love)\b/i.test(line)) return false;
   const p = normaliseText(place);
   const parts = line.split(/\s*(?:,|·|•|\||–|—|\n)\s*/).map((s) => normaliseText(s).replace(/[.;:!?]+$/, '')).filter((s) => s !== '');
   // The place is one part of a list, never the first one (that is the company or the street).
