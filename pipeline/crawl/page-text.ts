@@ -106,7 +106,7 @@ export function visibleText($: Loaded): string {
   removeHidden($);
   $(INVISIBLE).remove();
   $('[style]').each((_, element) => {
-    if (HIDDEN_STYLE.test($(element).attr('style') ?? '')) $(element).remove();
+    if (!['body', 'html'].includes(element.name.toLowerCase()) && HIDDEN_STYLE.test($(element).attr('style') ?? '')) $(element).remove();
   });
   const root = $('body').length > 0 ? $('body') : $.root();
   const parts: string[] = [];

@@ -80,6 +80,12 @@ export function markHidden($: CheerioAPI, root: AnyNode): Visibility {
   const walk = (node: AnyNode, fontZero: boolean) => {
     if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return;
     const el = node as Element;
+    // A page that hides its whole body until a script has run ("no-js" fades, anti-flicker
+    // snippets) is shown to every visitor with scripts: the body itself is never hidden.
+    if (el.name.toLowerCase() === 'body') {
+      for (const child of el.children ?? []) walk(child, false);
+      return;
+    }
     const style = styles.get(el) ?? EMPTY;
     const attrs = el.attribs ?? {};
     const names = classes(el);

@@ -92,3 +92,8 @@ describe('script-driven pages', () => {
     expect(text('<p>Seen</p><div class="w-condition-invisible">Empty field</div>')).toBe('Seen');
   });
 });
+
+test('a body hidden until a script runs is still the page', () => {
+  expect(text('<p>Seen</p>', 'body{opacity:0}')).toBe('Seen');
+  expect(visibleText(loadHtml('<html><body style="visibility:hidden"><p>Seen</p></body></html>'))).toBe('Seen');
+});
