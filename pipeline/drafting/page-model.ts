@@ -64,6 +64,7 @@ export function pageModel(page: CrawledPage): PageModel {
 function isHidden(el: Element): boolean {
   for (let node: AnyNode | null = el; node !== null && node.type === 'tag'; node = node.parent) {
     const element = node as Element;
+    if (element.name.toLowerCase() === 'body') return false; // see mark-hidden.ts: the body is never hidden
     if (HIDDEN_TAGS.has(element.name.toLowerCase())) return true;
     const attrs = element.attribs ?? {};
     if ('hidden' in attrs) return true;

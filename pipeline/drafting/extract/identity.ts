@@ -9,7 +9,7 @@ import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
 
-const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+/;
+const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+|:\s+/;
 
 function titleSegments(model: PageModel | undefined): string[] {
   const title = model?.page.title ?? model?.meta.get('og:title') ?? '';

@@ -18,8 +18,13 @@ type Founder = Proposed<{ name: string; title: string | null; bio: string | null
 
 const ROLE = /\b(?:co-?founder|founder|founding partner|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
 const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]+";
-const NAME = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD}){1,3}$`, 'u');
-const FOUNDED_BY = new RegExp(`\\bfounded\\b[^.]{0,80}?\\bby\\s+(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2})(?:\\s*(?:,|and|&)\\s*(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2}))?(?:\\s*(?:,|and|&)\\s*(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2}))?`, 'gu');
+// "Lotte de Vries", "Ludwig van Beethoven": lower-case particles between capitalised words.
+const PARTICLES = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al|el|ter|ten|dos|das)';
+const FULL_NAME = `${NAME_WORD}(?:\\s+(?:${PARTICLES}\\s+)?${NAME_WORD}){1,2}`;
+const NAME = new RegExp(`^${NAME_WORD}(?:\\s+(?:${PARTICLES}\\s+)?${NAME_WORD}){1,3}$`, 'u');
+const FOUNDED_BY = new RegExp(`\\b(?:co-?founded|founded|started)\\b[^.]{0,80}?\\bby\\s+(${FULL_NAME})(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?`, 'gu');
+// "Hugo Lefèvre, co-founder of Pagefold, spent ...": a name followed by its role in a sentence.
+const NAME_COMMA_ROLE = new RegExp(`(?:^|[;,.]\\s+)(${FULL_NAME}),\\s+(?:the\\s+|our\\s+)?((?:co-?founder|founder|ceo|cto|coo)[^,;.]{0,60})`, 'giu');
 const LEAF_CANDIDATES = 'h2, h3, h4, h5, h6, p, span, div, li, strong, b, em, small, figcaption, dt, dd';
 
 const isName = (text: string) => NAME.test(text) && text.length <= 60 && !ROLE.test(text) && wordCount(text) <= 4 && personName(text) !== null;
@@ -99,6 +104,10 @@ function fromSentences(model: PageModel): Person[] {
   const out: Person[] = [];
   for (const line of model.lines) {
     out.push(...fromList(line, model.page.url, model));
+    for (const match of line.matchAll(NAME_COMMA_ROLE)) {
+      const name = personName(match[1]!);
+      if (name !== null && isName(name)) out.push({ name, title: match[2]!.trim(), bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
+    }
     for (const match of line.matchAll(FOUNDED_BY)) {
       const names = match.slice(1).map((n) => (n === undefined ? null : personName(n))).filter((n): n is string => n !== null && isName(n));
       for (const name of names) {

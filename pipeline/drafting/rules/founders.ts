@@ -50,7 +50,7 @@ export function roleIsHere(quote: string, ctx: ProductContext): boolean {
 
 /** "<Product> was founded by A and B", "We were founded by A": the founding is this product's. */
 export function foundedByHere(sentence: string, name: string, ctx: ProductContext): boolean {
-  const m = /\bfounded\b[^.]{0,80}?\bby\b/i.exec(sentence);
+  const m = /\b(?:co-?founded|founded|started)\b[^.]{0,80}?\bby\b/i.exec(sentence);
   if (m === null || !normaliseText(sentence.slice(m.index)).includes(normaliseText(name))) return false;
   return subjectIsProduct(sentence, m.index, ctx);
 }
@@ -60,5 +60,10 @@ export function foundedByHere(sentence: string, name: string, ctx: ProductContex
  * product in the same quotes. */
 export function foundedHere(name: string, quotes: string[], ctx: ProductContext): boolean {
   if (quotes.some((q) => sentences(q).some((s) => foundedByHere(s, name, ctx)))) return true;
-  return quotes.some((q) => ROLE.test(q) && roleIsHere(q, ctx));
+  // The role that follows the name in a sentence is the name's ("A, co-founder of X; B, CEO of Y").
+  return quotes.some((q) => {
+    const at = q.toLowerCase().indexOf(name.toLowerCase());
+    const own = at >= 0 && q.length > name.length + 40 ? q.slice(at + name.length) : q;
+    return ROLE.test(own) && roleIsHere(own, ctx);
+  });
 }

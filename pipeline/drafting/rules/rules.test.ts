@@ -103,3 +103,12 @@ describe('whose words', () => {
     expect(isInstructionLike('Customers say our support is the best part.')).toBe(false);
   });
 });
+
+describe('founders in sentences', () => {
+  test('the role right after each name is that person\'s', () => {
+    const q = 'Hugo Lefèvre, co-founder of Orbitly, spent a decade in publishing; Claire Martin, founder of DocWeekly, wrote about it.';
+    expect(foundedHere('Hugo Lefèvre', [q], ctx)).toBe(true);
+    expect(foundedHere('Claire Martin', [q], ctx)).toBe(false);
+    expect(foundedHere('Lotte de Vries', ['Orbitly was started in 2022 by Daan Visser and Lotte de Vries.'], ctx)).toBe(true);
+  });
+});
