@@ -9,6 +9,7 @@ import { SafeHttpClient } from './safe-http-client.ts';
 import { loadRobots, type RobotsRules } from './robots.ts';
 import { byPriority } from './page-priority.ts';
 import { loadHtml, pageTitle, visibleText } from './page-text.ts';
+import { DEFAULT_STYLESHEET_CAPS, linkedStylesheets, StylesheetLoader, withStylesheets, type StylesheetCaps } from './stylesheets.ts';
 
 export interface CrawledPage {
   url: string;
@@ -30,7 +31,7 @@ export type CrawlFailure =
   | 'off_site';
 
 export type CrawlResult =
-  | { status: 'ok'; pages: CrawledPage[]; skipped: { url: string; reason: string }[] }
+  | { status: 'ok'; pages: CrawledPage[]; skipped: { url: string; reason: string }[]; stylesheetBytes?: number }
   | { status: 'failed'; reason: CrawlFailure; detail: string };
 
 export interface CrawlOptions {
@@ -39,6 +40,8 @@ export interface CrawlOptions {
   maxPages?: number;
   maxMsTotal?: number;
   maxBytesPerPage?: number;
+  /** The site's linked stylesheets read to tell visible text from hidden (count and bytes). */
+  stylesheets?: Partial<StylesheetCaps>;
 }
 
 const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
@@ -173,6 +176,18 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
     return finalUrl;
   };
 
+  const sheets = new StylesheetLoader(fetcher, {
+    sameSite: (url) => sameSite(new URL(url), start),
+    allowed: async (url) => Date.now() < deadline && (await robotsRefusal(url)) === null,
+    pace: async () => {
+      if (crawlDelayMs > 0 && lastRequestAt > 0) {
+        const wait = lastRequestAt + crawlDelayMs - Date.now();
+        if (wait > 0) await sleep(wait);
+      }
+      lastRequestAt = Date.now();
+    },
+  }, { ...DEFAULT_STYLESHEET_CAPS, ...opts.stylesheets });
+
   let startFailure: PageError | null = null;
   const startKey = normalise(start);
 
@@ -238,8 +253,14 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
           const hrefs = $('a[href]').map((_, element) => $(element).attr('href') ?? '').get();
           const base = $('base[href]').attr('href');
           const linkBase = base ? new URL(base, finalUrl).href : finalUrl.href;
-          const text = visibleText($);
-          pages.push({ url: finalUrl.href, status: response.statusCode ?? 200, title, html, text, fetchedAt: new Date().toISOString() });
+          const css: { url: string; css: string }[] = [];
+          for (const url of linkedStylesheets($, linkBase)) {
+            const rules = await sheets.load(url);
+            if (rules !== null) css.push({ url, css: rules });
+          }
+          const stored = withStylesheets(html, css);
+          const text = visibleText(stored === html ? $ : loadHtml(stored));
+          pages.push({ url: finalUrl.href, status: response.statusCode ?? 200, title, html: stored, text, fetchedAt: new Date().toISOString() });
           for (const href of hrefs) consider(href, linkBase);
         } catch (error) {
           const failure = failureOf(error);
@@ -269,5 +290,6 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
   const failed = startFailure as PageError | null;
   if (failed !== null) return { status: 'failed', reason: failed.reason, detail: failed.message };
   for (const rest of frontier) skip(rest, Date.now() >= deadline ? 'time_limit' : 'page_cap');
-  return { status: 'ok', pages, skipped };
+  skipped.push(...sheets.skipped);
+  return { status: 'ok', pages, skipped, stylesheetBytes: sheets.fetchedBytes };
 }

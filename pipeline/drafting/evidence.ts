@@ -18,9 +18,11 @@ import {
 } from '../../core/drafts/bounds.ts';
 import { AI_TEXT_MAX, TRUNCATED_FIELDS } from './bounds.ts';
 import {
-  category, cleanText, comparisonValue, country, email, foundedYear, LABEL_SUPPORT, linkTo, milestoneDate, phrase,
-  pricingModel, social, textSupported, type PageOf, type Supported,
+  category, cleanText, comparisonValue, email, LABEL_SUPPORT, linkTo, milestoneDate, phrase, pricingModel,
+  productCity, productCountry, productFounder, productFoundedYear, productStage, social, textSupported,
+  type PageOf, type RuleContext, type Supported,
 } from './field-rules.ts';
+import { productNames } from './rules/index.ts';
 import { containsPhrase, normaliseText, truncateWords } from './normalise.ts';
 import { pageNorm, Site } from './quotes.ts';
 
@@ -37,15 +39,18 @@ export const emptyProposal = (): DraftProposal => ({
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
-function checkTextField(field: DraftTextField, raw: unknown, evidence: Evidence[], pageOf: PageOf, now: Date): Supported<string> | null {
+function checkTextField(field: DraftTextField, raw: unknown, evidence: Evidence[], ctx: RuleContext, now: Date): Supported<string> | null {
+  const pageOf = ctx.pageOf;
   const value = str(raw);
   if (value === null) return null;
   const max = AI_TEXT_MAX[field];
   let out: Supported<string> | null;
   switch (field) {
-    case 'name': case 'city': out = phrase(value, evidence); break;
-    case 'founded_year': out = foundedYear(value, evidence, now); break;
-    case 'country': out = country(value, evidence); break;
+    case 'name': out = phrase(value, evidence); break;
+    case 'city': out = productCity(value, evidence, ctx); break;
+    case 'founded_year': out = productFoundedYear(value, evidence, now, ctx); break;
+    case 'country': out = productCountry(value, evidence, ctx); break;
+    case 'stage': out = productStage(value, evidence, ctx); break;
     case 'contact_email': out = email(value, evidence, pageOf); break;
     case 'demo_video_url': out = linkTo(value, evidence, pageOf, 'media', max); break;
     case 'logo_url': out = linkTo(value, evidence, pageOf, 'logo', max); break;
@@ -119,6 +124,8 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
   const now = opts.now ?? new Date();
   const canonical = new Map((opts.categoryNames ?? []).map((name) => [normaliseText(name), name]));
   const out = emptyProposal();
+  // The name is checked first (DRAFT_TEXT_FIELDS order), so the rules below know the product.
+  const ctx: RuleContext = { names: productNames(null, pages[0]?.url), pageOf };
 
   const fields = (p?.fields ?? {}) as Record<string, Proposed<unknown> | undefined>;
   for (const field of DRAFT_TEXT_FIELDS) {
@@ -126,7 +133,8 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
     if (entry === undefined) continue;
     const evidence = site.verify(entry.evidence);
     if (evidence.length === 0) continue;
-    const checked = checkTextField(field, entry.value, evidence, pageOf, now);
+    const checked = checkTextField(field, entry.value, evidence, ctx, now);
+    if (field === 'name' && checked !== null) ctx.names = productNames(checked.value, pages[0]?.url);
     if (checked !== null) out.fields[field] = checked;
   }
   for (const field of DRAFT_LIST_FIELDS) {
@@ -152,10 +160,11 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
 
   for (const founder of Array.isArray(p?.founders) ? p.founders : []) {
     if (out.founders.length >= FOUNDERS_MAX) break;
-    const evidence = site.verify(founder?.evidence);
+    const verified = site.verify(founder?.evidence);
     const name = str(founder?.value?.name);
-    const named = name === null || evidence.length === 0 ? null : phrase(name, evidence);
+    const named = name === null || verified.length === 0 ? null : productFounder(name, verified, ctx);
     if (named === null || named.value.length > FOUNDER_NAME_MAX) continue;
+    const evidence = named.evidence;
     if (out.founders.some((f) => normaliseText(f.value.name) === normaliseText(named.value))) continue;
     out.founders.push({
       value: {

@@ -12,13 +12,16 @@ import { checkComparison, checkProposal, emptyProposal, onlyFields, type CheckOp
 import { normaliseText } from './normalise.ts';
 import { Sources } from './extract/sources.ts';
 import {
-  extractDescription, extractKeywords, extractLogo, extractName, extractShortDescription, extractStage, extractTagline,
+  extractDescription, extractKeywords, extractLogo, extractName, extractShortDescription, extractTagline,
 } from './extract/identity.ts';
+import { extractFoundedYear, extractLocation, extractStage } from './extract/product-facts.ts';
+import { productNames, type RuleContext } from './rules/index.ts';
+import { Site } from './quotes.ts';
 import { extractCategories, extractFeatures, extractUsps } from './extract/lists.ts';
 import { extractPricing } from './extract/pricing.ts';
 import { extractFaqs } from './extract/faqs.ts';
 import { extractPeople } from './extract/people.ts';
-import { extractCompanySocials, extractDemoVideo, extractEmail, extractFoundedYear, extractLocation } from './extract/facts.ts';
+import { extractCompanySocials, extractDemoVideo, extractEmail } from './extract/facts.ts';
 import { extractMilestones, extractStory } from './extract/story.ts';
 
 /** What the pages state, unchecked (the evidence check runs in the drafter). */
@@ -32,22 +35,24 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
 
   const name = extractName(src);
   set('name', name);
+  const site = new Site(pages);
+  const ctx: RuleContext = { names: productNames(name?.value ?? null, pages[0]?.url), pageOf: (url) => site.page(url) };
   const tagline = extractTagline(src, name?.value ?? null);
   set('tagline', tagline);
   const short = extractShortDescription(src, tagline?.value ?? null);
   set('short_description', short);
   set('description', extractDescription(src, [tagline?.value, short?.value].filter((s): s is string => s !== undefined)));
-  set('stage', extractStage(src));
+  set('stage', extractStage(src, ctx));
   set('logo_url', extractLogo(src, name));
 
   const pricing = extractPricing(src);
   set('pricing_model', pricing.model);
   set('pricing_summary', pricing.summary);
 
-  const location = extractLocation(src);
+  const location = extractLocation(src, ctx);
   set('city', location.city);
   set('country', location.country);
-  set('founded_year', extractFoundedYear(src, now));
+  set('founded_year', extractFoundedYear(src, ctx, now));
   set('contact_email', extractEmail(src));
   set('demo_video_url', extractDemoVideo(src));
 
@@ -55,7 +60,8 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   const used = new Set<string>();
   set('features', extractFeatures(src, used));
   set('usps', extractUsps(src, used));
-  const { tags, keywords } = extractKeywords(src);
+  const features = (p.fields.features?.value ?? []) as string[];
+  const { tags, keywords } = extractKeywords(src, features, [name?.value, tagline?.value].filter((s): s is string => typeof s === 'string'));
   set('tags', tags);
   set('keywords', keywords);
 

@@ -31,6 +31,12 @@ import { containsPhrase, normaliseText, support, urlKey } from './normalise.ts';
 import { pageModel } from './page-model.ts';
 import { FOUNDING_WORDS, isVideoUrl, linkFitsPlatform, PRICING_MODELS } from './vocabulary.ts';
 import { YEAR_MIN } from '../../core/drafts/bounds.ts';
+import {
+  addressLine, datedPage, foundedHere, ownWords, personName, quoteStatesFounding, stageOf, statesCurrentStage, statesLocation,
+  type RuleContext,
+} from './rules/index.ts';
+
+export type { RuleContext };
 
 export interface Supported<T> { value: T; evidence: Evidence[] }
 export type PageOf = (url: string) => CrawledPage | undefined;
@@ -219,4 +225,68 @@ export function milestoneDate(value: string, evidence: Evidence[]): Supported<st
     }),
   );
   return quotes.length > 0 ? { value: value.trim(), evidence: quotes } : null;
+}
+
+// Facts about the product itself (rules/): the quote must be in the site's own words and tie
+// the value to this product or its company, not to a customer, a partner or a passing mention.
+
+/** founded_year: a year some own-words quote states as this product's founding. */
+export function productFoundedYear(value: string, evidence: Evidence[], now: Date, ctx: RuleContext): Supported<string> | null {
+  const year = /\b\d{4}\b/.exec(String(value))?.[0];
+  if (year === undefined) return null;
+  return foundedYear(value, evidence.filter((e) => ownWords(e, ctx) && quoteStatesFounding(e.quote, year, ctx)), now);
+}
+
+const placeQuotes = (place: string, evidence: Evidence[], ctx: RuleContext) =>
+  evidence.filter((e) => ownWords(e, ctx) && !datedPage(e.url) && statesLocation(e.quote, place, ctx, addressLine(e, ctx)));
+
+/** city: a place some own-words quote states as where the company is. */
+export function productCity(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
+  const city = phrase(value, evidence);
+  if (city === null || countryCode(city.value) !== null) return null;
+  return phrase(city.value, placeQuotes(city.value, city.evidence, ctx));
+}
+
+/** country: a country some own-words quote states as where the company is. */
+export function productCountry(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
+  const stated = country(value, evidence);
+  if (stated === null) return null;
+  const names = countryNames(stated.value) ?? [];
+  const quotes = stated.evidence.filter((e) => {
+    const q = normaliseText(e.quote);
+    return names.some((n) => containsPhrase(q, n) && placeQuotes(n, [e], ctx).length > 0);
+  });
+  return quotes.length > 0 ? { value: stated.value, evidence: quotes } : null;
+}
+
+/** stage: a stage of the shared vocabulary that some own-words quote states as current. */
+export function productStage(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
+  const label = stageOf(value);
+  if (label === null || normaliseText(label) !== normaliseText(value)) return null;
+  const quotes = evidence.filter((e) => ownWords(e, ctx) && !datedPage(e.url) && statesCurrentStage(e.quote, label));
+  return quotes.length > 0 ? { value: label, evidence: quotes } : null;
+}
+
+/** A founder: a clean person name on a line of the site's own words, with a founder or leader
+ * role at this product in a quote on the same page within two lines of the name (a team card),
+ * or a "founded by" sentence of this product naming them. */
+export function productFounder(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
+  const name = personName(value);
+  if (name === null) return null;
+  const own = evidence.filter((e) => ownWords(e, ctx));
+  const norm = normaliseText(name);
+  for (const e of own) {
+    const page = ctx.pageOf(e.url);
+    if (page === undefined || !containsPhrase(normaliseText(e.quote), norm)) continue;
+    const model = pageModel(page);
+    const nameLines = model.normLines.flatMap((l, i) => (containsPhrase(l, norm) ? [i] : []));
+    const near = own.filter((r) => {
+      if (r.url !== e.url) return false;
+      if (r === e) return true;
+      const q = normaliseText(r.quote);
+      return model.normLines.some((l, i) => containsPhrase(l, q) && nameLines.some((n) => Math.abs(n - i) <= 2));
+    });
+    if (nameLines.length > 0 && foundedHere(name, near.map((r) => r.quote), ctx)) return { value: name, evidence: near };
+  }
+  return null;
 }

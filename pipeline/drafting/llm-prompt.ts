@@ -43,7 +43,8 @@ export function draftMessages(pages: CrawledPage[], categoryNames: readonly stri
 ${RULES(fenced.nonce)}
 - categories: choose up to 3 names from this list only, spelled as listed: ${JSON.stringify(categoryNames)}.
 - country is an ISO 3166-1 alpha-2 code, given only when the pages name the country.
-- founders: people the pages name as founders or leaders, with their title as stated.
+- founders: people the pages name as founders or leaders of this product or its company, with their title as stated. Never people quoted in testimonials, reviews, case studies, press or partner mentions: they founded other companies.
+- stage, founded_year, city and country only from sentences about this product or its company ("X was founded in ...", "we are based in ...", its address), never from a passing mention (thanks to beta testers, a changelog entry, another company's history, a team trip).
 - Keep wording close to the site's; shorten rather than rephrase.`;
   const focus = only === undefined ? '' : `\nOnly these fields are needed now: ${only.join(', ')}. Give null or empty lists for everything else.`;
   const user = `The website's pages follow.${focus}\n\n${fenced.text}\n\nReturn the profile as JSON for the given schema.`;

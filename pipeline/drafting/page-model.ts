@@ -2,11 +2,12 @@
 // (JSON-LD, meta tags, icons) read first, then the same visible-text pass the crawler ran
 // (page-text.ts), after which the DOM holds only what a visitor sees. Links, images and
 // embeds are collected from that visible DOM, so a link inside a hidden element never counts.
-import { BLOCK, HIDDEN_STYLE } from '../crawl/page-text.ts';
+import { BLOCK, HIDDEN_STYLE, removeHidden, startsLine } from '../crawl/page-text.ts';
 import type { AnyNode, CheerioAPI, Element } from 'cheerio';
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import { loadHtml, visibleText } from '../crawl/page-text.ts';
 import { absoluteHttpUrl, normaliseText, urlKey } from './normalise.ts';
+import { isThirdPartyBlock } from './rules/attribution.ts';
 
 export type JsonLdNode = Record<string, unknown>;
 export type LogoSource = 'jsonld' | 'img' | 'icon' | 'og';
@@ -34,6 +35,11 @@ export interface PageModel {
   /** Visible embeds (iframe, video, source, embed, object): URL and a visible element near it. */
   media: { url: string; key: string; near: Element | null }[];
   mediaKeys: Set<string>;
+  /** The page's visible text in its own words (testimonials, reviews, press and partner blocks
+   * left out), in normal form. */
+  ownNorm: string;
+  /** Lines of its address and footer blocks, in normal form. */
+  addressLines: Set<string>;
   /** What the page declares as its logo, best first. */
   logos: { url: string; source: LogoSource; el: Element | null }[];
   logoKeys: Set<string>;
@@ -58,6 +64,7 @@ export function pageModel(page: CrawledPage): PageModel {
 function isHidden(el: Element): boolean {
   for (let node: AnyNode | null = el; node !== null && node.type === 'tag'; node = node.parent) {
     const element = node as Element;
+    if (element.name.toLowerCase() === 'body') return false; // see mark-hidden.ts: the body is never hidden
     if (HIDDEN_TAGS.has(element.name.toLowerCase())) return true;
     const attrs = element.attribs ?? {};
     if ('hidden' in attrs) return true;
@@ -119,6 +126,7 @@ function build(page: CrawledPage): PageModel {
     else if (rel.includes('icon')) icons.push(url);
   });
 
+  removeHidden($); // hidden by attributes or style: no embed, link or text inside counts
   const media: PageModel['media'] = [];
   $('iframe[src], embed[src], object[data], video[src], video source[src], video[poster]').each((_, el) => {
     if (isHidden(el)) return;
@@ -163,6 +171,12 @@ function build(page: CrawledPage): PageModel {
     const text = blockLines(el).join(' ');
     if (text !== '') headings.push({ el, text, rank: Number(el.name.slice(1)) });
   });
+  const body = $('body')[0] ?? $.root()[0]!;
+  const ownNorm = normaliseText(blockLines(body, isThirdPartyBlock).join('\n'));
+  const addressLines = new Set<string>();
+  $('address, footer, [role="contentinfo" i], [itemprop="address"], [class*="address" i], [class*="footer" i], [id*="footer" i]').each((_, el) => {
+    for (const line of blockLines(el)) addressLines.add(normaliseText(line));
+  });
   const lines = (page.text ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const normLines = lines.map(normaliseText);
   return {
@@ -175,6 +189,8 @@ function build(page: CrawledPage): PageModel {
     // Equal to normaliseText(page.text): lines are trimmed and joined by the space \n becomes.
     norm: normLines.filter((l) => l !== '').join(' '),
     headings,
+    ownNorm,
+    addressLines,
     links,
     linkKeys: new Set(links.map((l) => l.key)),
     mailtos,
@@ -198,14 +214,18 @@ export const BLOCK_TAGS = BLOCK;
 
 /** The visible lines of one element, split where page-text.ts splits (block elements), so each
  * line is word for word part of page.text. */
-export function blockLines(el: AnyNode): string[] {
+export function blockLines(el: AnyNode, skip?: (el: Element) => boolean): string[] {
   const parts: string[] = [];
   const walk = (node: AnyNode) => {
     if (node.type === 'text') {
       parts.push((node as unknown as { data: string }).data);
     } else if (node.type === 'tag') {
       const element = node as Element;
-      const block = BLOCK_TAGS.has(element.name.toLowerCase());
+      if (skip !== undefined && skip(element)) {
+        parts.push('\n');
+        return;
+      }
+      const block = startsLine(element);
       if (block) parts.push('\n');
       for (const child of element.children) walk(child);
       if (block) parts.push('\n');

@@ -11,6 +11,7 @@ import type { CrawledPage } from '../crawl/crawl-site.ts';
 import type { Evidence } from '../../core/drafts/fields.ts';
 import { EVIDENCE_MAX, QUOTE_MAX } from '../../core/drafts/bounds.ts';
 import { containsPhrase, normaliseText, urlKey } from './normalise.ts';
+import { isInstructionLike } from './rules/instructions.ts';
 
 const normCache = new WeakMap<CrawledPage, string>();
 
@@ -62,7 +63,8 @@ export class Site {
       const { quote, url } = item as Partial<Evidence>;
       if (typeof quote !== 'string' || typeof url !== 'string') continue;
       const text = quote.replace(/\s+/g, ' ').trim();
-      if (text === '' || text.length > QUOTE_MAX) continue;
+      // An instruction to a machine reader states nothing about the product, visible or not.
+      if (text === '' || text.length > QUOTE_MAX || isInstructionLike(text)) continue;
       const page = this.locate(text, url);
       if (page === null) continue;
       const key = `${page.url}\n${normaliseText(text)}`;

@@ -1,77 +1,11 @@
-// Facts stated in so many words: founding year, location, contact e-mail, company profile
-// links, demo video. Each is read from visible text or visible links and quoted from the line
+// Facts stated in so many words: contact e-mail, company profile links, demo video. Each is read from visible text or visible links and quoted from the line
 // that states it (or, for a link without text, the visible line nearest to it).
 import type { Element } from 'cheerio';
 import type { SocialPlatform } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
-import { countryCode } from '../countries.ts';
-import { sentences } from '../normalise.ts';
 import type { PageModel } from '../page-model.ts';
 import { isPersonalProfile, isVideoUrl, socialPlatformOf } from '../vocabulary.ts';
-import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
 import { hasAncestor, inChrome, type Sources } from './sources.ts';
-
-const YEAR = '(1[89]\\d{2}|20\\d{2})';
-const FOUNDED_PATTERNS = [
-  new RegExp(`\\b(?:founded|established|incorporated)\\b[^.\\n]{0,40}?\\b${YEAR}\\b`, 'i'),
-  new RegExp(`\\b(?:since|est\\.?)\\s+${YEAR}\\b`, 'i'),
-  new RegExp(`\\b(?:in|since)\\s+${YEAR},?\\s+(?:we|\\p{Lu}[\\p{L}]*)\\s+(?:was\\s+)?(?:founded|started|began)\\b`, 'iu'),
-];
-
-export function extractFoundedYear(src: Sources, now: Date): Proposed<string> | null {
-  for (const model of src.ordered('about', 'team', 'home', 'contact')) {
-    for (const line of model.lines) {
-      for (const sentence of sentences(line)) {
-        for (const pattern of FOUNDED_PATTERNS) {
-          const match = pattern.exec(sentence);
-          if (match === null || Number(match[1]) > now.getUTCFullYear()) continue;
-          const quote = sentence.length <= 400 ? sentence : match[0];
-          return { value: match[1]!, evidence: [{ quote, url: model.page.url }] };
-        }
-      }
-    }
-  }
-  return null;
-}
-
-const PLACE = "(?:the\\s+)?\\p{Lu}[\\p{L}.'’-]*(?:[ -](?:of\\s+|de\\s+)?\\p{Lu}[\\p{L}.'’-]*){0,3}";
-// Keywords in either case, place names capitalised.
-const LOCATED = new RegExp(`\\b(?:[Bb]ased|[Hh]eadquartered|[Ll]ocated|HQ|[Oo]ffices?\\s+(?:is|are))\\s+in\\s+(${PLACE})(?:,\\s*(${PLACE}))?(?:,\\s*(${PLACE}))?`, 'gu');
-const NOT_A_CITY = /^(?:the\s+)?(?:europe|asia|africa|oceania|north america|south america|latin america|eu|bay area|cloud|world)$/i;
-
-export function extractLocation(src: Sources): { city: Proposed<string> | null; country: Proposed<string> | null } {
-  for (const model of src.ordered('about', 'contact', 'home', 'team')) {
-    for (const line of model.lines) {
-      for (const match of line.matchAll(LOCATED)) {
-        const parts = match.slice(1).filter((p): p is string => p !== undefined).map((p) => p.trim());
-        const sentence = sentences(line).find((s) => s.includes(match[0])) ?? line;
-        const evidence = [{ quote: sentence.length <= 400 ? sentence : match[0], url: model.page.url }];
-        const last = parts[parts.length - 1]!;
-        const code = countryCode(last);
-        const cityName = parts.length >= 2 || code === null ? parts[0]! : null;
-        const city = cityName !== null && countryCode(cityName) === null && !NOT_A_CITY.test(cityName) ? cityName : null;
-        if (city === null && code === null) continue;
-        return {
-          city: city === null ? null : { value: city, evidence },
-          country: code === null ? null : { value: code, evidence },
-        };
-      }
-    }
-  }
-  // schema.org PostalAddress, where the locality (and country name) are on the visible page.
-  for (const { node } of nodesOf(src.models, ORGANIZATION)) {
-    for (const address of asNodes(node.address)) {
-      const locality = textOf(address.addressLocality);
-      if (locality === null) continue;
-      const line = src.findLine(locality, src.ordered('contact', 'about', 'home'));
-      if (line === null) continue;
-      const countryText = textOf(address.addressCountry) ?? textOf(asNodes(address.addressCountry)[0]?.name);
-      const code = countryText === null ? null : /^[A-Za-z]{2}$/.test(countryText) ? countryText.toUpperCase() : countryCode(countryText);
-      return { city: { value: locality, evidence: [line] }, country: code === null ? null : { value: code, evidence: [line] } };
-    }
-  }
-  return { city: null, country: null };
-}
 
 // Matched per whitespace-separated word of at most 254 characters, so a long line without
 // spaces cannot make the pattern backtrack quadratically.

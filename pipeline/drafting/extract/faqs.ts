@@ -8,6 +8,8 @@ import { containsPhrase, normaliseText, truncateWords } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
 import { asNodes, nodesOf, textOf } from './json-ld.ts';
 import { headingRank, type Sources } from './sources.ts';
+import { cardGroups } from './cards.ts';
+import { inThirdPartyBlock } from '../rules/index.ts';
 
 type Faq = Proposed<{ question: string; answer: string }>;
 
@@ -82,9 +84,44 @@ function fromMarkup(src: Sources, model: PageModel, faqPage: boolean): Faq[] {
   return out;
 }
 
+/** Accordions in any markup: a control (button, summary, role=button, a toggle link) that
+ * opens a panel, named by aria-controls or data-(bs-)target, or standing right after it (or
+ * after the heading that wraps it). */
+function fromAccordions(model: PageModel, faqPage: boolean): Faq[] {
+  const $ = model.$;
+  const out: Faq[] = [];
+  $('[aria-controls], [data-bs-target], [data-target], [aria-expanded]').each((_, control) => {
+    if (inThirdPartyBlock(control)) return;
+    const question = blockLines(control).join(' ');
+    if (!faqPage && !question.endsWith('?')) return;
+    const ids = [...(control.attribs['aria-controls'] ?? '').split(/\s+/), ...[control.attribs['data-bs-target'], control.attribs['data-target']].map((t) => (t ?? '').replace(/^#/, ''))]
+      .filter((id) => /^[\w-]+$/.test(id));
+    let panel: Element | undefined = ids.map((id) => $(`[id="${id}"]`)[0]).find((el) => el !== undefined && !$(el).find(control).length);
+    if (panel === undefined) {
+      const wrapper = $(control).parent();
+      panel = $(control).next()[0] ?? (/^h[1-6]$/.test(wrapper[0]?.name ?? '') ? wrapper.next()[0] : undefined);
+    }
+    if (panel === undefined) return;
+    const faq = make(question, blockLines(panel), model.page.url);
+    if (faq !== null) out.push(faq);
+  });
+  return out;
+}
+
+/** Question cards: repeated same-shape blocks whose titles are questions, the rest the answer. */
+function fromCards(model: PageModel): Faq[] {
+  return cardGroups(model, 2)
+    .filter((g) => g.kind === 'questions')
+    .flatMap((g) => g.cards.map((c) => make(c.title.quote, c.rest.map((r) => r.quote), model.page.url)))
+    .filter((f): f is Faq => f !== null);
+}
+
 export function extractFaqs(src: Sources): Faq[] {
   const all: Faq[] = [...fromJsonLd(src)];
-  for (const model of src.ordered('faq', 'pricing', 'home')) all.push(...fromMarkup(src, model, src.kind(model) === 'faq'));
+  for (const model of src.ordered('faq', 'pricing', 'home')) {
+    const faqPage = src.kind(model) === 'faq';
+    all.push(...fromMarkup(src, model, faqPage), ...fromAccordions(model, faqPage), ...fromCards(model));
+  }
   const seen = new Set<string>();
   const out: Faq[] = [];
   for (const faq of all) {

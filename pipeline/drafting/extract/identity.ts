@@ -1,15 +1,15 @@
-// Name, tagline, descriptions, stage and logo: from JSON-LD, OpenGraph/meta tags, the title and
+// Name, tagline, descriptions and logo: from JSON-LD, OpenGraph/meta tags, the title and
 // headings, each kept only where its words are visible on the site (the quote is that line).
 import type { Element } from 'cheerio';
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { normaliseText } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
-import { STAGES } from '../vocabulary.ts';
+import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
 
-const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+/;
+const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+|:\s+/;
 
 function titleSegments(model: PageModel | undefined): string[] {
   const title = model?.page.title ?? model?.meta.get('og:title') ?? '';
@@ -65,8 +65,9 @@ export function extractTagline(src: Sources, name: string | null): Proposed<stri
 function paragraphs(model: PageModel, minWords: number): { text: string; el: Element }[] {
   const out: { text: string; el: Element }[] = [];
   model.$('p').each((_, el) => {
-    if (inChrome(el)) return;
+    if (inChrome(el) || inThirdPartyBlock(el)) return;
     const text = blockLines(el).join(' ');
+    if (isInstructionLike(text)) return;
     if (wordCount(text) >= minWords && text.length <= 1500) out.push({ text, el });
   });
   return out;
@@ -111,18 +112,6 @@ export function extractDescription(src: Sources, exclude: string[]): Proposed<st
   return { value: chosen.map((e) => e.quote).join('\n\n'), evidence: chosen };
 }
 
-export function extractStage(src: Sources): Proposed<string> | null {
-  for (const model of src.ordered('home', 'about', 'pricing')) {
-    for (const line of model.lines) {
-      if (line.length > 120) continue;
-      for (const [pattern, label] of STAGES) {
-        if (pattern.test(line)) return { value: label, evidence: [{ quote: line, url: model.page.url }] };
-      }
-    }
-  }
-  return null;
-}
-
 /** The logo the home page declares, quoted by the brand line near it (or the page's name). */
 export function extractLogo(src: Sources, name: Proposed<string> | null): Proposed<string> | null {
   for (const model of src.ordered('home')) {
@@ -135,8 +124,35 @@ export function extractLogo(src: Sources, name: Proposed<string> | null): Propos
   return null;
 }
 
-/** Keyword lists from meta keywords (keywords) and JSON-LD keywords (tags), visible terms only. */
-export function extractKeywords(src: Sources): { tags: Proposed<string[]> | null; keywords: Proposed<string[]> | null } {
+// Headings that name a part of any site, not a topic of this product.
+const GENERIC_HEADING = /^(?:features?|pricing|plans?|faqs?|frequently asked questions|questions|about(?: us)?|contact(?: us)?|(?:our |the |meet the )?team|blog|news|testimonials|customers|home|get started|sign up|log ?in|menu|help|support|resources|company|product|legal|privacy|terms|changelog|careers|partners|press|our story|story|mission|(?:what|why|how|who|when|where|built|made|everything|meet|our|simple|loved|trusted|join|start|try|see|watch|read|learn) .*)$/i;
+
+/** Short headings of the home and product pages (2-4 words, no sentence, no question) and short
+ * feature titles, each quoted as the line it is: the topics the site itself names. */
+function statedTopics(src: Sources, features: string[], exclude: string[]): Evidence[] {
+  const skip = new Set(exclude.map(normaliseText));
+  const out: Evidence[] = [];
+  const add = (text: string, url: string) => {
+    const t = text.trim();
+    const key = normaliseText(t);
+    const words = wordCount(t);
+    if (words < 1 || words > 4 || t.length > 60 || /[.?!:]$/.test(t) || GENERIC_HEADING.test(t) || skip.has(key)) return;
+    if (out.some((e) => normaliseText(e.quote) === key) || out.length >= 10) return;
+    out.push({ quote: t, url });
+  };
+  for (const feature of features) {
+    const line = src.findLine(feature);
+    if (line !== null && normaliseText(line.quote) === normaliseText(feature)) add(feature, line.url);
+  }
+  for (const model of src.ordered('home', 'other').filter((m) => ['home', 'other'].includes(src.kind(m)))) {
+    for (const { el, text, rank } of model.headings) if (rank >= 2 && rank <= 3 && !inThirdPartyBlock(el)) add(text, model.page.url);
+  }
+  return out;
+}
+
+/** Keyword lists from meta keywords (keywords) and JSON-LD keywords (tags), visible terms only;
+ * without them, the topics the site's own headings and feature titles name. */
+export function extractKeywords(src: Sources, features: string[] = [], exclude: string[] = []): { tags: Proposed<string[]> | null; keywords: Proposed<string[]> | null } {
   const collect = (terms: string[]): Proposed<string[]> | null => {
     const value: string[] = [];
     const evidence: Evidence[] = [];
@@ -154,5 +170,9 @@ export function extractKeywords(src: Sources): { tags: Proposed<string[]> | null
     const k = node.keywords;
     return Array.isArray(k) ? k.filter((x): x is string => typeof x === 'string') : typeof k === 'string' ? k.split(',') : [];
   });
-  return { keywords: collect(meta.split(',')), tags: collect(jsonLd) };
+  const stated = () => {
+    const topics = statedTopics(src, features, exclude);
+    return topics.length === 0 ? null : { value: topics.map((e) => e.quote), evidence: topics };
+  };
+  return { keywords: collect(meta.split(',')) ?? stated(), tags: collect(jsonLd) };
 }

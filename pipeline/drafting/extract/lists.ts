@@ -8,9 +8,10 @@ import { containsPhrase, normaliseText } from '../normalise.ts';
 import { blockLines, type PageModel } from '../page-model.ts';
 import { nodesOf, PRODUCT } from './json-ld.ts';
 import { wordCount, type Sources } from './sources.ts';
+import { cardGroups } from './cards.ts';
 
 const FEATURE_HEADING = /\bfeatures?\b|capabilit|what you get|everything you need|what'?s included|what .{1,30} can do|key benefits/i;
-const USP_HEADING = /\bwhy\b.{0,40}\b(choose|pick|use|switch|love|teams|us)\b|what makes .{1,30} (different|unique|special)|\bunlike\b|\badvantages?\b|\bbenefits\b/i;
+const USP_HEADING = /^why\s+\S+(?:\s+\S+)?\??$|\bwhy\b.{0,40}\b(choose|pick|use|switch|love|teams|us)\b|what makes .{1,30} (different|unique|special)|\bunlike\b|\badvantages?\b|\bbenefits\b/i;
 
 /** List items of a section, or its sub-headings when it has no list. */
 function sectionItems(src: Sources, model: PageModel, heading: Element): Evidence[] {
@@ -39,9 +40,31 @@ function listFrom(src: Sources, pattern: RegExp, exclude: Set<string>): Proposed
   return evidence.length > 0 ? { value: evidence.map((e) => e.quote), evidence } : null;
 }
 
+/** Titles of the first group of feature cards (repeated same-shape blocks of a title and its
+ * text) on the home page or other product pages: selling points when the group's heading
+ * announces them, features otherwise. */
+function fromCards(src: Sources, usps: boolean, exclude: Set<string>): Proposed<string[]> | null {
+  const pages = src.ordered('home', 'other').filter((m) => ['home', 'other'].includes(src.kind(m)));
+  for (const model of pages) {
+    for (const group of cardGroups(model)) {
+      if (group.kind !== 'features' || (group.heading !== null && USP_HEADING.test(group.heading)) !== usps) continue;
+      const evidence = group.cards
+        .map((c) => c.title)
+        .filter((t) => t.quote.length <= LIST_ITEM_MAX && !exclude.has(normaliseText(t.quote)))
+        .slice(0, LIST_MAX_ITEMS);
+      if (evidence.length === 0) continue;
+      for (const e of evidence) exclude.add(normaliseText(e.quote));
+      return { value: evidence.map((e) => e.quote), evidence };
+    }
+  }
+  return null;
+}
+
 export function extractFeatures(src: Sources, used: Set<string>): Proposed<string[]> | null {
   const fromSections = listFrom(src, FEATURE_HEADING, used);
   if (fromSections !== null) return fromSections;
+  const cards = fromCards(src, false, used);
+  if (cards !== null) return cards;
   // schema.org featureList, where each item is also on the page.
   const evidence: Evidence[] = [];
   for (const { node } of nodesOf(src.models, PRODUCT)) {
@@ -57,7 +80,7 @@ export function extractFeatures(src: Sources, used: Set<string>): Proposed<strin
 }
 
 export function extractUsps(src: Sources, used: Set<string>): Proposed<string[]> | null {
-  return listFrom(src, USP_HEADING, used);
+  return listFrom(src, USP_HEADING, used) ?? fromCards(src, true, used);
 }
 
 function variants(name: string): string[] {

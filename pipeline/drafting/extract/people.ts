@@ -7,20 +7,27 @@ import type { Evidence, SocialPlatform } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
 import { FOUNDERS_MAX } from '../../../core/drafts/bounds.ts';
 import { normaliseText } from '../normalise.ts';
-import { blockLines, BLOCK_TAGS, type PageModel } from '../page-model.ts';
+import { blockLines, type PageModel } from '../page-model.ts';
+import { startsLine } from '../../crawl/page-text.ts';
 import { socialPlatformOf } from '../vocabulary.ts';
 import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
 import { hasAncestor, wordCount, type Sources } from './sources.ts';
+import { inThirdPartyBlock, personName, thirdPartyPage } from '../rules/index.ts';
 
 type Founder = Proposed<{ name: string; title: string | null; bio: string | null }>;
 
 const ROLE = /\b(?:co-?founder|founder|founding partner|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
 const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]+";
-const NAME = new RegExp(`^${NAME_WORD}(?:\\s+${NAME_WORD}){1,3}$`, 'u');
-const FOUNDED_BY = new RegExp(`\\bfounded\\b[^.]{0,80}?\\bby\\s+(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2})(?:\\s*(?:,|and|&)\\s*(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2}))?(?:\\s*(?:,|and|&)\\s*(${NAME_WORD}(?:\\s+${NAME_WORD}){1,2}))?`, 'gu');
+// "Lotte de Vries", "Ludwig van Beethoven": lower-case particles between capitalised words.
+const PARTICLES = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al|el|ter|ten|dos|das)';
+const FULL_NAME = `${NAME_WORD}(?:\\s+(?:${PARTICLES}\\s+)?${NAME_WORD}){1,2}`;
+const NAME = new RegExp(`^${NAME_WORD}(?:\\s+(?:${PARTICLES}\\s+)?${NAME_WORD}){1,3}$`, 'u');
+const FOUNDED_BY = new RegExp(`\\b(?:co-?founded|founded|started)\\b[^.]{0,80}?\\bby\\s+(${FULL_NAME})(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?`, 'gu');
+// "Hugo Lefèvre, co-founder of Pagefold, spent ...": a name followed by its role in a sentence.
+const NAME_COMMA_ROLE = new RegExp(`(?:^|[;,.]\\s+)(${FULL_NAME}),\\s+(?:the\\s+|our\\s+)?((?:co-?founder|founder|ceo|cto|coo)[^,;.]{0,60})`, 'giu');
 const LEAF_CANDIDATES = 'h2, h3, h4, h5, h6, p, span, div, li, strong, b, em, small, figcaption, dt, dd';
 
-const isName = (text: string) => NAME.test(text) && text.length <= 60 && !ROLE.test(text) && wordCount(text) <= 4;
+const isName = (text: string) => NAME.test(text) && text.length <= 60 && !ROLE.test(text) && wordCount(text) <= 4 && personName(text) !== null;
 
 interface Person { name: string; title: string | null; bio: string | null; evidence: Evidence[]; card: Element | null; model: PageModel }
 
@@ -44,9 +51,10 @@ function fromCards(model: PageModel): Person[] {
   const $ = model.$;
   const out: Person[] = [];
   const url = model.page.url;
-  if (!ROLE.test(model.norm)) return out;
+  if (!ROLE.test(model.norm) || thirdPartyPage(url)) return out;
   $(LEAF_CANDIDATES).each((_, el) => {
-    if (el.children.some((c) => c.type === 'tag' && BLOCK_TAGS.has((c as Element).name.toLowerCase()))) return;
+    if (inThirdPartyBlock(el)) return;
+    if (el.children.some((c) => c.type === 'tag' && startsLine(c as Element))) return;
     const text = textOfEl(el);
     if (text === '' || text.length > 80 || !ROLE.test(text)) return;
     let name: string | null = null;
@@ -79,11 +87,29 @@ function fromCards(model: PageModel): Person[] {
   return out;
 }
 
+// "Founders: Aoife Byrne (CEO) and Marc Dubois (CTO)."
+const FOUNDERS_LIST = /^(?:the\s+)?(?:co-?)?founders?\s*:\s*(.+)$/i;
+
+function fromList(line: string, url: string, model: PageModel): Person[] {
+  const m = FOUNDERS_LIST.exec(line.replace(/[.]$/, ''));
+  if (m === null) return [];
+  return m[1]!.split(/\s*(?:,|;|&|\band\b)\s*(?![^()]*\))/).flatMap((entry) => {
+    const role = /\(([^)]{1,60})\)/.exec(entry)?.[1] ?? null;
+    const name = personName(entry.replace(/\([^)]*\)/g, ''));
+    return name === null ? [] : [{ name, title: role ?? 'Co-founder', bio: null, evidence: [{ quote: line, url }], card: null, model }];
+  });
+}
+
 function fromSentences(model: PageModel): Person[] {
   const out: Person[] = [];
   for (const line of model.lines) {
+    out.push(...fromList(line, model.page.url, model));
+    for (const match of line.matchAll(NAME_COMMA_ROLE)) {
+      const name = personName(match[1]!);
+      if (name !== null && isName(name)) out.push({ name, title: match[2]!.trim(), bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
+    }
     for (const match of line.matchAll(FOUNDED_BY)) {
-      const names = match.slice(1).filter((n): n is string => n !== undefined && isName(n));
+      const names = match.slice(1).map((n) => (n === undefined ? null : personName(n))).filter((n): n is string => n !== null && isName(n));
       for (const name of names) {
         out.push({ name, title: names.length > 1 ? 'Co-founder' : 'Founder', bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
       }

@@ -6,6 +6,7 @@ import { truncateWords } from '../normalise.ts';
 import type { PageModel } from '../page-model.ts';
 import { hasPrice, pricingModelOf } from '../vocabulary.ts';
 import type { Sources } from './sources.ts';
+import { isInstructionLike, thirdPartyPage } from '../rules/index.ts';
 
 const MONEY_LINE = (line: string) => line.length <= 60 && (hasPrice(line) || /^free forever$/i.test(line.trim()));
 const PERIOD_LINE = /^(?:per|\/|a|an|each|billed|every)\b.{0,40}$/i;
@@ -24,8 +25,28 @@ function pricingScopes(src: Sources): { model: PageModel; lines: Evidence[] }[] 
   return scopes;
 }
 
+// Without a pricing page or section, a site may still say what it costs in its own words.
+const STATED_MODEL = /\b(?:open[- ]source|free (?:plan|tier|forever|version|for (?:individuals|small teams|everyone))|(?:is|are) (?:completely |entirely |100% )?free)\b/i;
+
+function statedModel(src: Sources): Proposed<string> | null {
+  const pages = src.ordered('home', 'faq', 'about').filter((m) => ['home', 'faq', 'about'].includes(src.kind(m)));
+  const stated: Evidence[] = [];
+  for (const model of pages) {
+    for (const line of model.lines) {
+      const quote = { quote: line, url: model.page.url };
+      // A question, or free "until launch" / "during the beta", states no pricing model.
+      if (line.length > 200 || !STATED_MODEL.test(line) || line.includes('?') || /\b(?:until|during|for now|limited time)\b/i.test(line)) continue;
+      if (!isInstructionLike(line) && !thirdPartyPage(quote.url)) stated.push(quote);
+    }
+  }
+  const model = pricingModelOf(stated.slice(0, 3).map((l) => l.quote).join('\n'));
+  return model === null ? null : { value: model, evidence: stated.slice(0, 3) };
+}
+
 export function extractPricing(src: Sources): { model: Proposed<string> | null; summary: Proposed<string> | null } {
-  for (const scope of pricingScopes(src)) {
+  const scopes = pricingScopes(src);
+  if (scopes.length === 0) return { model: statedModel(src), summary: null };
+  for (const scope of scopes) {
     const lines = scope.lines;
     const items: string[] = [];
     const used: Evidence[] = [];
