@@ -69,10 +69,11 @@ type Marked = DomainError & { replayed?: boolean; retryAfter?: number };
 
 /** Extra response headers for an execute() result or a thrown error: replay marker, Retry-After. */
 export function idempotencyHeaders(x: unknown): Record<string, string> {
-  const o = (x ?? {}) as { replayed?: boolean; retryAfter?: number };
+  const o = (x ?? {}) as { replayed?: boolean; retryAfter?: number; retryAfterSeconds?: number };
   const out: Record<string, string> = {};
   if (o.replayed) out[REPLAYED_HEADER] = 'true';
-  if (o.retryAfter) out['retry-after'] = String(o.retryAfter);
+  const retry = o.retryAfter ?? o.retryAfterSeconds;
+  if (retry) out['retry-after'] = String(retry);
   return out;
 }
 
@@ -134,7 +135,8 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
     body = await run();
   } catch (err) {
     await stopLease();
-    if (err instanceof DomainError && err.kind !== 'rate_limited') {
+    // Rate limits and outages are not answers: the key is released so a retry runs again.
+    if (err instanceof DomainError && err.kind !== 'rate_limited' && err.kind !== 'unavailable') {
       const stored: StoredError = { code: err.code, kind: err.kind, message: err.message, fields: err.fields };
       const status = problemFromError(ctx.config.siteUrl, err).status;
       await settle(() => completeIdempotencyKey(ctx.sql, scope, attempt, status, JSON.stringify(stored)));

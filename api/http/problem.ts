@@ -19,13 +19,14 @@ export const PROBLEM_KINDS: Record<string, { status: number; title: string; abou
   'unsupported-media-type': { status: 415, title: 'Unsupported media type', about: 'Request bodies must be application/json.' },
   unprocessable: { status: 422, title: 'Unprocessable request', about: 'The request is well-formed but cannot be processed, for example an Idempotency-Key reused with a different body.' },
   'rate-limited': { status: 429, title: 'Too many requests', about: 'A rate limit was reached; retry after the Retry-After header\'s seconds.' },
+  unavailable: { status: 503, title: 'Service unavailable', about: 'A system the service depends on (e.g. the payment provider) could not be reached; nothing was changed. Retry after the Retry-After header\'s seconds.' },
   internal: { status: 500, title: 'Internal error', about: 'Something failed on our side. The request id in the response helps us find it.' },
 };
 
 const KIND_BY_DOMAIN: Record<DomainError['kind'], string> = {
   invalid: 'validation', not_found: 'not-found', unauthorized: 'unauthorized', forbidden: 'forbidden',
   conflict: 'conflict', too_large: 'payload-too-large', rate_limited: 'rate-limited', unprocessable: 'unprocessable',
-  unavailable: 'internal',
+  unavailable: 'unavailable',
 };
 
 export function problem(siteUrl: string, kind: keyof typeof PROBLEM_KINDS | string, detail: string, extra: Partial<Problem> = {}): Problem {
@@ -35,7 +36,7 @@ export function problem(siteUrl: string, kind: keyof typeof PROBLEM_KINDS | stri
 
 export function problemFromError(siteUrl: string, err: unknown): Problem {
   if (err instanceof DomainError) {
-    const p = problem(siteUrl, KIND_BY_DOMAIN[err.kind], err.message);
+    const p = problem(siteUrl, KIND_BY_DOMAIN[err.kind], err.message, { code: err.code });
     if (err.fields.length) p.errors = err.fields;
     return p;
   }

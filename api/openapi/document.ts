@@ -95,6 +95,7 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
         422: problemResponse('The Idempotency-Key was already used with a different input.'),
       } : {}),
       429: { ...problemResponse('Rate limited; see Retry-After.'), headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until a request may pass.', schema: { type: 'integer' } } } },
+      ...Object.fromEntries(Object.entries(op.responses ?? {}).map(([status, about]) => [status, problemResponse(about)])),
       500: problemResponse('Internal error.'),
     };
     const description = [op.description, op.notes, op.scope ? `Requires scope \`${op.scope}\`.` : 'Public: no credential needed (a valid one is accepted).']
@@ -148,6 +149,7 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
             status: { type: 'integer' },
             detail: { type: 'string' },
             instance: { type: 'string', description: 'The request id.' },
+            code: { type: 'string', description: 'A stable machine code naming the condition (e.g. launch_week_full, payment_provider_unavailable); codes are never renamed or reused.' },
             errors: {
               type: 'array',
               items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, in: { type: 'string', enum: ['path', 'query', 'body', 'header'] }, message: { type: 'string' } } },

@@ -12,12 +12,13 @@ import { interviewOperations } from '../operations/interview.ts';
 import { productsOperations } from '../operations/products.ts';
 import { accountOperations } from '../operations/account.ts';
 import { draftsOperations } from '../operations/drafts.ts';
+import { ordersOperations } from '../operations/orders.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
   ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
-  ...accountOperations(() => operations), ...draftsOperations,
+  ...accountOperations(() => operations), ...draftsOperations, ...ordersOperations,
 ];
 
 const names = new Set<string>();
