@@ -13,6 +13,8 @@ import { resourcesOf } from './auth/challenge.ts';
 import { mountSitePages } from './site/mount.ts';
 import { mountOAuth } from './oauth/mount.ts';
 import { mountBotPage } from './site/bot-page.ts';
+import { mountCheckoutPages } from './checkout/pages.ts';
+import { mountStripeWebhook } from './checkout/stripe-webhook.ts';
 import { operations } from './registry/index.ts';
 
 export type { AppDeps } from './deps.ts';
@@ -66,6 +68,8 @@ export function buildApp(deps: AppDeps) {
   mountSitePages(app as never, deps);
   mountOAuth(app as never, deps);
   mountBotPage(app as never, config);
+  mountCheckoutPages(app as never, deps);
+  mountStripeWebhook(app as never, deps);
   app.get('/', () => Response.redirect(`${config.siteUrl}/docs`, 302));
   return app;
 }

@@ -14,6 +14,8 @@ import { sweepDrafts } from './tasks/sweep-drafts.ts';
 import type { DraftDeps } from './tasks/draft-deps.ts';
 import { sendMailTask } from './tasks/send-mail.ts';
 import { expireRecords } from './tasks/expire-records.ts';
+import { fulfilOrderTask } from './tasks/fulfil-order.ts';
+import { expireOrdersTask } from './tasks/expire-orders.ts';
 
 /** Tasks that need nothing but the database. */
 export const taskList: TaskList = {
@@ -71,12 +73,14 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
       noHandleSignals: true,
       pollInterval: 1000,
       ...(opts.logger ? { logger: opts.logger } : {}),
-      taskList: { ...taskList, ...draftTasks(deps), send_mail: sendMailTask(config), expire_records: expireRecords(sql) },
+      taskList: { ...taskList, ...draftTasks(deps), send_mail: sendMailTask(config), expire_records: expireRecords(sql),
+        fulfil_order: fulfilOrderTask(sql), expire_orders: expireOrdersTask(sql) },
       crontab: [
         `${config.viewRefreshCron} refresh_views ?max=1&jobKey=refresh_views&jobKeyMode=replace`,
         '5 0 * * 1 award_weeks ?max=1&fill=1w&jobKey=award_weeks',
         '* * * * * sweep_drafts ?max=1&jobKey=sweep_drafts&jobKeyMode=replace',
         '17 * * * * expire_records ?max=1&jobKey=expire_records&jobKeyMode=replace',
+        '*/5 * * * * expire_orders ?max=1&jobKey=expire_orders&jobKeyMode=replace',
       ].join('\n'),
     });
   } catch (error) {

@@ -2,11 +2,10 @@
 // listings and the launch calendar, and prices the order with its VAT. quote_order and
 // create_checkout share it, so a checkout is exactly the quote it was made from.
 import Ajv, { type ValidateFunction } from 'ajv';
-import rates from 'sales-tax/res/sales_tax_rates.json' with { type: 'json' };
 import type { Sql } from '../../sql/db.ts';
 import { bookableWeeks, currentProducts, WEEK_PRODUCTS, type ProductRow } from '../../sql/queries/products.ts';
 import { DomainError, invalidFields, type FieldIssue } from '../errors/index.ts';
-import { decideVat, vatOf, type VatDecision } from './vat.ts';
+import { decideVat, isKnownCountry, vatOf, type VatDecision } from './vat.ts';
 
 export interface OrderItemInput {
   product: string; listing_id?: number; week?: string; amount_cents?: number; categories?: string[]; options?: Record<string, unknown>;
@@ -29,8 +28,6 @@ export const LAUNCHING = ['launch', 'launch_bundle', 'skip_queue', 'relaunch'];
 /** Products whose week is required (launch's is optional: omitted means live at once). */
 const WEEK_REQUIRED = ['skip_queue', 'relaunch'];
 export const EXTRA_CATEGORIES_MAX = 3;
-
-const KNOWN_COUNTRIES = new Set(Object.keys(rates as Record<string, unknown>));
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map<string, ValidateFunction>();
@@ -73,7 +70,7 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
   const byCode = new Map<string, ProductRow>(products.map((p) => [p.code, p]));
 
   const country = body.billing_country ? body.billing_country.toUpperCase() : null;
-  if (country && !KNOWN_COUNTRIES.has(country)) issues.push({ field: 'billing_country', message: 'is not a known ISO 3166-1 country code' });
+  if (country && !isKnownCountry(country)) issues.push({ field: 'billing_country', message: 'is not a known ISO 3166-1 country code' });
 
   // Shape of each item against its product.
   const items = body.items.map((item, i) => ({ item, i, product: byCode.get(item.product) }));

@@ -3,6 +3,7 @@
 // data), VAT number checksums from `jsvat`: no hand-typed tables here.
 import SalesTax from 'sales-tax';
 import regions from 'sales-tax/res/region_countries.json' with { type: 'json' };
+import rates from 'sales-tax/res/sales_tax_rates.json' with { type: 'json' };
 import { checkVAT, countries } from 'jsvat';
 
 // Offline only: the package would otherwise call VIES for every number it sees.
@@ -10,6 +11,10 @@ SalesTax.toggleEnabledTaxNumberValidation(false);
 SalesTax.toggleEnabledTaxNumberFraudCheck(false);
 
 export const EU_COUNTRIES: readonly string[] = (regions as { EU: string[] }).EU;
+
+const KNOWN_COUNTRIES = new Set(Object.keys(rates as Record<string, unknown>));
+/** Whether a two-letter code is a country sales-tax knows (every ISO 3166-1 country). */
+export const isKnownCountry = (code: string) => KNOWN_COUNTRIES.has(code);
 
 export type VatRule = 'no_country' | 'domestic' | 'eu_standard_rate' | 'reverse_charge' | 'outside_eu' | 'seller_outside_eu';
 

@@ -33,6 +33,18 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   audit [--limit N] [--target T]
       Operator changes, newest first, with who, when, before and after (T e.g. product:launch).
 
+  order refund <number>
+      Refund an order: it becomes refunded and each line is reversed where possible (featured
+      ends, categories, AI review and billboard contribution removed, open tasks cancelled, a
+      launch not yet live taken back); what cannot be undone is printed per line. Return the
+      money in the payment provider's dashboard (with Stripe its charge.refunded webhook does
+      the same as this command).
+
+  tasks [--all]
+  tasks done <id> [--note TEXT]
+      The site team's open tasks from orders (done_for_you, with the order's notes); --all
+      includes closed ones. tasks done marks one done.
+
   help
       This text.
 
