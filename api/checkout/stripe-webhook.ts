@@ -70,7 +70,8 @@ async function handle(deps: AppDeps, event: Stripe.Event): Promise<string> {
         const seen = await once(deps, event, r.already ? 'already_refunded' : 'refunded');
         return seen === 'duplicate_event' ? seen : r.already ? 'already_refunded' : 'refunded';
       } catch (e) {
-        if (e instanceof DomainError && e.kind === 'not_found') return once(deps, event, 'unknown_order');
+        // Not paid yet as far as we know (events come out of order): the refund waits for its payment.
+        if (e instanceof DomainError && e.kind === 'not_found') return once(deps, event, paymentId ? 'refund_waiting' : 'unknown_order', paymentId ?? null);
         throw e;
       }
     }
@@ -80,9 +81,9 @@ async function handle(deps: AppDeps, event: Stripe.Event): Promise<string> {
 }
 
 /** Records an event that needs no payment step; 'duplicate_event' when it was seen before. */
-async function once(deps: AppDeps, event: Stripe.Event, outcome: string): Promise<string> {
+async function once(deps: AppDeps, event: Stripe.Event, outcome: string, paymentId: string | null = null): Promise<string> {
   return transaction(deps.sql, async (tx) => {
-    const rows = await tx`insert into payment_events (provider, event_id, type, outcome) values ('stripe', ${event.id}, ${event.type.slice(0, 100)}, ${outcome})
+    const rows = await tx`insert into payment_events (provider, event_id, type, payment_id, outcome) values ('stripe', ${event.id}, ${event.type.slice(0, 100)}, ${paymentId}, ${outcome})
                           on conflict (provider, event_id) do nothing returning 1`;
     return rows.length ? outcome : 'duplicate_event';
   });

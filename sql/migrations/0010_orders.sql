@@ -72,13 +72,16 @@ create table payment_events (
   order_id bigint references orders(id) on delete set null,
   amount_cents bigint,
   currency text check (currency ~ '^[A-Z]{3}$'),
-  -- applied, duplicate_payment, amount_mismatch, unknown_order, ignored
+  -- The provider's payment (Stripe PaymentIntent): a refund that arrives before its payment waits here.
+  payment_id text check (length(payment_id) <= 255),
+  -- applied, already_paid, amount_mismatch, unknown_order, refunded_order, refund_waiting, refunded, ignored, ...
   outcome text not null check (outcome ~ '^[a-z_]{1,40}$'),
   received_at timestamptz not null default now(),
   unique (provider, event_id)
 );
 comment on table payment_events is 'Every payment event received (Stripe webhooks, test-provider payments), once per provider event id: replays and duplicates change nothing twice.';
 create index payment_events_order on payment_events (order_id);
+create index payment_events_waiting_refund on payment_events (provider, payment_id) where outcome = 'refund_waiting';
 
 create table listing_featured (
   id bigserial primary key,
