@@ -176,7 +176,10 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
   for (const { item, i } of items) if (item.week) perWeek.set(item.week, [...(perWeek.get(item.week) ?? []), i]);
   if (perWeek.size) {
     const rows = await sql<{ week: string; taken: number; slots: number }[]>`
-      select w as week, launch_week_taken(${siteId}, w::date) as taken, s.launch_slots_per_week as slots
+      select w as week, s.launch_slots_per_week as slots,
+             -- the order's own listings do not count: their slot moves with this order
+             (select count(*)::int from listings l where l.site_id = ${siteId} and l.launch_week = w::date
+                and l.status in ('scheduled', 'live', 'awaiting_badge') and l.id <> all(${ids}::bigint[])) as taken
       from unnest(${[...perWeek.keys()]}::text[]) w cross join sites s where s.id = ${siteId}`;
     for (const r of rows) {
       const wanting = perWeek.get(r.week)!;

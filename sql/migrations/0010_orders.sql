@@ -123,9 +123,3 @@ create index listing_ai_reviews_listing on listing_ai_reviews (listing_id, creat
 alter table billboard_contributions
   add column order_line_id bigint unique references order_lines(id) on delete set null;
 comment on column billboard_contributions.order_line_id is 'The order line that paid for this contribution (billboard_min); deleted again on refund.';
-
--- A launch week's taken slots: scheduled and live listings with that launch week.
-create function launch_week_taken(p_site int, p_week date) returns int language sql stable as $$
-  select count(*)::int from listings where site_id = p_site and launch_week = p_week and status in ('scheduled', 'live', 'awaiting_badge')
-$$;
-comment on function launch_week_taken is 'Listings holding a slot in a site''s launch week (scheduled, awaiting_badge or live with that launch_week).';

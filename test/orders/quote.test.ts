@@ -111,6 +111,11 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
       await listing({ status: 'scheduled', plan: 'paid', launch_week: ws[3] });
       await listing({ status: 'scheduled', plan: 'paid', launch_week: ws[3] });
       await expect400({ items: [{ product: 'launch', listing_id: draft, week: ws[3] }] }, 'items.0.week', /is full/, 'launch_week_full');
+      // A listing already holding a slot in that week keeps it: upgrading it into the same week is fine.
+      const holder = (await env.app.sql`select id::int from listings where launch_week = ${ws[3]} and plan = 'paid' limit 1`)[0].id;
+      await env.app.sql`update listings set plan = 'free' where id = ${holder}`;
+      expect((await quote({ items: [{ product: 'launch', listing_id: holder, week: ws[3] }] })).status).toBe(200);
+      await env.app.sql`update listings set plan = 'paid' where id = ${holder}`;
       // Items of the same order count too.
       await listing({ status: 'scheduled', plan: 'paid', launch_week: ws[4] });
       const other = await listing();
