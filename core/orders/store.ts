@@ -20,7 +20,7 @@ export interface OrderView {
 export interface OrderRow {
   id: string; number: string; user_id: string; status: string; currency: string; subtotal_cents: number; vat_cents: number; total_cents: number;
   vat: VatDecision; billing_name: string | null; billing_address: string | null; billing_country: string | null; vat_number: string | null;
-  provider: 'test' | 'stripe'; provider_session_id: string | null; provider_session_url: string | null; provider_session_total_cents: number | null;
+  provider: 'test' | 'stripe'; provider_session_id: string | null; provider_session_url: string | null; provider_session_total_cents: number | null; provider_payment_id: string | null;
   expires_at: Date; paid_at: Date | null; fulfilled_at: Date | null; refunded_at: Date | null; refund: Record<string, unknown> | null; created_at: Date;
   expired: boolean;
 }
@@ -33,7 +33,7 @@ export async function orderRow(sql: Sql, where: { number?: string; id?: string }
   const [row] = await sql<OrderRow[]>`
     select id::text, number, user_id::text, status, currency, subtotal_cents::int, vat_cents::int, total_cents::int, vat,
            billing_name, billing_address, billing_country, vat_number, provider, provider_session_id, provider_session_url,
-           provider_session_total_cents::int, expires_at, paid_at, fulfilled_at, refunded_at, refund, created_at,
+           provider_session_total_cents::int, provider_payment_id, expires_at, paid_at, fulfilled_at, refunded_at, refund, created_at,
            (status = 'pending' and expires_at <= now()) as expired
     from orders
     where ${where.number !== undefined ? sql`number = ${where.number}` : sql`id = ${where.id!}`}

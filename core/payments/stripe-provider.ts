@@ -51,3 +51,13 @@ export function createStripeProvider(s: StripeSettings): PaymentProvider {
     },
   };
 }
+
+/** Returns a Stripe payment to the buyer (the operator's order refund); idempotent per order. */
+export async function refundPayment(s: StripeSettings, paymentIntentId: string, orderNumber: string): Promise<string> {
+  try {
+    const refund = await stripeClient(s).refunds.create({ payment_intent: paymentIntentId, metadata: { order_number: orderNumber } }, { idempotencyKey: `refund:${orderNumber}` });
+    return refund.id;
+  } catch (err) {
+    throw unavailable(err);
+  }
+}

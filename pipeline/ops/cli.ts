@@ -20,7 +20,7 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   const sql = connect(db.url, { max: 2 });
   try {
     await migrate(sql, db.url);
-    code = await runOps(argv, { sql, out, err, actor: process.env.OPS_ACTOR || userInfo().username });
+    code = await runOps(argv, { sql, out, err, actor: process.env.OPS_ACTOR || userInfo().username, config });
   } catch (e) {
     err(`ops: ${e instanceof Error ? e.message : String(e)}`);
     code = 1;

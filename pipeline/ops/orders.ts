@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DomainError } from '../../core/errors/index.ts';
 import { refundOrder } from '../../core/orders/refund.ts';
+import { orderRow } from '../../core/orders/store.ts';
+import { refundPayment } from '../../core/payments/stripe-provider.ts';
 import { closeTask, listTasks } from '../../core/orders/tasks.ts';
 import { EXIT, isoTime, OpsFailure, UsageError, type OpsIo } from './io.ts';
 
@@ -10,6 +12,14 @@ export async function orderCommand(args: string[], io: OpsIo): Promise<number> {
   if (sub !== 'refund') throw new UsageError('order takes a subcommand: order refund <number>');
   if (!number || rest.length) throw new UsageError('order refund takes one order number');
   try {
+    const row = await orderRow(io.sql, { number: number.toUpperCase() });
+    // A Stripe payment is refunded at Stripe first (its charge.refunded webhook then finds the order refunded).
+    const stripe = io.config?.orders.stripe;
+    if (row && row.provider === 'stripe' && row.status !== 'refunded' && row.provider_payment_id) {
+      if (!stripe) throw new OpsFailure(`order ${row.number} was paid with Stripe: set STRIPE_SECRET_KEY so the money is returned too`);
+      const refundId = await refundPayment(stripe, row.provider_payment_id, row.number);
+      io.out(`Stripe refund ${refundId} for payment ${row.provider_payment_id}`);
+    }
     const r = await refundOrder(io.sql, { number: number.toUpperCase() }, 'operator');
     io.out(r.already ? `order ${r.number} was already refunded` : `order ${r.number} refunded`);
     for (const l of r.lines) io.out(`  line ${l.position} ${l.product}: ${l.reversed ? 'reversed' : 'NOT reversed'}: ${l.note}`);

@@ -36,9 +36,9 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   order refund <number>
       Refund an order: it becomes refunded and each line is reversed where possible (featured
       ends, categories, AI review and billboard contribution removed, open tasks cancelled, a
-      launch not yet live taken back); what cannot be undone is printed per line. Return the
-      money in the payment provider's dashboard (with Stripe its charge.refunded webhook does
-      the same as this command).
+      launch not yet live taken back); what cannot be undone is printed per line. A Stripe
+      payment is refunded at Stripe first (needs STRIPE_SECRET_KEY); a refund made in Stripe's
+      dashboard does the same through its charge.refunded webhook.
 
   tasks [--all]
   tasks done <id> [--note TEXT]

@@ -10,6 +10,7 @@ export interface FakeSession {
 
 export interface FakeStripe {
   url: string; port: number; sessions: Map<string, FakeSession>; requests: { method: string; path: string; auth: string | null }[];
+  refunds: { id: string; payment_intent: string; metadata: Record<string, string> }[];
   stop(): void; start(): void;
 }
 
@@ -33,6 +34,7 @@ const error = (status: number, message: string) => Response.json({ error: { type
 export function startFakeStripe(port = 0): FakeStripe {
   const sessions = new Map<string, FakeSession>();
   const requests: FakeStripe['requests'] = [];
+  const refunds: FakeStripe['refunds'] = [];
   const handler = async (req: Request) => {
     const url = new URL(req.url);
     requests.push({ method: req.method, path: url.pathname, auth: req.headers.get('authorization') });
@@ -59,11 +61,17 @@ export function startFakeStripe(port = 0): FakeStripe {
       s.status = 'expired';
       return Response.json(s);
     }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      const f = parseForm(await req.text());
+      const refund = { id: `re_test_${++n}`, object: 'refund', payment_intent: f.payment_intent, status: 'succeeded', metadata: f.metadata ?? {} };
+      refunds.push(refund);
+      return Response.json(refund);
+    }
     return error(404, `Unrecognized request URL (${req.method}: ${url.pathname})`);
   };
   let server = Bun.serve({ hostname: '127.0.0.1', port, fetch: handler });
   const fake: FakeStripe = {
-    url: `http://127.0.0.1:${server.port}`, port: server.port!, sessions, requests,
+    url: `http://127.0.0.1:${server.port}`, port: server.port!, sessions, requests, refunds,
     stop() { server.stop(true); },
     start() { server = Bun.serve({ hostname: '127.0.0.1', port: fake.port, fetch: handler }); },
   };

@@ -7,6 +7,7 @@ import Stripe from 'stripe';
 import { signInWithClient, WebClient } from '../browser.ts';
 import { chargeRefunded, sessionCompleted, startFakeStripe, type FakeSession } from './stripe-server.ts';
 import { ordersEnv } from './env.ts';
+import { runOps } from '../../pipeline/ops/run.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
 const fake = startFakeStripe();
@@ -171,5 +172,20 @@ describe('Stripe webhooks', () => {
     expect(o2.status).toBe('refunded');
     expect(o2.lines[0].fulfilment.status).toBe('cancelled');
     expect((await env.app.sql`select status from listings where id = ${id2}`)[0].status).toBe('draft');
+  }, 120_000);
+
+  test('the operator refund of a Stripe order returns the money at Stripe first; Stripe\'s own charge.refunded then changes nothing', async () => {
+    const id = await listing({ status: 'live' });
+    const res = await checkout({ items: [{ product: 'ai_review', listing_id: id }], billing_country: 'US' });
+    const s = await sessionOf(res.body.number);
+    await deliver(sessionCompleted(s));
+    await until('fulfilled', async () => (await order(res.body.number)).status === 'fulfilled');
+    const lines: string[] = [];
+    const code = await runOps(['order', 'refund', res.body.number], { sql: env.app.sql, out: (l) => lines.push(l), err: (l) => lines.push(l), config: env.app.config });
+    expect(code).toBe(0);
+    expect(fake.refunds.at(-1)).toMatchObject({ payment_intent: `pi_test_${s.id.slice(8)}`, metadata: { order_number: res.body.number } });
+    expect(lines.join('\n')).toContain('Stripe refund re_test_');
+    expect((await order(res.body.number)).status).toBe('refunded');
+    expect((await (await deliver(chargeRefunded(s))).json()).outcome).toBe('already_refunded');
   }, 120_000);
 });
