@@ -42,6 +42,8 @@ export interface Config {
     checkoutTtlMinutes: number;
     /** Stripe when a secret key is set; the built-in test provider otherwise. */
     stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
+    /** Check EU VAT numbers online against VIES as well as by checksum (off by default). */
+    vies: { url: string } | null;
   };
 }
 
@@ -127,6 +129,7 @@ export function loadConfig(env: Env): Config {
       stripe: env.STRIPE_SECRET_KEY
         ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET || null, apiUrl: env.STRIPE_API_URL || null }
         : null,
+      vies: bool(env, 'VIES_CHECK', false) ? { url: env.VIES_URL || 'https://ec.europa.eu/taxation_customs/vies/rest-api' } : null,
     },
   };
 }

@@ -13,6 +13,7 @@ import { recordPayment } from '../../core/orders/payments.ts';
 import { orderRow, orderView, type OrderRow, type OrderView } from '../../core/orders/store.ts';
 import { isKnownCountry, normaliseVatNumber } from '../../core/orders/vat.ts';
 import { paymentProvider } from '../../core/payments/index.ts';
+import { viesFromConfig } from '../../core/orders/vies.ts';
 
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
 const TEST_BANNER = html`<p class="notice" id="test-mode" role="status"><strong>Test mode</strong>: this checkout uses the built-in test provider. No card is asked for and no money is taken.</p>`;
@@ -108,7 +109,7 @@ export function mountCheckoutPages(app: Elysia, deps: AppDeps) {
     try {
       await updateBilling(sql, config.orders.sellerCountry, own.row.number, {
         name: form.name, address: form.address, country: form.country.toUpperCase(), vatNumber: form.vat_number ? normaliseVatNumber(form.vat_number) : null,
-      });
+      }, viesFromConfig(config));
     } catch (e) {
       if (e instanceof DomainError && e.code === 'order_not_payable') return redirect(config, base(own.row.number));
       throw e;

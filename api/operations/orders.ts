@@ -7,11 +7,13 @@ import { priceOrder, type OrderBody as Body, type OrderScope } from '../../core/
 import { createCheckout } from '../../core/orders/checkout.ts';
 import { listOrders, orderView, ownOrder } from '../../core/orders/store.ts';
 import { paymentProvider } from '../../core/payments/index.ts';
+import { viesFromConfig } from '../../core/orders/vies.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 
 const notes = (...lines: string[]) => lines.join('\n\n');
 const scope = (ctx: OperationContext): OrderScope => ({
   sql: ctx.sql, siteId: ctx.site.id, userId: (ctx.principal as Principal).userId, sellerCountry: ctx.config.orders.sellerCountry,
+  vies: viesFromConfig(ctx.config),
 });
 
 const RULES = notes(
@@ -20,7 +22,7 @@ const RULES = notes(
   'launch (and launch_bundle): week optional, omitted = live at once after payment; only for a listing that has not launched and is not on the paid plan yet. skip_queue: week required; only for a free listing waiting in the queue (status awaiting_badge or scheduled, plan free); it replaces the queue week. relaunch: week required; only for a listing that has launched. extra_categories: categories holds 1 to 3 category slugs that exist, are not the primary and not already on the listing; the listing may have at most 3 extras in total (existing plus this order). billboard_min: amount_cents at least min_amount_cents. options: validated against the product\'s options JSON Schema (list_products `options`); products without one take no options. amount_cents, categories and week are refused on products that do not take them.',
   'Contradictory carts are a 400 with code contradictory_order saying why: more than one of launch, launch_bundle, skip_queue, relaunch for one listing; skip_queue for a listing on the paid plan; the same extra category twice.',
   'Money is integer cents in the products\' currency (one currency per order). Each line carries amount_cents (before VAT), vat_cents and total_cents; the order carries subtotal_cents, vat_cents and total_cents. VAT per line is rounded half up to the cent.',
-  'VAT (the `vat` object says which rule applied): the seller is in SELLER_COUNTRY (default DE). Billing country = seller country: that country\'s rate (domestic, also for businesses). Other EU member states: a VAT number of the billing country that passes its checksum (offline, jsvat) gives reverse charge at 0% with the legal note; otherwise the buyer\'s country\'s standard rate (rates from the sales-tax package). Outside the EU: no VAT. Without billing_country: no VAT yet (rule no_country); the checkout page asks for the country before payment. Numbers are not checked online against VIES.',
+  'VAT (the `vat` object says which rule applied): the seller is in SELLER_COUNTRY (default DE). Billing country = seller country: that country\'s rate (domestic, also for businesses). Other EU member states: a VAT number of the billing country that passes its checksum (offline, jsvat) gives reverse charge at 0% with the legal note; otherwise the buyer\'s country\'s standard rate (rates from the sales-tax package). Outside the EU: no VAT. Without billing_country: no VAT yet (rule no_country); the checkout page asks for the country before payment. With VIES_CHECK=true a cross-border number that passes its checksum is also checked online against VIES: a number VIES reports as not registered pays the standard rate; when VIES cannot answer (5 s cap) the checksum result stands and the note says so. VIES_CHECK is off by default.',
 );
 
 export const ordersOperations: Operation[] = [

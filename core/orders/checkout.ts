@@ -7,6 +7,7 @@ import { newOrderNumber } from './numbers.ts';
 import { priceOrder, type OrderBody, type OrderScope, type Quote } from './price-items.ts';
 import { checkoutUrl, orderRow, orderView, type OrderRow, type OrderView } from './store.ts';
 import { decideVat, vatOf } from './vat.ts';
+import type { ViesCheck } from './vies.ts';
 
 export interface CheckoutScope extends OrderScope { email: string; siteUrl: string; provider: PaymentProvider; ttlMinutes: number }
 
@@ -66,8 +67,8 @@ export function assertPayable(row: OrderRow) {
 export interface BillingInput { name: string; address: string; country: string; vatNumber: string | null }
 
 /** Stores billing details and re-prices the VAT of every line for them (the checkout page's form). */
-export async function updateBilling(sql: Sql, sellerCountry: string, number: string, billing: BillingInput): Promise<void> {
-  const vat = await decideVat(sellerCountry, billing.country, billing.vatNumber);
+export async function updateBilling(sql: Sql, sellerCountry: string, number: string, billing: BillingInput, vies?: ViesCheck): Promise<void> {
+  const vat = await decideVat(sellerCountry, billing.country, billing.vatNumber, vies);
   await transaction(sql, async (tx) => {
     const row = await orderRow(tx, { number }, { forUpdate: true });
     if (!row) throw new DomainError('not_found', `No order ${number}.`);

@@ -6,6 +6,7 @@ import type { Sql } from '../../sql/db.ts';
 import { bookableWeeks, currentProducts, WEEK_PRODUCTS, type ProductRow } from '../../sql/queries/products.ts';
 import { DomainError, invalidFields, type FieldIssue } from '../errors/index.ts';
 import { decideVat, isKnownCountry, vatOf, type VatDecision } from './vat.ts';
+import type { ViesCheck } from './vies.ts';
 
 export interface OrderItemInput {
   product: string; listing_id?: number; week?: string; amount_cents?: number; categories?: string[]; options?: Record<string, unknown>;
@@ -21,7 +22,7 @@ export interface Quote {
   currency: string; lines: PricedLine[]; subtotal_cents: number; vat_cents: number; total_cents: number; vat: VatDecision;
 }
 
-export interface OrderScope { sql: Sql; siteId: number; userId: string; sellerCountry: string }
+export interface OrderScope { sql: Sql; siteId: number; userId: string; sellerCountry: string; vies?: ViesCheck }
 
 /** Products that put a listing into a launch week (at most one per listing and order). */
 export const LAUNCHING = ['launch', 'launch_bundle', 'skip_queue', 'relaunch'];
@@ -194,7 +195,7 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
     throw invalidFields(issues, full ? 'launch_week_full' : 'invalid_input');
   }
 
-  const vat = await decideVat(scope.sellerCountry, country, body.vat_number ?? null);
+  const vat = await decideVat(scope.sellerCountry, country, body.vat_number ?? null, scope.vies);
   const lines: PricedLine[] = items.map(({ item, i, product: p }) => {
     const amount = p!.code === 'billboard_min' ? item.amount_cents! : p!.price.amount_cents;
     const vatCents = vatOf(amount, vat.rate_basis_points);

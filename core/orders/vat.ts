@@ -5,6 +5,7 @@ import SalesTax from 'sales-tax';
 import regions from 'sales-tax/res/region_countries.json' with { type: 'json' };
 import rates from 'sales-tax/res/sales_tax_rates.json' with { type: 'json' };
 import { checkVAT, countries } from 'jsvat';
+import type { ViesCheck } from './vies.ts';
 
 // Offline only: the package would otherwise call VIES for every number it sees.
 SalesTax.toggleEnabledTaxNumberValidation(false);
@@ -55,9 +56,17 @@ const percent = (bp: number) => (bp / 100).toFixed(2).replace(/\.?0+$/, '');
  * checksum-valid number of their own member state (other than the seller's) get reverse charge at
  * 0%; buyers outside the EU pay no VAT.
  */
-export async function decideVat(sellerCountry: string, country: string | null, rawVatNumber: string | null): Promise<VatDecision> {
+export async function decideVat(sellerCountry: string, country: string | null, rawVatNumber: string | null, vies?: ViesCheck): Promise<VatDecision> {
   const vatNumber = rawVatNumber ? normaliseVatNumber(rawVatNumber) : null;
-  const numberCountry = vatNumber ? vatNumberCountry(vatNumber) : null;
+  let numberCountry = vatNumber ? vatNumberCountry(vatNumber) : null;
+  // Online confirmation only where it changes the outcome: a cross-border EU number that passed its checksum.
+  let viesNote = '';
+  if (vies && vatNumber && numberCountry && country && numberCountry === country && country !== sellerCountry && EU_COUNTRIES.includes(sellerCountry)) {
+    const registered = await vies(vatNumber.slice(0, 2), vatNumber.slice(2));
+    if (registered === false) { numberCountry = null; viesNote = ' VIES reports the number as not registered.'; }
+    else if (registered === null) viesNote = ' (VIES could not be reached; checked by checksum only.)';
+    else viesNote = ' (Confirmed by VIES.)';
+  }
   const base = { country, vat_number: vatNumber, vat_number_valid: vatNumber ? numberCountry !== null : null };
   const make = (rule: VatRule, bp: number, note: string): VatDecision => ({ ...base, rule, rate_basis_points: bp, rate_percent: percent(bp), note });
   if (!EU_COUNTRIES.includes(sellerCountry)) return make('seller_outside_eu', 0, 'The seller is outside the EU: no VAT is charged.');
@@ -67,9 +76,10 @@ export async function decideVat(sellerCountry: string, country: string | null, r
     return make('domestic', bp, `Domestic sale in ${country}: ${percent(bp)}% VAT.`);
   }
   if (!EU_COUNTRIES.includes(country)) return make('outside_eu', 0, `Billing country ${country} is outside the EU: no VAT is charged.`);
-  if (numberCountry === country) return make('reverse_charge', 0, REVERSE_CHARGE_NOTE);
+  if (numberCountry === country) return make('reverse_charge', 0, REVERSE_CHARGE_NOTE + viesNote);
   const bp = await standardRate(country);
   const why = !vatNumber ? 'no business VAT number'
+    : viesNote ? `VAT number ${vatNumber} not registered in VIES`
     : numberCountry === null ? `VAT number ${vatNumber} is not a valid EU VAT number`
       : `VAT number ${vatNumber} is not from ${country}`;
   return make('eu_standard_rate', bp, `EU buyer in ${country} with ${why}: ${country}'s standard rate of ${percent(bp)}% applies.`);
