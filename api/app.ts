@@ -13,6 +13,8 @@ import { oauthPlugin } from './oauth/mount.ts';
 import { CONNECTIONS_SECTION } from './oauth/connections-page.ts';
 import { botPagePlugin } from './site/bot-page.ts';
 import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
+import { checkoutPlugin } from './checkout/pages.ts';
+import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
 
 export type { AppDeps } from './deps.ts';
 export { API_PREFIX } from './http/prefix.ts';
@@ -41,5 +43,7 @@ export function buildApp(deps: AppDeps) {
     .use(sitePlugin(deps, { accountSections: [CONNECTIONS_SECTION] }))
     .use(oauthPlugin(deps))
     .use(botPagePlugin(deps))
+    .use(checkoutPlugin(deps))
+    .use(stripeWebhookPlugin(deps))
     .use(publicPagesPlugin(deps));
 }

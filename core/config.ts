@@ -47,6 +47,16 @@ export interface Config {
   /** DNS server for claim TXT lookups (host or host:port); null: the system's resolvers. */
   claimDnsServer: string | null;
   drafter: { kind: 'extractive' | 'llm'; openaiApiKey: string | null; openaiBaseUrl: string | null; model: string; timeoutMs: number };
+  orders: {
+    /** The seller's country (ISO 3166-1 alpha-2): decides domestic VAT and whether EU rules apply. */
+    sellerCountry: string;
+    /** How long a pending order's checkout stays open before it expires. */
+    checkoutTtlMinutes: number;
+    /** Stripe when a secret key is set; the built-in test provider otherwise. */
+    stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
+    /** Check EU VAT numbers online against VIES as well as by checksum (off by default). */
+    vies: { url: string } | null;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -72,6 +82,12 @@ function oneOf<T extends string>(env: Env, key: string, fallback: T, allowed: re
   if (raw === undefined || raw === '') return fallback;
   if (!allowed.includes(raw as T)) throw new Error(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+function country(env: Env, key: string, fallback: string): string {
+  const raw = (env[key] || fallback).toUpperCase();
+  if (!/^[A-Z]{2}$/.test(raw)) throw new Error(`${key} must be a two-letter country code, got "${env[key]}"`);
+  return raw;
 }
 
 export function loadConfig(env: Env): Config {
@@ -136,6 +152,15 @@ export function loadConfig(env: Env): Config {
       openaiBaseUrl: env.OPENAI_BASE_URL || null,
       model: env.OPENAI_MODEL || 'gpt-4.1-mini',
       timeoutMs: int(env, 'OPENAI_TIMEOUT_MS', 60_000, 1000, 600_000),
+    },
+    orders: {
+      sellerCountry: country(env, 'SELLER_COUNTRY', 'DE'),
+      // Stripe Checkout Sessions live 30 minutes to 24 hours; ours match.
+      checkoutTtlMinutes: int(env, 'CHECKOUT_TTL_MINUTES', 1440, 30, 1440),
+      stripe: env.STRIPE_SECRET_KEY
+        ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET || null, apiUrl: env.STRIPE_API_URL || null }
+        : null,
+      vies: bool(env, 'VIES_CHECK', false) ? { url: env.VIES_URL || 'https://ec.europa.eu/taxation_customs/vies/rest-api' } : null,
     },
   };
 }

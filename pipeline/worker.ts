@@ -23,6 +23,8 @@ import { goLiveTask } from './tasks/go-live.ts';
 import { sweepListingsTask } from './tasks/sweep-listings.ts';
 import type { SiteCheckDeps } from './tasks/site-check-deps.ts';
 import { notifyFollowersTask } from './tasks/notify-followers.ts';
+import { fulfilOrderTask } from './tasks/fulfil-order.ts';
+import { expireOrdersTask } from './tasks/expire-orders.ts';
 
 /** Tasks that need nothing but the database. */
 export function databaseTasks(deps: TaskDeps): TaskList {
@@ -131,6 +133,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         ...allTasks({ ...deps, mail: config.mail }),
         [JOBS.check_badge.name]: checkBadgeTask(siteCheck), [JOBS.go_live.name]: goLiveTask(siteCheck),
         [JOBS.sweep_listings.name]: sweepListingsTask(siteCheck), [JOBS.notify_followers.name]: notifyFollowersTask({ sql, siteUrl: config.siteUrl }),
+        [JOBS.fulfil_order.name]: fulfilOrderTask({ sql }), [JOBS.expire_orders.name]: expireOrdersTask({ sql }),
       },
       crontab: [
         cronLine(config.viewRefreshCron, JOBS.refresh_views),
@@ -138,6 +141,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         cronLine('* * * * *', JOBS.sweep_drafts),
         cronLine('*/10 * * * *', JOBS.sweep_listings),
         cronLine('17 * * * *', JOBS.expire_records),
+        cronLine('*/5 * * * *', JOBS.expire_orders),
       ].join('\n'),
     });
   } catch (error) {

@@ -133,7 +133,8 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
     body = await run();
   } catch (err) {
     await stopLease();
-    if (err instanceof DomainError && err.kind !== 'rate_limited') {
+    // Rate limits and outages are not answers: the key is released so a retry runs again.
+    if (err instanceof DomainError && err.kind !== 'rate_limited' && err.kind !== 'unavailable') {
       const stored: StoredError = { code: err.code, kind: err.kind, message: err.message, fields: err.fields };
       const status = problemFromError(ctx.config.siteUrl, err).status;
       await settle(() => completeIdempotencyKey(ctx.sql, scope, attempt, status, JSON.stringify(stored)));

@@ -116,6 +116,7 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
         422: problemResponse('The Idempotency-Key was already used with a different input.'),
       } : {}),
       429: { ...problemResponse('Rate limited; see Retry-After.'), headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until a request may pass.', schema: { type: 'integer' } } } },
+      ...Object.fromEntries(Object.entries(op.responses ?? {}).map(([status, about]) => [status, problemResponse(about)])),
       500: problemResponse('Internal error.'),
     };
     const description = [op.description, op.notes, op.scope ? `Requires scope \`${op.scope}\`.` : 'Public: no credential needed (a valid one is accepted).']

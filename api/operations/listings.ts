@@ -70,6 +70,12 @@ const ListingProfile = Type.Object({
   media: Nullable(Type.Array(Type.Object({
     kind: Type.Union([Type.Literal('image'), Type.Literal('video')]), url: Type.String(), caption: Nullable(Type.String()),
   }), { description: 'Screenshots and videos; null unless the media section is unlocked.' })),
+  featured_until: Nullable(Type.String({ format: 'date-time', description: 'Set while a bought featured placement runs: when it ends.' })),
+  ai_review: Nullable(Type.Object({
+    body: Type.String({ description: 'The written review (plain text).' }),
+    quotes: Type.Array(Type.Object({ quote: Type.String(), url: Type.String() }), { description: 'Words from the product\'s own website the review is drawn from.' }),
+    created_at: Iso,
+  }, { description: 'The latest AI review bought for the listing (ai_review product); null when none.' })),
 });
 
 const AlternativeItem = Type.Composite([ListingSummary, Type.Object({

@@ -18,6 +18,7 @@ import { claimsOperations } from '../operations/claims.ts';
 import { listingUpdatesOperations } from '../operations/listing-updates.ts';
 import { milestonesOperations } from '../operations/milestones.ts';
 import { founderStoryOperations } from '../operations/founder-story.ts';
+import { ordersOperations } from '../operations/orders.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
@@ -25,6 +26,7 @@ export const operations: Operation[] = [
   ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
   ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations, ...freeListingOperations, ...claimsOperations,
   ...listingUpdatesOperations, ...milestonesOperations, ...founderStoryOperations,
+  ...ordersOperations,
 ];
 
 const names = new Set<string>();

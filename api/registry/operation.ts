@@ -63,6 +63,8 @@ export interface OperationDef<P extends TObject | undefined, Q extends TObject |
   idempotent?: boolean;
   /** Path parameters whose invalid values mean "no such resource" (404) rather than bad input. */
   notFoundParams?: string[];
+  /** Further error responses the operation can give (status -> when), for the OpenAPI document. */
+  responses?: Record<number, string>;
   /** Extra lines for the OpenAPI description: decisions where the spec says "not shown". */
   notes?: string;
   handler: (input: In<P> & In<Q> & In<B>, ctx: ContextFor<S>) => Promise<Static<O>>;

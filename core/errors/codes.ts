@@ -59,6 +59,12 @@ export const ERROR_CODES = {
 
   // Claims.
   already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
+
+  // Orders and payments.
+  launch_week_full: { kind: 'invalid', about: 'The chosen launch week has no free slot left; choose another week from list_products.' },
+  contradictory_order: { kind: 'invalid', about: 'Two items of the order contradict each other (e.g. two launches for one listing); `errors` names them.' },
+  order_not_payable: { kind: 'conflict', about: 'The order is no longer waiting for payment (paid, expired or refunded).' },
+  payment_provider_unavailable: { kind: 'unavailable', about: 'The payment provider could not be reached; nothing was saved. Retry after the Retry-After seconds.' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -57,6 +57,12 @@ export const JOBS = {
   award_weeks: defineJob({ name: 'award_weeks', version: 1, maxAttempts: 3, about: 'Awards Launch of the Week #1-#3 for finished weeks.', payload: NO_PAYLOAD, key: () => 'award_weeks' }),
   sweep_drafts: defineJob({ name: 'sweep_drafts', version: 1, maxAttempts: 1, about: 'Fails drafts still in progress after 15 minutes, with a reason.', payload: NO_PAYLOAD, key: () => 'sweep_drafts' }),
   expire_records: defineJob({ name: 'expire_records', version: 1, maxAttempts: 1, about: 'Deletes expired idempotency keys, links, sessions, codes and tokens.', payload: NO_PAYLOAD, key: () => 'expire_records' }),
+  fulfil_order: defineJob({
+    name: 'fulfil_order', version: 1, maxAttempts: 10, about: 'Fulfils every line of a paid order, each exactly once (enqueued with the payment record).',
+    payload: Type.Object({ order_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    key: (p) => `fulfil_order:${p.order_id}`,
+  }),
+  expire_orders: defineJob({ name: 'expire_orders', version: 1, maxAttempts: 1, about: 'Marks pending orders whose checkout has expired as expired.', payload: NO_PAYLOAD, key: () => 'expire_orders' }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -2,6 +2,7 @@ import { apiKeyCommand } from './api-keys.ts';
 import { auditCommand } from './audit.ts';
 import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
 import { outboxCommand } from './outbox.ts';
+import { orderCommand, tasksCommand } from './orders.ts';
 import { priceCommand } from './prices.ts';
 import { siteCommand } from './site-settings.ts';
 import { moderationCommand } from './moderation.ts';
@@ -18,6 +19,8 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   audit: auditCommand,
   moderation: moderationCommand,
   reviews: reviewsCommand,
+  order: orderCommand,
+  tasks: tasksCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

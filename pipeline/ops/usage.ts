@@ -47,6 +47,18 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   reviews remove <id>
       Delete the review for good.
 
+  order refund <number>
+      Refund an order: it becomes refunded and each line is reversed where possible (featured
+      ends, categories, AI review and billboard contribution removed, open tasks cancelled, a
+      launch not yet live taken back); what cannot be undone is printed per line. A Stripe
+      payment is refunded at Stripe first (needs STRIPE_SECRET_KEY); a refund made in Stripe's
+      dashboard does the same through its charge.refunded webhook.
+
+  tasks [--all]
+  tasks done <id> [--note TEXT]
+      The site team's open tasks from orders (done_for_you, with the order's notes); --all
+      includes closed ones. tasks done marks one done.
+
   help
       This text.
 

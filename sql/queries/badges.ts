@@ -14,7 +14,7 @@ export const TOP_RATED_MIN_AVG = 4.5;
  * "Listed on" embed code to go live. The rules:
  *   listed     always
  *   launched   status = 'live'
- *   featured   plan = 'paid'
+ *   featured   plan = 'paid', or a bought featured period (listing_featured) is running
  *   verified   the listing has a verified claim (claim_listing + verify_claim or the mailed link)
  *   top-rated  live, and the genuine community rating (mv_listing_stats) meets the thresholds above
  *   award-W    one per Launch of the Week award (awards table), newest week first
@@ -28,7 +28,8 @@ export async function listingBadges(sql: Sql, siteId: number, slug: string): Pro
             from (
               select 1 as ord, 'listed' as kind, null::int as rank, null::text as week, null::float8 as rating_avg, null::int as rating_count
               union all select 2, 'launched', null, null, null, null where l.status = 'live'
-              union all select 3, 'featured', null, null, null, null where l.plan = 'paid'
+              union all select 3, 'featured', null, null, null, null
+                        where l.plan = 'paid' or exists (select 1 from listing_featured f where f.listing_id = l.id and now() >= f.starts_at and now() < f.ends_at)
               union all select 4, 'verified', null, null, null, null
                         where exists (select 1 from claims c where c.listing_id = l.id and c.status = 'verified')
               union all select 5, 'top-rated', null, null, s.rating_avg, s.rating_count

@@ -27,6 +27,8 @@ export interface ListingProfileRow {
   } | null;
   milestones: { id: number; date: string; title: string; description: string | null; url: string | null }[] | null;
   media: { kind: 'image' | 'video'; url: string; caption: string | null }[] | null;
+  featured_until: string | null;
+  ai_review: { body: string; quotes: { quote: string; url: string }[]; created_at: string } | null;
 }
 
 /**
@@ -81,7 +83,11 @@ export async function listingProfile(sql: Sql, siteId: number, slug: string, sit
         from milestones m where m.listing_id = l.id) end as milestones,
       case when 'media' = any(l.unlocked_sections) then (
         select coalesce(json_agg(json_build_object('kind', me.kind, 'url', me.url, 'caption', me.caption) order by me.position, me.id), '[]')
-        from listing_media me where me.listing_id = l.id) end as media
+        from listing_media me where me.listing_id = l.id) end as media,
+      (select to_char(max(f.ends_at) at time zone 'utc', ${iso}) from listing_featured f
+       where f.listing_id = l.id and now() >= f.starts_at and now() < f.ends_at) as featured_until,
+      (select json_build_object('body', r.body, 'quotes', r.quotes, 'created_at', to_char(r.created_at at time zone 'utc', ${iso}))
+       from listing_ai_reviews r where r.listing_id = l.id and not r.hidden order by r.created_at desc, r.id desc limit 1) as ai_review
     from listings l
     -- The primary category: the listing's column, else the listing_categories row marked primary.
     cross join lateral (select coalesce(l.primary_category_id,

@@ -15,6 +15,12 @@ const bookableWeeksArray = (sql: Sql) => sql`
   from (select date_trunc('week', now() at time zone 'utc')::date + 7 * i as d
         from generate_series(1, ${BOOKABLE_WEEKS}::int) i) w`;
 
+/** The bookable Mondays (order checks use the same list list_products shows). */
+export async function bookableWeeks(sql: Sql): Promise<string[]> {
+  const [row] = await sql<{ weeks: string[] }[]>`select (${bookableWeeksArray(sql)}) as weeks`;
+  return row.weeks;
+}
+
 export interface ProductRow {
   code: string; name: string; description: string; needs_listing: boolean; needs_week: boolean;
   price: { amount_cents: number; currency: string }; min_amount_cents: number | null;
