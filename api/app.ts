@@ -28,7 +28,11 @@ export function buildApp(deps: AppDeps) {
   const { config } = deps;
   return new Elysia({ normalize: false })
     .onError(({ code, request, error }) => {
-      if (code === 'NOT_FOUND') return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`));
+      if (code === 'NOT_FOUND')
+        return (
+          notFoundPage(deps, request) ??
+          problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`))
+        );
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
       if (error instanceof DomainError) return problemResponse(problemFromError(config.siteUrl, error), errorHeaders(error));
       deps.log.error({ err: error }, 'unhandled error');

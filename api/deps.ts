@@ -7,6 +7,13 @@ import type { Site } from './registry/operation.ts';
 import type { DatabaseHealth } from '../core/database-guard.ts';
 
 /** What the edge's areas are built from: read once at start and handed down. */
-export interface AppDeps { config: Config; sql: Sql; site: Site; cache: ResponseCache; log: Logger; limiter: RateLimiter;
+export interface AppDeps {
+  config: Config;
+  sql: Sql;
+  site: Site;
+  cache: ResponseCache;
+  log: Logger;
+  limiter: RateLimiter;
   /** The database breaker's view (readiness); absent when the pool is not guarded. */
-  dbHealth?: DatabaseHealth }
+  dbHealth?: DatabaseHealth;
+}

@@ -17,22 +17,35 @@ export function healthPlugin(deps: Pick<AppDeps, 'sql' | 'cache' | 'config' | 'd
   return new Elysia({ name: 'health' })
     .get('/healthz', () => ({ ok: true }))
     .get('/readyz', async () => {
-    const checks: Record<string, 'ok' | 'down' | 'pending' | 'off'> = {};
-    const database = deps.dbHealth ? deps.dbHealth.up && await deps.dbHealth.ping() : await deps.sql`select 1`.then(() => true, () => false);
-    checks.database = database ? 'ok' : 'down';
-    if (database && !migrated) {
-      try { migrated = (await pendingMigrations(deps.sql)).length === 0; } catch { /* reported as pending */ }
-    }
-    checks.migrations = !database ? 'down' : migrated ? 'ok' : 'pending';
-    const redis = deps.cache.redis;
-    checks.redis = redis === 'up' ? 'ok' : redis;
-    // Redis down degrades (the cache and limits run in process) but does not take the edge out of
-    // rotation: every edge would fail the probe together and the outage would become total.
-    const ready = checks.database === 'ok' && checks.migrations === 'ok';
-    const degraded = checks.redis === 'down';
-    return new Response(JSON.stringify({ ready, degraded, checks }), {
-      status: ready ? 200 : 503,
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...(ready ? {} : { 'retry-after': String(deps.config.db.retryAfterSeconds) }) },
+      const checks: Record<string, 'ok' | 'down' | 'pending' | 'off'> = {};
+      const database = deps.dbHealth
+        ? deps.dbHealth.up && (await deps.dbHealth.ping())
+        : await deps.sql`select 1`.then(
+            () => true,
+            () => false,
+          );
+      checks.database = database ? 'ok' : 'down';
+      if (database && !migrated) {
+        try {
+          migrated = (await pendingMigrations(deps.sql)).length === 0;
+        } catch {
+          /* reported as pending */
+        }
+      }
+      checks.migrations = !database ? 'down' : migrated ? 'ok' : 'pending';
+      const redis = deps.cache.redis;
+      checks.redis = redis === 'up' ? 'ok' : redis;
+      // Redis down degrades (the cache and limits run in process) but does not take the edge out of
+      // rotation: every edge would fail the probe together and the outage would become total.
+      const ready = checks.database === 'ok' && checks.migrations === 'ok';
+      const degraded = checks.redis === 'down';
+      return new Response(JSON.stringify({ ready, degraded, checks }), {
+        status: ready ? 200 : 503,
+        headers: {
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          ...(ready ? {} : { 'retry-after': String(deps.config.db.retryAfterSeconds) }),
+        },
+      });
     });
-  });
 }

@@ -32,7 +32,10 @@ beforeAll(async () => {
   const site = await ensureSite(db.sql, config.siteKey, config.siteUrl);
   const log = pino({ level: 'silent' });
   deps = {
-    config, sql: db.sql, site, log,
+    config,
+    sql: db.sql,
+    site,
+    log,
     cache: createCache({ ttlSeconds: 0, redisUrl: null, initialGeneration: 0 }),
     limiter: createRateLimiter({ limits: config.rateLimits, redisUrl: null, log }),
   };
@@ -83,11 +86,13 @@ describe('each plugin mounts on its own', () => {
     const headers = { authorization: `Bearer ${key}` };
 
     // 2025-11-25: the stateless legacy leg (transport.handleRequest with authInfo).
-    const legacy = await app.handle(new Request(`${SITE_URL}/mcp`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
-    }));
+    const legacy = await app.handle(
+      new Request(`${SITE_URL}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
+      }),
+    );
     expect(legacy.status).toBe(200);
     const legacyResult = (await legacy.json()).result;
     expect(legacyResult.isError).toBeUndefined();
@@ -95,10 +100,12 @@ describe('each plugin mounts on its own', () => {
 
     // 2026-07-28: the SDK's own handler (handler.fetch with authInfo).
     const client = new Client({ name: 'plugin-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${SITE_URL}/mcp`), {
-      requestInit: { headers },
-      fetch: (url, init) => app.handle(new Request(url, init)),
-    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${SITE_URL}/mcp`), {
+        requestInit: { headers },
+        fetch: (url, init) => app.handle(new Request(url, init)),
+      }),
+    );
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       const result = await client.callTool({ name: 'get_account', arguments: {} });

@@ -11,7 +11,11 @@ import { createRateLimiter, notePeerAddress } from './http/rate-limit.ts';
 // its first nextval (the first change) is 1 too, so reading last_value alone would miss that change.
 const GENERATION = 'select (case when is_called then last_value else last_value - 1 end)::text as gen from cache_generation';
 
-export interface RunningEdge { url: string; port: number; stop(): Promise<void> }
+export interface RunningEdge {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
 
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
@@ -26,7 +30,10 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
     onDown: (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unavailable: answering 503 until it is back'),
     // Notifications sent while the listener was cut off are lost: catch up with the generation.
-    onRecover: () => { log.info('database is back'); void relisten(); },
+    onRecover: () => {
+      log.info('database is back');
+      void relisten();
+    },
   });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
@@ -44,7 +51,12 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const relisten = async () => {
     await listener.unlisten().catch(() => {});
     for (let i = 0; i < 10 && !stopped; i++) {
-      try { listener = await pool.listen('directory_changed', onChange, () => { void catchUp().catch(() => {}); }); return; } catch (err) {
+      try {
+        listener = await pool.listen('directory_changed', onChange, () => {
+          void catchUp().catch(() => {});
+        });
+        return;
+      } catch (err) {
         log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not listen for directory changes yet');
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -54,7 +66,8 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
-  let port: number; let close: () => Promise<void>;
+  let port: number;
+  let close: () => Promise<void>;
   // Bun's own cap sits above ours so that the edge, not Bun, answers an oversized body (413 as a
   // problem); it still stops absurd bodies before they are buffered.
   if (g.Bun) {
@@ -63,14 +76,18 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       return app.handle(req);
     };
     const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
-    port = server.port; close = async () => { server.stop(true); };
+    port = server.port;
+    close = async () => {
+      server.stop(true);
+    };
   } else if (g.Deno) {
     const fetch = (req: Request, info: { remoteAddr: { hostname: string } }) => {
       notePeerAddress(req, info.remoteAddr.hostname);
       return app.handle(req);
     };
     const server = g.Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, fetch);
-    port = server.addr.port; close = () => server.shutdown();
+    port = server.addr.port;
+    close = () => server.shutdown();
   } else {
     throw new Error('The edge runs on Bun or Deno.');
   }

@@ -20,7 +20,10 @@ export async function benchDatabase(target: number) {
     durable: false,
   });
   let [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`;
-  if (n === 0) { await seedDemo(sql, site.id); n = (await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`)[0].n; }
+  if (n === 0) {
+    await seedDemo(sql, site.id);
+    n = (await sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${site.id}`)[0].n;
+  }
   if (n < target) {
     console.log(`filling the bench database: ${target - n} synthetic listings...`);
     const t = Date.now();

@@ -2,4 +2,7 @@
 const port = Number(process.env.PORT ?? 0);
 const server = Bun.serve({ port, hostname: '127.0.0.1', fetch: () => new Response('{"hello":"world"}', { headers: { 'content-type': 'application/json' } }) });
 console.log(`READY ${server.port}`);
-process.on('SIGTERM', () => { server.stop(true); process.exit(0); });
+process.on('SIGTERM', () => {
+  server.stop(true);
+  process.exit(0);
+});

@@ -19,7 +19,9 @@ const root = join(import.meta.dirname, '..');
 function startProcess(entry: string, env: Record<string, string>): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout!.on('data', (d: Buffer) => { if (/READY|listening/.test(d.toString())) resolve(child); });
+    child.stdout!.on('data', (d: Buffer) => {
+      if (/READY|listening/.test(d.toString())) resolve(child);
+    });
     child.on('exit', (code, signal) => reject(new Error(`${entry} exited (${signal ?? code}) before it was ready: its own error is printed above`)));
   });
 }
@@ -35,9 +37,15 @@ const helloPort = await freePort();
 const edgePort = await freePort();
 const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) });
 const edge = await startProcess('api/main.ts', {
-  PORT: String(edgePort), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${edgePort}`, DATABASE_URL: db.url, LOG_LEVEL: 'warn',
+  PORT: String(edgePort),
+  HOST: '127.0.0.1',
+  SITE_URL: `http://127.0.0.1:${edgePort}`,
+  DATABASE_URL: db.url,
+  LOG_LEVEL: 'warn',
   // One load generator on one address: lift the per-address budgets so the bench measures throughput.
-  RATE_LIMIT_ANONYMOUS_READS: '10000000', RATE_LIMIT_AUTHENTICATED_READS: '10000000', RATE_LIMIT_WRITES: '10000000',
+  RATE_LIMIT_ANONYMOUS_READS: '10000000',
+  RATE_LIMIT_AUTHENTICATED_READS: '10000000',
+  RATE_LIMIT_WRITES: '10000000',
 });
 try {
   const rows = [] as Awaited<ReturnType<typeof load>>[];
@@ -50,12 +58,17 @@ try {
   console.log(`\n${target} listings, ${connections} connections, ${duration}s each, Bun ${Bun.version}\n`);
   console.log('scenario                                   req/s    p50 ms  p99 ms  % of ceiling  non-2xx+errors');
   for (const r of rows) {
-    console.log(`${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`);
+    console.log(
+      `${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`,
+    );
   }
   if (rows.some((r) => r.bad > 0)) process.exitCode = 1;
   // Submit-to-ready for 20 small sites (edge + worker processes, extractive drafter), on the same database.
   if (!only || only.includes('submit_to_ready')) {
-    const run = spawnSync(process.execPath, [join(root, 'bench/submit-to-ready.ts')], { stdio: 'inherit', env: { ...process.env, BENCH_DATABASE_URL: db.url } });
+    const run = spawnSync(process.execPath, [join(root, 'bench/submit-to-ready.ts')], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_DATABASE_URL: db.url },
+    });
     if (run.status !== 0) process.exitCode = 1;
   }
 } finally {

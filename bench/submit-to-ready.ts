@@ -21,7 +21,9 @@ function startProcess(entry: string, env: Record<string, string>, ready: RegExp 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     if (ready === null) resolve(child);
-    child.stdout!.on('data', (d: Buffer) => { if (ready?.test(d.toString())) resolve(child); });
+    child.stdout!.on('data', (d: Buffer) => {
+      if (ready?.test(d.toString())) resolve(child);
+    });
     child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}`)));
   });
 }
@@ -33,9 +35,15 @@ const user = await findOrCreateUser(db.sql, 'bench-submit@example.com');
 const key = await createApiKey(db.sql, { userId: user.id, name: 'bench', scopes: ['account:read', 'listings:write'] });
 const port = await freePort();
 const env = {
-  PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${port}`, DATABASE_URL: db.url, LOG_LEVEL: 'warn',
-  ALLOW_LOOPBACK_FETCH: 'true', DRAFTER: 'extractive',
-  RATE_LIMIT_WRITES: '10000000', RATE_LIMIT_AUTHENTICATED_READS: '10000000',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  SITE_URL: `http://127.0.0.1:${port}`,
+  DATABASE_URL: db.url,
+  LOG_LEVEL: 'warn',
+  ALLOW_LOOPBACK_FETCH: 'true',
+  DRAFTER: 'extractive',
+  RATE_LIMIT_WRITES: '10000000',
+  RATE_LIMIT_AUTHENTICATED_READS: '10000000',
 };
 const edge = await startProcess('api/main.ts', env, /listening/);
 const worker = await startProcess('pipeline/main.ts', env, null);
@@ -72,10 +80,14 @@ try {
   const results = await Promise.all(ids.map((id) => untilSettled(id, start)));
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
   const bad = results.filter((r) => r.status !== 'ready');
-  console.log(`\nsubmit-to-ready: ${sites} sites of ${results[0].pages} pages submitted at once (extractive drafter, worker concurrency ${WORKER_CONCURRENCY}), Bun ${Bun.version}`);
+  console.log(
+    `\nsubmit-to-ready: ${sites} sites of ${results[0].pages} pages submitted at once (extractive drafter, worker concurrency ${WORKER_CONCURRENCY}), Bun ${Bun.version}`,
+  );
   console.log(`  one site alone (the warm-up): ${(warm.ms / 1000).toFixed(2)} s`);
   console.log(`  all ${sites} submit_listing calls answered in ${submitted.toFixed(0)} ms`);
-  console.log(`  p50 ${(percentile(times, 50) / 1000).toFixed(2)} s   p90 ${(percentile(times, 90) / 1000).toFixed(2)} s   max ${(times[times.length - 1] / 1000).toFixed(2)} s`);
+  console.log(
+    `  p50 ${(percentile(times, 50) / 1000).toFixed(2)} s   p90 ${(percentile(times, 90) / 1000).toFixed(2)} s   max ${(times[times.length - 1] / 1000).toFixed(2)} s`,
+  );
   if (bad.length) {
     console.log(`  ${bad.length} drafts did not end ready: ${bad.map((b) => b.status).join(', ')}`);
     process.exitCode = 1;

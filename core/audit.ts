@@ -1,7 +1,16 @@
 import type { Sql } from '../sql/db.ts';
 
-export interface AuditEntry { actor: string; action: string; target: string; before: unknown; after: unknown }
-export interface AuditRow extends AuditEntry { id: number; at: Date }
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+}
+export interface AuditRow extends AuditEntry {
+  id: number;
+  at: Date;
+}
 
 /** Records an operator's change in the caller's transaction, so the audit and the change commit together. */
 export async function recordAudit(sql: Sql, e: AuditEntry): Promise<void> {

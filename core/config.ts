@@ -93,7 +93,11 @@ function country(env: Env, key: string, fallback: string): string {
 export function loadConfig(env: Env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const siteUrl = (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  try { new URL(siteUrl); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${siteUrl}"`); }
+  try {
+    new URL(siteUrl);
+  } catch {
+    throw new Error(`SITE_URL must be an absolute URL, got "${siteUrl}"`);
+  }
   return {
     port,
     host: env.HOST || '0.0.0.0',

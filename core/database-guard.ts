@@ -36,10 +36,26 @@ export interface DatabaseHealth {
 }
 
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
-  '57P01', '57P02', '57P03', // admin shutdown, crash shutdown, cannot connect now
-  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03', // admin shutdown, crash shutdown, cannot connect now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
 ]);
 
 /** A failure that says the database (not the query) is the problem. */
@@ -59,7 +75,11 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   // Rejects every waiter when the breaker opens; replaced each time.
   let tripwire = makeTripwire();
   const probe = postgres(opts.url, {
-    max: 1, idle_timeout: 5, connect_timeout: opts.connectTimeoutMs / 1000, backoff: () => 0.1, onnotice: () => {},
+    max: 1,
+    idle_timeout: 5,
+    connect_timeout: opts.connectTimeoutMs / 1000,
+    backoff: () => 0.1,
+    onnotice: () => {},
   });
   const unavailable = () => unavailableError(opts.retryAfterSeconds);
 
@@ -68,10 +88,16 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
     try {
       await Promise.race([
         probe`select 1`.execute(),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('probe timed out')), opts.connectTimeoutMs + 500); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('probe timed out')), opts.connectTimeoutMs + 500);
+        }),
       ]);
       return true;
-    } catch { return false; } finally { clearTimeout(timer); }
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   const startProbing = async () => {
@@ -92,7 +118,8 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   const trip = (err: unknown) => {
     if (!up || closed) return;
     up = false;
-    const t = tripwire; tripwire = makeTripwire();
+    const t = tripwire;
+    tripwire = makeTripwire();
     t.fire(unavailable());
     opts.onDown?.(err);
     void startProbing();
@@ -102,10 +129,15 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   const guard = <T>(run: () => PromiseLike<T>): Promise<T> => {
     if (!up) return Promise.reject(unavailable());
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = Promise.resolve().then(run).catch((err) => {
-      if (isConnectionError(err)) { trip(err); throw unavailable(); }
-      throw err;
-    });
+    const work = Promise.resolve()
+      .then(run)
+      .catch((err) => {
+        if (isConnectionError(err)) {
+          trip(err);
+          throw unavailable();
+        }
+        throw err;
+      });
     work.catch(() => {}); // may lose the race below; its failure is then nobody's business
     return Promise.race([
       work,
@@ -113,7 +145,12 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
       // Past the statement timeout plus the pool wait the server should have answered or cancelled:
       // it is hung or the pool starved. Trip the breaker; the probe closes it again within 0.5 s if
       // the database does answer.
-      new Promise<never>((_, reject) => { timer = setTimeout(() => { trip(new Error('query deadline passed')); reject(unavailable()); }, opts.deadlineMs); }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          trip(new Error('query deadline passed'));
+          reject(unavailable());
+        }, opts.deadlineMs);
+      }),
     ]).finally(() => clearTimeout(timer));
   };
 
@@ -121,7 +158,9 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   const guardQuery = <Q extends object>(query: Q): Q => {
     const q = query as Q & { then: Function };
     const then = q.then;
+    // biome-ignore lint/suspicious/noThenProperty: wrapping postgres.js's own lazy then() is the point
     q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) =>
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that runs the original query when awaited
       guard(() => ({ then: (a: any, b: any) => then.call(q, a, b) })).then(onfulfilled, onrejected);
     return q;
   };
@@ -143,16 +182,23 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   return {
     sql: guarded,
     health: {
-      get up() { return up; },
+      get up() {
+        return up;
+      },
       ping,
-      async close() { closed = true; await probe.end({ timeout: 1 }).catch(() => {}); },
+      async close() {
+        closed = true;
+        await probe.end({ timeout: 1 }).catch(() => {});
+      },
     },
   };
 }
 
 function makeTripwire() {
   let fire!: (err: unknown) => void;
-  const promise = new Promise((_, reject) => { fire = reject; });
+  const promise = new Promise((_, reject) => {
+    fire = reject;
+  });
   promise.catch(() => {});
   return { promise, fire };
 }

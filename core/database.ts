@@ -7,7 +7,9 @@ import { migrate } from '../sql/migrate.ts';
 import { ensureSite, type SiteRow } from '../sql/site.ts';
 
 export interface ResolvedDatabase {
-  url: string; embedded: boolean; stop(): Promise<void>;
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
   /** The embedded server started here: resolves when its process ends (unset for DATABASE_URL or a reused server). */
   exited?: Promise<void>;
   pid?: number;
@@ -89,7 +91,10 @@ export async function prepareDatabase(config: Config, opts?: PrepareOptions & { 
 export async function prepareDatabase(config: Config, opts: PrepareOptions = {}): Promise<Omit<PreparedDatabase, 'site'> & { site?: SiteRow }> {
   const db = await resolveDatabase(config, opts);
   const sql = connect(db.url, { max: opts.connections ?? 1 });
-  const stop = async () => { await sql.end({ timeout: 5 }); await db.stop(); };
+  const stop = async () => {
+    await sql.end({ timeout: 5 });
+    await db.stop();
+  };
   try {
     const applied = await migrate(sql, db.url);
     if (opts.site === false) return { ...db, sql, applied, stop };

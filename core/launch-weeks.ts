@@ -15,7 +15,10 @@ export const MAX_WEEKS_AHEAD = 52;
 /** Input pattern of a week: this, next, last or a date (its existence is checked by resolveWeek). */
 export const WEEK_PATTERN = '^(this|next|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$';
 
-interface WeekRow extends LaunchWeek { valid: boolean; in_calendar: boolean }
+interface WeekRow extends LaunchWeek {
+  valid: boolean;
+  in_calendar: boolean;
+}
 
 /**
  * Turns this/next/last or a YYYY-MM-DD date into its week (the date snapped to its Monday), all in
@@ -58,8 +61,10 @@ export async function resolveWeek(sql: Sql, siteId: number, input: string, where
     throw invalid(`Invalid input: ${field} ${issue.message}`, [issue]);
   }
   if (!row.in_calendar) {
-    throw notFound(`No launch week ${row.week}: the calendar runs from the site's first launch week to ${MAX_WEEKS_AHEAD} weeks ahead.`, 'week_not_in_calendar');
+    throw notFound(
+      `No launch week ${row.week}: the calendar runs from the site's first launch week to ${MAX_WEEKS_AHEAD} weeks ahead.`,
+      'week_not_in_calendar',
+    );
   }
   return { week: row.week, week_end: row.week_end, label: row.label, is_future: row.is_future };
 }
-

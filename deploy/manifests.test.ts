@@ -19,10 +19,14 @@ import { loadConfig } from '../core/config.ts';
 const dir = import.meta.dirname;
 const read = (f: string) => readFileSync(join(dir, f), 'utf8');
 
-// biome-ignore lint/suspicious/noExplicitAny: each model class takes its own resource shape
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
-  'v1/ConfigMap': ConfigMap, 'v1/Secret': Secret, 'v1/Service': Service, 'apps/v1/Deployment': Deployment, 'batch/v1/Job': Job,
-  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler, 'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
 };
 const K8S_FILES = ['config.yaml', 'secret.example.yaml', 'migrate-job.yaml', 'edge.yaml', 'worker.yaml'];
@@ -30,7 +34,9 @@ const resources = K8S_FILES.flatMap((f) => parseAllDocuments(read(`k8s/${f}`)).m
 const byKind = (kind: string) => resources.filter((r) => r.doc.kind === kind).map((r) => r.doc);
 
 // The official Compose Specification schema, as shipped (and kept current) by the dclint package.
-const composeSchema = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('dclint/package.json')), 'schemas/compose.schema.json'), 'utf8'));
+const composeSchema = JSON.parse(
+  readFileSync(join(dirname(createRequire(import.meta.url).resolve('dclint/package.json')), 'schemas/compose.schema.json'), 'utf8'),
+);
 /** Compose durations are Go's (1m30s, 5s, 250ms), not ISO 8601. */
 const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 
@@ -74,8 +80,15 @@ describe('Kubernetes manifests', () => {
     const problems: string[] = [];
     for (const { file, doc } of resources) {
       const Model = MODELS[`${doc.apiVersion}/${doc.kind}`];
-      if (!Model) { problems.push(`${file}: no schema known for ${doc.apiVersion} ${doc.kind}`); continue; }
-      try { new Model(doc).validate(); } catch (err) { problems.push(`${file} ${doc.kind}/${doc.metadata?.name}: ${(err as Error).message}`); }
+      if (!Model) {
+        problems.push(`${file}: no schema known for ${doc.apiVersion} ${doc.kind}`);
+        continue;
+      }
+      try {
+        new Model(doc).validate();
+      } catch (err) {
+        problems.push(`${file} ${doc.kind}/${doc.metadata?.name}: ${(err as Error).message}`);
+      }
     }
     expect(problems).toEqual([]);
   });
@@ -105,7 +118,11 @@ describe('Kubernetes manifests', () => {
     expect(job.spec.template.spec.containers[0].command).toEqual(['node_modules/.bin/bun', 'deploy/migrate.ts']);
     const [hpa] = byKind('HorizontalPodAutoscaler');
     expect(hpa.spec.scaleTargetRef.name).toBe('directory-edge');
-    expect(byKind('PodDisruptionBudget').map((p) => p.spec.selector.matchLabels.app).sort()).toEqual(['directory-edge', 'directory-worker']);
+    expect(
+      byKind('PodDisruptionBudget')
+        .map((p) => p.spec.selector.matchLabels.app)
+        .sort(),
+    ).toEqual(['directory-edge', 'directory-worker']);
   });
 
   test('config and secret together carry every setting a real site needs, and the service accepts them', () => {

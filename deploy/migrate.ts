@@ -20,7 +20,9 @@ try {
   if (!process.argv.includes('--no-reference-data')) {
     const site = await ensureSite(sql, config.siteKey, config.siteUrl);
     const added = await loadReferenceData(sql, site.id);
-    console.log(`reference data: added ${added.categories} categories, ${added.products} products, ${added.prices} prices, ${added.questions} interview questions`);
+    console.log(
+      `reference data: added ${added.categories} categories, ${added.products} products, ${added.prices} prices, ${added.questions} interview questions`,
+    );
   }
 } finally {
   await sql.end();

@@ -43,7 +43,9 @@ let stopping = false;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function giveUp(what: string) {
-  console.error(`npm start: ${what}; that is ${policy.recentCrashes} crashes within ${config.supervise.windowMs / 1000} s, a crash loop: stopping everything. See the messages above for the cause.`);
+  console.error(
+    `npm start: ${what}; that is ${policy.recentCrashes} crashes within ${config.supervise.windowMs / 1000} s, a crash loop: stopping everything. See the messages above for the cause.`,
+  );
   void shutdown(1);
 }
 
@@ -73,11 +75,21 @@ async function superviseDatabase() {
     const died = await Promise.race([exited.then(() => true), sleep(2000).then(() => false)]);
     if (stopping) break;
     if (!died) {
-      const ok = await Promise.race([probe`select 1`.then(() => true, () => false), sleep(3000).then(() => false)]);
+      const ok = await Promise.race([
+        probe`select 1`.then(
+          () => true,
+          () => false,
+        ),
+        sleep(3000).then(() => false),
+      ]);
       silent = ok ? 0 : silent + 1;
       if (silent < 3) continue;
       console.error(`the embedded PostgreSQL (pid ${db.pid}) has not answered for three checks; killing it to start it again`);
-      try { if (db.pid) process.kill(db.pid, 'SIGKILL'); } catch { /* gone already */ }
+      try {
+        if (db.pid) process.kill(db.pid, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
       await exited;
     }
     silent = 0;
@@ -94,7 +106,9 @@ async function superviseDatabase() {
         // Backends of a killed postmaster may hold its shared memory for a moment: try again.
         delay = policy.crashed('database');
         if (delay === null) return giveUp(`the embedded PostgreSQL could not be started again: ${err instanceof Error ? err.message : String(err)}`);
-        console.error(`the embedded PostgreSQL did not start (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); trying again in ${delay / 1000} s`);
+        console.error(
+          `the embedded PostgreSQL did not start (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); trying again in ${delay / 1000} s`,
+        );
       }
     }
     policy.started('database');
@@ -108,12 +122,19 @@ async function superviseDatabase() {
 async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
-  await Promise.all([...children.values()].map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGTERM');
-    setTimeout(() => { c.kill('SIGKILL'); }, 10_000).unref();
-  })));
+  await Promise.all(
+    [...children.values()].map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+          setTimeout(() => {
+            c.kill('SIGKILL');
+          }, 10_000).unref();
+        }),
+    ),
+  );
   await db.stop();
   process.exit(code);
 }

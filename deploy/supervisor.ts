@@ -27,5 +27,7 @@ export class RestartPolicy {
     return Math.min((this.opts.baseDelayMs ?? 1000) * 2 ** n, this.opts.maxDelayMs ?? 30_000);
   }
 
-  get recentCrashes(): number { return this.crashes.length; }
+  get recentCrashes(): number {
+    return this.crashes.length;
+  }
 }

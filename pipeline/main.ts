@@ -20,13 +20,28 @@ await enqueue(sql, JOBS.award_weeks, {});
 
 const metrics = workerMetrics(sql);
 metrics.observe(runner.events);
-const health = config.workerHealthPort === null ? null : await startHealthServer({
-  port: config.workerHealthPort, registry: metrics.registry,
-  checks: [
-    { name: 'database', check: async () => { await sql`select 1`; } },
-    { name: 'migrations', check: async () => { const missing = await pendingMigrations(sql); if (missing.length) throw new Error(`not applied: ${missing.join(', ')}`); } },
-  ],
-});
+const health =
+  config.workerHealthPort === null
+    ? null
+    : await startHealthServer({
+        port: config.workerHealthPort,
+        registry: metrics.registry,
+        checks: [
+          {
+            name: 'database',
+            check: async () => {
+              await sql`select 1`;
+            },
+          },
+          {
+            name: 'migrations',
+            check: async () => {
+              const missing = await pendingMigrations(sql);
+              if (missing.length) throw new Error(`not applied: ${missing.join(', ')}`);
+            },
+          },
+        ],
+      });
 if (health) log.info({ port: config.workerHealthPort }, 'worker health and metrics listening');
 
 onStopSignal(async () => {

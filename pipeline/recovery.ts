@@ -29,7 +29,11 @@ const GAVE_UP: Record<string, { reason: string; detail: string }> = {
   draft_profile: { reason: 'draft_error', detail: 'the worker drafting the profile stopped on every attempt; submit the URL again' },
 };
 
-export interface Recovered { unlocked: number; workers: string[]; failedDrafts: number }
+export interface Recovered {
+  unlocked: number;
+  workers: string[];
+  failedDrafts: number;
+}
 
 export async function recoverStaleJobs(sql: Sql, horizons: Record<string, number>): Promise<Recovered> {
   const tasks = Object.keys(horizons);

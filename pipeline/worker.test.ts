@@ -35,13 +35,16 @@ test('award_weeks grants #1-#3 of a finished week by votes cast during that week
     }
   }
   for (let v = 1; v < 9; v++) {
-    await makeVote(sql, ids[0], users[v].id, new Date(+week + 9 * 24 * HOUR))
-      .catch(() => {}); // user 0 already voted for alpha in-week
+    await makeVote(sql, ids[0], users[v].id, new Date(+week + 9 * 24 * HOUR)).catch(() => {}); // user 0 already voted for alpha in-week
   }
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
   await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });
   const awards = await sql`select l.slug, a.rank, a.votes from awards a join listings l on l.id = a.listing_id order by a.rank`;
-  expect(awards.map((a) => [a.slug, a.rank, a.votes])).toEqual([['delta', 1, 4], ['gamma', 2, 3], ['beta', 3, 2]]);
+  expect(awards.map((a) => [a.slug, a.rank, a.votes])).toEqual([
+    ['delta', 1, 4],
+    ['gamma', 2, 3],
+    ['beta', 3, 2],
+  ]);
   // Running it again grants nothing more.
   await quickAddJob({ connectionString: db.url }, 'award_weeks', {});
   await runJobs({ connectionString: db.url, taskList: databaseTasks(db), logger });

@@ -48,8 +48,7 @@ export function draftTasks(deps: DraftDeps): TaskList {
 }
 
 /** Every task of the worker, one per job of the catalogue. */
-export const allTasks = (deps: DraftDeps & MailDeps): TaskList =>
-  ({ ...databaseTasks(deps), ...draftTasks(deps), [JOBS.send_mail.name]: sendMail(deps) });
+export const allTasks = (deps: DraftDeps & MailDeps): TaskList => ({ ...databaseTasks(deps), ...draftTasks(deps), [JOBS.send_mail.name]: sendMail(deps) });
 
 /**
  * One crontab line for a scheduled job: its attempts and key come from the catalogue, and its
@@ -86,22 +85,37 @@ export interface WorkerOptions {
 export async function startWorker(config: Config, databaseUrl: string, opts: WorkerOptions = {}): Promise<Runner> {
   const concurrency = opts.concurrency ?? WORKER_CONCURRENCY;
   const drafter = createDrafter(config.drafter); // a bad drafter configuration fails here, before anything connects
-  const sql = connect(databaseUrl, { max: concurrency + 2, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.workerStatementTimeoutMs });
-  const fetcher = opts.fetcher ?? createSafeFetcher({
-    allowLoopback: config.allowLoopbackFetch,
-    userAgent: config.crawlerUserAgent,
-    timeoutMs: 10_000,
-    maxBytes: CRAWL_LIMITS.maxBytesPerPage,
+  const sql = connect(databaseUrl, {
+    max: concurrency + 2,
+    connectTimeoutMs: config.db.connectTimeoutMs,
+    statementTimeoutMs: config.db.workerStatementTimeoutMs,
   });
+  const fetcher =
+    opts.fetcher ??
+    createSafeFetcher({
+      allowLoopback: config.allowLoopbackFetch,
+      userAgent: config.crawlerUserAgent,
+      timeoutMs: 10_000,
+      maxBytes: CRAWL_LIMITS.maxBytesPerPage,
+    });
   const siteCheck: SiteCheckDeps = {
     sql,
-    fetcher: opts.siteCheckFetcher ?? createSafeFetcher({
-      allowLoopback: config.allowLoopbackFetch, userAgent: config.crawlerUserAgent, timeoutMs: SITE_CHECK_LIMITS.timeoutMs, maxBytes: SITE_CHECK_LIMITS.maxBytes,
-    }),
+    fetcher:
+      opts.siteCheckFetcher ??
+      createSafeFetcher({
+        allowLoopback: config.allowLoopbackFetch,
+        userAgent: config.crawlerUserAgent,
+        timeoutMs: SITE_CHECK_LIMITS.timeoutMs,
+        maxBytes: SITE_CHECK_LIMITS.maxBytes,
+      }),
   };
   const deps: DraftDeps = {
-    sql, fetcher, drafter, userAgent: config.crawlerUserAgent,
-    crawl: CRAWL_LIMITS, competitorMaxPages: 10,
+    sql,
+    fetcher,
+    drafter,
+    userAgent: config.crawlerUserAgent,
+    crawl: CRAWL_LIMITS,
+    competitorMaxPages: 10,
   };
   const logger = opts.logger ?? new Logger(consoleLogFactory);
   // graphile-worker's own pool, with the time caps its default pool lacks (pg waits forever to
@@ -120,7 +134,9 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     logger.error(`PostgreSQL connection error (the worker waits and reconnects): ${err.message}`);
   };
   pgPool.on('error', poolError);
-  pgPool.on('connect', (client) => { client.on('error', poolError); });
+  pgPool.on('connect', (client) => {
+    client.on('error', poolError);
+  });
   let runner: Runner;
   try {
     runner = await run({
@@ -131,9 +147,12 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
       ...(opts.logger ? { logger: opts.logger } : {}),
       taskList: {
         ...allTasks({ ...deps, mail: config.mail }),
-        [JOBS.check_badge.name]: checkBadgeTask(siteCheck), [JOBS.go_live.name]: goLiveTask(siteCheck),
-        [JOBS.sweep_listings.name]: sweepListingsTask(siteCheck), [JOBS.notify_followers.name]: notifyFollowersTask({ sql, siteUrl: config.siteUrl }),
-        [JOBS.fulfil_order.name]: fulfilOrderTask({ sql }), [JOBS.expire_orders.name]: expireOrdersTask({ sql }),
+        [JOBS.check_badge.name]: checkBadgeTask(siteCheck),
+        [JOBS.go_live.name]: goLiveTask(siteCheck),
+        [JOBS.sweep_listings.name]: sweepListingsTask(siteCheck),
+        [JOBS.notify_followers.name]: notifyFollowersTask({ sql, siteUrl: config.siteUrl }),
+        [JOBS.fulfil_order.name]: fulfilOrderTask({ sql }),
+        [JOBS.expire_orders.name]: expireOrdersTask({ sql }),
       },
       crontab: [
         cronLine(config.viewRefreshCron, JOBS.refresh_views),
@@ -154,14 +173,19 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
   const recover = async () => {
     try {
       const r = await recoverStaleJobs(sql, horizons);
-      if (r.unlocked) logger.warn(`recovered ${r.unlocked} jobs of stopped workers (${r.workers.join(', ')}); ${r.failedDrafts} drafts failed on their last attempt`);
+      if (r.unlocked)
+        logger.warn(`recovered ${r.unlocked} jobs of stopped workers (${r.workers.join(', ')}); ${r.failedDrafts} drafts failed on their last attempt`);
     } catch (err) {
       logger.warn(`job recovery skipped: ${err instanceof Error ? err.message : String(err)}`); // the database may be down; next round
     }
   };
   void recover();
   const recovery = setInterval(recover, opts.recoveryEveryMs ?? RECOVERY_EVERY_MS);
-  const close = async () => { clearInterval(recovery); await sql.end({ timeout: 5 }); await pgPool.end().catch(() => {}); };
+  const close = async () => {
+    clearInterval(recovery);
+    await sql.end({ timeout: 5 });
+    await pgPool.end().catch(() => {});
+  };
   runner.promise.then(close, close);
   return runner;
 }

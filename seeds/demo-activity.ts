@@ -3,12 +3,25 @@ import { OWNER_REVIEWS, REVIEW_BODIES, SPAM_REVIEWS } from './demo-data/words.ts
 import { addDays, addHours, between, isoDate, mondayOf, type Rng } from './random.ts';
 
 export interface ListingRef {
-  id: number; status: string; leaf: string; ownerId: number | null; onOtherSite: boolean;
-  launchWeek: Date | null; launchedAt: Date | null; createdAt: Date;
+  id: number;
+  status: string;
+  leaf: string;
+  ownerId: number | null;
+  onOtherSite: boolean;
+  launchWeek: Date | null;
+  launchedAt: Date | null;
+  createdAt: Date;
 }
 
 type Row = Record<string, unknown>;
-export interface Activity { votes: Row[]; follows: Row[]; reviews: Row[]; views: Row[]; alternatives: Row[]; billboard: Row[] }
+export interface Activity {
+  votes: Row[];
+  follows: Row[];
+  reviews: Row[];
+  views: Row[];
+  alternatives: Row[];
+  billboard: Row[];
+}
 
 const minDate = (a: Date, b: Date) => (a < b ? a : b);
 
@@ -18,7 +31,8 @@ export function planActivity(rng: Rng, now: Date, listings: ListingRef[], voters
   const live = listings.filter((l) => l.status === 'live' && l.launchedAt && l.launchWeek);
 
   for (const l of live) {
-    const launchedAt = l.launchedAt!; const weekEnd = addDays(l.launchWeek!, 7);
+    const launchedAt = l.launchedAt!;
+    const weekEnd = addDays(l.launchWeek!, 7);
     // Heavy-tailed popularity; a launch in the current week has only the votes cast so far.
     let target = Math.floor(2 + (l.onOtherSite ? 40 : 170) * rng.next() ** 3);
     if (weekEnd > now) target = Math.round(target * Math.min(1, (now.getTime() - launchedAt.getTime()) / (weekEnd.getTime() - launchedAt.getTime())));
@@ -41,8 +55,14 @@ export function planActivity(rng: Rng, now: Date, listings: ListingRef[], voters
       for (const userId of rng.sample(voterSet.length >= 3 ? voterSet : voters, rng.int(1, 8))) {
         const spam = rng.chance(0.07);
         const rating = spam ? rng.pick([1, 5]) : rng.weighted([1, 2, 3, 4, 5], [5, 8, 17, 35, 35]);
-        act.reviews.push({ listing_id: l.id, user_id: userId, rating, flagged: spam,
-          body: spam ? rng.pick(SPAM_REVIEWS) : rng.pick(REVIEW_BODIES[rating]), created_at: between(launchedAt, now, rng.next()) });
+        act.reviews.push({
+          listing_id: l.id,
+          user_id: userId,
+          rating,
+          flagged: spam,
+          body: spam ? rng.pick(SPAM_REVIEWS) : rng.pick(REVIEW_BODIES[rating]),
+          created_at: between(launchedAt, now, rng.next()),
+        });
       }
     }
     if (l.ownerId && rng.chance(0.1)) {
@@ -50,8 +70,13 @@ export function planActivity(rng: Rng, now: Date, listings: ListingRef[], voters
     }
 
     // Daily profile views, peaking on launch day and decaying after.
-    const peak = 20 + voterSet.length * 3; const base = rng.int(1, 8);
-    for (let day = new Date(Date.UTC(launchedAt.getUTCFullYear(), launchedAt.getUTCMonth(), launchedAt.getUTCDate())), d = 0; day <= today; day = addDays(day, 1), d++) {
+    const peak = 20 + voterSet.length * 3;
+    const base = rng.int(1, 8);
+    for (
+      let day = new Date(Date.UTC(launchedAt.getUTCFullYear(), launchedAt.getUTCMonth(), launchedAt.getUTCDate())), d = 0;
+      day <= today;
+      day = addDays(day, 1), d++
+    ) {
       const views = Math.round(peak * Math.exp(-d / 9) * (0.7 + 0.6 * rng.next()) + base * rng.next());
       if (views > 0) act.views.push({ listing_id: l.id, day: isoDate(day), views });
     }
@@ -59,7 +84,8 @@ export function planActivity(rng: Rng, now: Date, listings: ListingRef[], voters
 
   // Upcoming launches collect a few followers and pre-launch views.
   for (const l of listings.filter((x) => x.status === 'scheduled' || x.status === 'awaiting_badge')) {
-    for (const userId of rng.sample(voters, rng.int(0, 8))) act.follows.push({ listing_id: l.id, user_id: userId, created_at: between(l.createdAt, now, rng.next()) });
+    for (const userId of rng.sample(voters, rng.int(0, 8)))
+      act.follows.push({ listing_id: l.id, user_id: userId, created_at: between(l.createdAt, now, rng.next()) });
     for (let d = 0; d < rng.int(0, 10); d++) act.views.push({ listing_id: l.id, day: isoDate(addDays(today, -d)), views: rng.int(1, 25) });
   }
 
@@ -76,8 +102,13 @@ export function planActivity(rng: Rng, now: Date, listings: ListingRef[], voters
   // Billboard money for about 25 live listings, in cents, at least the $10 minimum.
   for (const l of rng.sample(mainLive, 25)) {
     for (let k = rng.int(1, 3); k > 0; k--) {
-      act.billboard.push({ listing_id: l.id, user_id: l.ownerId, amount_cents: rng.int(2, 100) * 500, currency: 'USD',
-        created_at: between(l.launchedAt!, now, rng.next()) });
+      act.billboard.push({
+        listing_id: l.id,
+        user_id: l.ownerId,
+        amount_cents: rng.int(2, 100) * 500,
+        currency: 'USD',
+        created_at: between(l.launchedAt!, now, rng.next()),
+      });
     }
   }
   return act;
@@ -85,16 +116,20 @@ export function planActivity(rng: Rng, now: Date, listings: ListingRef[], voters
 
 /** Weekly Domain Rating over 12 weeks per company, each trending up or down, and MRR for about 40%. */
 export function planCompanyMetrics(rng: Rng, now: Date, companyIds: number[]) {
-  const ratings: Row[] = []; const revenue: Row[] = [];
+  const ratings: Row[] = [];
+  const revenue: Row[] = [];
   const week0 = mondayOf(now);
   for (const companyId of companyIds) {
-    const start = rng.int(3, 60); const slope = -1.5 + rng.next() * 4;
+    const start = rng.int(3, 60);
+    const slope = -1.5 + rng.next() * 4;
     for (let k = 11; k >= 0; k--) {
       const rating = Math.max(0, Math.min(100, Math.round(start + slope * (11 - k) + (rng.next() - 0.5) * 2)));
       ratings.push({ company_id: companyId, measured_on: isoDate(addDays(week0, -7 * k)), rating });
     }
     if (!rng.chance(0.4)) continue;
-    let mrr = rng.int(5, 2000) * 10_000; const growth = 1 + rng.next() * 0.15; const verified = rng.chance(0.35);
+    let mrr = rng.int(5, 2000) * 10_000;
+    const growth = 1 + rng.next() * 0.15;
+    const verified = rng.chance(0.35);
     for (let back = rng.int(3, 6); back >= 1; back--) {
       const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
       revenue.push({ company_id: companyId, month: isoDate(month), mrr_cents: Math.round(mrr / 100) * 100, currency: 'USD', verified });

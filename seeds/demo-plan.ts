@@ -1,22 +1,52 @@
 // The demo listings planned in memory: names, statuses, weeks, text and sections, before any id exists.
 import { ATTRIBUTES, LEAVES, type LeafSpec, type ParentSpec } from './demo-data/index.ts';
-import { MEDIA_CAPTIONS, MILESTONE_TITLES, NAME_HEADS, NAME_TAILS, NOT_FOUND_FIELDS, PLACES, PRICING_USPS, SOCIAL_PLATFORMS, TLDS, UPDATE_TEMPLATES, USPS } from './demo-data/words.ts';
+import {
+  MEDIA_CAPTIONS,
+  MILESTONE_TITLES,
+  NAME_HEADS,
+  NAME_TAILS,
+  NOT_FOUND_FIELDS,
+  PLACES,
+  PRICING_USPS,
+  SOCIAL_PLATFORMS,
+  TLDS,
+  UPDATE_TEMPLATES,
+  USPS,
+} from './demo-data/words.ts';
 import { descriptions, founderStory, listingFaqs, pickFacts, pricingSummary, tagline, type ListingFacts, type PricingModel } from './demo-text.ts';
 import { addDays, addHours, between, DAY_MS, isoDate, slugify, type Rng } from './random.ts';
 
 export type Status = 'live' | 'scheduled' | 'awaiting_badge' | 'draft';
-export const STATUS_COUNTS: [Status, number][] = [['live', 275], ['scheduled', 32], ['awaiting_badge', 16], ['draft', 17]];
+export const STATUS_COUNTS: [Status, number][] = [
+  ['live', 275],
+  ['scheduled', 32],
+  ['awaiting_badge', 16],
+  ['draft', 17],
+];
 export const LIVE_WEEKS = 16; // the current week and the 15 before it
-const SLOTS = 20;             // sites.launch_slots_per_week default
+const SLOTS = 20; // sites.launch_slots_per_week default
 
 export interface PlannedListing {
-  idx: number; name: string; slug: string; domain: string; url: string;
-  parent: ParentSpec; leaf: LeafSpec; extraLeaves: string[];
-  status: Status; plan: 'free' | 'paid'; launchWeek: Date | null; launchedAt: Date | null; createdAt: Date;
+  idx: number;
+  name: string;
+  slug: string;
+  domain: string;
+  url: string;
+  parent: ParentSpec;
+  leaf: LeafSpec;
+  extraLeaves: string[];
+  status: Status;
+  plan: 'free' | 'paid';
+  launchWeek: Date | null;
+  launchedAt: Date | null;
+  createdAt: Date;
   founders: number[]; // founder indexes, primary first
   row: Record<string, unknown>; // listings columns that need no ids
-  faqs: { question: string; answer: string }[]; socials: [string, string][];
-  story: Record<string, string> | null; milestones: Record<string, unknown>[]; media: Record<string, unknown>[];
+  faqs: { question: string; answer: string }[];
+  socials: [string, string][];
+  story: Record<string, string> | null;
+  milestones: Record<string, unknown>[];
+  media: Record<string, unknown>[];
   updates: { title: string; body: string; created_at: Date }[];
 }
 
@@ -50,11 +80,13 @@ export function planListings(rng: Rng, now: Date, week0: Date, founderCount: num
     const slug = slugify(name);
     const domain = `${slug}.${rng.pick(TLDS)}.example`;
     const url = `https://${domain}`;
-    const plan: 'free' | 'paid' = status === 'live' ? (rng.chance(0.2) ? 'paid' : 'free')
-      : status === 'scheduled' ? (rng.chance(0.5) ? 'paid' : 'free') : 'free';
+    const plan: 'free' | 'paid' =
+      status === 'live' ? (rng.chance(0.2) ? 'paid' : 'free') : status === 'scheduled' ? (rng.chance(0.5) ? 'paid' : 'free') : 'free';
 
     // Weeks are Monday-based UTC; free listings go live as their week opens, paid ones whenever they chose.
-    let launchWeek: Date | null = null; let launchedAt: Date | null = null; let createdAt: Date;
+    let launchWeek: Date | null = null;
+    let launchedAt: Date | null = null;
+    let createdAt: Date;
     if (status === 'live') {
       launchWeek = addDays(week0, 7 * liveSlots.pop()!);
       launchedAt = plan === 'free' ? addHours(launchWeek, rng.next() * 2) : addHours(launchWeek, rng.next() * 160);
@@ -71,9 +103,12 @@ export function planListings(rng: Rng, now: Date, week0: Date, founderCount: num
 
     const pricingModel = rng.weighted<PricingModel>(['freemium', 'paid', 'free', 'open-source', 'usage-based'], [35, 25, 10, 15, 15]);
     const priceCents = rng.pick([900, 1200, 1500, 1900, 2900, 4900, 9900, 19900]);
-    const stage = status === 'live' ? rng.weighted(['launched', 'growing', 'established'], [45, 35, 20])
-      : status === 'draft' ? rng.weighted(['idea', 'pre-launch', 'launched'], [30, 50, 20])
-      : rng.weighted(['pre-launch', 'launched', 'growing'], [50, 40, 10]);
+    const stage =
+      status === 'live'
+        ? rng.weighted(['launched', 'growing', 'established'], [45, 35, 20])
+        : status === 'draft'
+          ? rng.weighted(['idea', 'pre-launch', 'launched'], [30, 50, 20])
+          : rng.weighted(['pre-launch', 'launched', 'growing'], [50, 40, 10]);
     const age = stage === 'established' ? rng.int(6, 12) : stage === 'growing' ? rng.int(2, 6) : stage === 'launched' ? rng.int(0, 3) : rng.int(0, 1);
     const [country, city] = rng.pick(PLACES);
     const notFound = rng.chance(0.18) ? rng.sample(NOT_FOUND_FIELDS, rng.int(1, 2)) : [];
@@ -81,8 +116,12 @@ export function planListings(rng: Rng, now: Date, week0: Date, founderCount: num
     const hasApi = rng.chance(0.6);
 
     const facts: ListingFacts = {
-      ...pickFacts(rng, { name, domain, parent, leaf }), pricingModel, priceCents,
-      city: missing('city') ? null : city, foundedYear: missing('founded_year') ? null : year - age, hasApi,
+      ...pickFacts(rng, { name, domain, parent, leaf }),
+      pricingModel,
+      priceCents,
+      city: missing('city') ? null : city,
+      foundedYear: missing('founded_year') ? null : year - age,
+      hasApi,
     };
     const features = rng.sample(leaf.features, rng.int(3, 5));
     const usps = [PRICING_USPS[pricingModel], ...rng.sample(USPS, rng.int(2, 3))].filter(Boolean).slice(0, 3);
@@ -102,19 +141,36 @@ export function planListings(rng: Rng, now: Date, week0: Date, founderCount: num
 
     const live = status === 'live';
     const row: Record<string, unknown> = {
-      slug, name, url, domain, logo_url: `${url}/logo.png`, tagline: tag,
-      short_description: text.short, description: text.long,
+      slug,
+      name,
+      url,
+      domain,
+      logo_url: `${url}/logo.png`,
+      tagline: tag,
+      short_description: text.short,
+      description: text.long,
       headline: live ? `${name}: ${facts.job.charAt(0).toUpperCase()}${facts.job.slice(1)}` : null,
       summary: live ? `${text.short} ${pricingSummary(facts)}` : null,
       seo_title: live ? `${name} - ${tag}`.slice(0, 200) : null,
       seo_description: live ? text.short.slice(0, 320) : null,
-      stage, pricing_model: pricingModel,
+      stage,
+      pricing_model: pricingModel,
       pricing_summary: missing('pricing_summary') ? null : pricingSummary(facts),
-      country, city: facts.city, founded_year: facts.foundedYear,
-      demo_video_url: rng.chance(0.3) ? `https://www.youtube.com/watch?v=${rng.token(11, 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789_-')}` : null,
+      country,
+      city: facts.city,
+      founded_year: facts.foundedYear,
+      demo_video_url: rng.chance(0.3)
+        ? `https://www.youtube.com/watch?v=${rng.token(11, 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789_-')}`
+        : null,
       contact_email: missing('contact_email') ? null : `hello@${domain}`,
-      features, usps, keywords, attributes, status, plan,
-      launch_week: launchWeek ? isoDate(launchWeek) : null, launched_at: launchedAt,
+      features,
+      usps,
+      keywords,
+      attributes,
+      status,
+      plan,
+      launch_week: launchWeek ? isoDate(launchWeek) : null,
+      launched_at: launchedAt,
       not_found_on_website: [...notFound],
       created_at: createdAt,
       updated_at: new Date(Math.min(now.getTime(), (launchedAt ?? createdAt).getTime() + rng.int(1, 20) * DAY_MS)),
@@ -128,39 +184,80 @@ export function planListings(rng: Rng, now: Date, week0: Date, founderCount: num
       if (!founders.includes(f)) founders.push(f);
     }
 
-    const extraLeaves = plan === 'paid' && rng.chance(0.6)
-      ? rng.sample(LEAVES.filter((l) => l.leaf.slug !== leaf.slug), rng.int(1, 3)).map((l) => l.leaf.slug) : [];
+    const extraLeaves =
+      plan === 'paid' && rng.chance(0.6)
+        ? rng
+            .sample(
+              LEAVES.filter((l) => l.leaf.slug !== leaf.slug),
+              rng.int(1, 3),
+            )
+            .map((l) => l.leaf.slug)
+        : [];
     const platforms = ['x', 'linkedin', ...rng.sample(SOCIAL_PLATFORMS.slice(2), rng.int(0, 2))];
     if (parent.slug === 'developer-tools' && !platforms.includes('github')) platforms.push('github');
     const socials = platforms.map((p): [string, string] => [p, socialUrl(p, slug)]);
 
     // Paid sections: unlocked for many paid listings; a few free ones have a story that stays hidden.
-    const sections = plan === 'paid' && rng.chance(0.65)
-      ? (rng.chance(0.45) ? ['story', 'milestones', 'media'] : rng.sample(['story', 'milestones', 'media'], rng.int(1, 2))) : [];
+    const sections =
+      plan === 'paid' && rng.chance(0.65)
+        ? rng.chance(0.45)
+          ? ['story', 'milestones', 'media']
+          : rng.sample(['story', 'milestones', 'media'], rng.int(1, 2))
+        : [];
     row.unlocked_sections = ['story', 'milestones', 'media'].filter((s) => sections.includes(s));
     const story = sections.includes('story') || (live && rng.chance(0.04)) ? founderStory(rng, facts, 'We') : null;
     const milestones = sections.includes('milestones') ? planMilestones(rng, now, facts, url) : [];
     const media = sections.includes('media')
-      ? rng.sample(MEDIA_CAPTIONS, rng.int(2, 4)).map((caption, position) => ({ position, kind: 'image', url: `${url}/media/screenshot-${position + 1}.png`, caption }))
+      ? rng
+          .sample(MEDIA_CAPTIONS, rng.int(2, 4))
+          .map((caption, position) => ({ position, kind: 'image', url: `${url}/media/screenshot-${position + 1}.png`, caption }))
       : [];
-    if (media.length && rng.chance(0.3)) media.push({ position: media.length, kind: 'video', url: `https://www.youtube.com/watch?v=${rng.token(11)}`, caption: 'Product tour' });
+    if (media.length && rng.chance(0.3))
+      media.push({ position: media.length, kind: 'video', url: `https://www.youtube.com/watch?v=${rng.token(11)}`, caption: 'Product tour' });
 
-    const updates = live && launchedAt && rng.chance(0.3)
-      ? rng.sample(UPDATE_TEMPLATES, rng.int(1, 3))
-          .map(([title, body]) => ({ title, body: body.replaceAll('{name}', name), created_at: between(launchedAt!, now, rng.next()) }))
-          .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
-      : [];
+    const updates =
+      live && launchedAt && rng.chance(0.3)
+        ? rng
+            .sample(UPDATE_TEMPLATES, rng.int(1, 3))
+            .map(([title, body]) => ({ title, body: body.replaceAll('{name}', name), created_at: between(launchedAt!, now, rng.next()) }))
+            .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+        : [];
 
-    return { idx, name, slug, domain, url, parent, leaf, extraLeaves, status, plan, launchWeek, launchedAt, createdAt,
-      founders, row, faqs: listingFaqs(rng, facts), socials, story, milestones, media, updates };
+    return {
+      idx,
+      name,
+      slug,
+      domain,
+      url,
+      parent,
+      leaf,
+      extraLeaves,
+      status,
+      plan,
+      launchWeek,
+      launchedAt,
+      createdAt,
+      founders,
+      row,
+      faqs: listingFaqs(rng, facts),
+      socials,
+      story,
+      milestones,
+      media,
+      updates,
+    };
   });
 }
 
 function socialUrl(platform: string, handle: string): string {
   const base: Record<string, string> = {
-    x: 'https://x.com/', linkedin: 'https://www.linkedin.com/company/', github: 'https://github.com/',
-    youtube: 'https://www.youtube.com/@', producthunt: 'https://www.producthunt.com/products/',
-    instagram: 'https://www.instagram.com/', medium: 'https://medium.com/@',
+    x: 'https://x.com/',
+    linkedin: 'https://www.linkedin.com/company/',
+    github: 'https://github.com/',
+    youtube: 'https://www.youtube.com/@',
+    producthunt: 'https://www.producthunt.com/products/',
+    instagram: 'https://www.instagram.com/',
+    medium: 'https://medium.com/@',
   };
   return base[platform] + handle;
 }
@@ -168,10 +265,14 @@ function socialUrl(platform: string, handle: string): string {
 function planMilestones(rng: Rng, now: Date, f: ListingFacts, url: string) {
   const start = Date.UTC(f.foundedYear ?? now.getUTCFullYear() - 2, 0, 15);
   // Titles keep their list order (first customer before 10,000 users), dates ascend with them.
-  const titles = rng.sample([...MILESTONE_TITLES.keys()], rng.int(3, 5)).sort((a, b) => a - b).map((i) => MILESTONE_TITLES[i]);
+  const titles = rng
+    .sample([...MILESTONE_TITLES.keys()], rng.int(3, 5))
+    .sort((a, b) => a - b)
+    .map((i) => MILESTONE_TITLES[i]);
   const times = titles.map(() => start + rng.next() * (now.getTime() - DAY_MS - start)).sort((a, b) => a - b);
   return titles.map((title, i) => ({
-    date: isoDate(new Date(times[i])), title,
+    date: isoDate(new Date(times[i])),
+    title,
     description: `${f.name}: ${title.toLowerCase()}.`,
     url: rng.chance(0.5) ? `${url}/blog/${slugify(title)}` : null,
   }));

@@ -46,29 +46,62 @@ export async function seedDemo(sql: Sql, siteId: number, opts: { now?: Date } = 
     const sisters = await seedSisterSites(tx);
 
     // People: founders with accounts own their listings; voters are the community.
-    const founderUsers = founders.filter((f) => f.hasUser).map((f) => ({
-      email: `${f.slug}@example.com`, name: f.name,
-      created_at: addDays(firstCompany.get(f.idx)?.createdAt ?? now, -rng.int(1, 30)),
-    }));
+    const founderUsers = founders
+      .filter((f) => f.hasUser)
+      .map((f) => ({
+        email: `${f.slug}@example.com`,
+        name: f.name,
+        created_at: addDays(firstCompany.get(f.idx)?.createdAt ?? now, -rng.int(1, 30)),
+      }));
     const voterUsers = voters.map((v) => ({ ...v, created_at: addDays(now, -rng.int(120, 700)) }));
     const userIds = new Map((await insertReturning(tx, 'users', [...founderUsers, ...voterUsers], ['id', 'email'])).map((r) => [r.email, r.id]));
     const founderUserId = (idx: number) => (founders[idx].hasUser ? userIds.get(`${founders[idx].slug}@example.com`)! : null);
     const voterIds = voters.map((v) => userIds.get(v.email)!);
 
-    const founderIds = new Map((await insertReturning(tx, 'founders', founders.map((f) => ({
-      slug: f.slug, user_id: founderUserId(f.idx), name: f.name, title: f.title,
-      bio: founderBio(f, firstCompany.get(f.idx)?.name ?? null), country: f.country,
-      avatar_url: f.avatar_url, socials: f.socials, created_at: addDays(firstCompany.get(f.idx)?.createdAt ?? now, -rng.int(1, 60)),
-    })), ['id', 'slug'])).map((r) => [r.slug, r.id]));
+    const founderIds = new Map(
+      (
+        await insertReturning(
+          tx,
+          'founders',
+          founders.map((f) => ({
+            slug: f.slug,
+            user_id: founderUserId(f.idx),
+            name: f.name,
+            title: f.title,
+            bio: founderBio(f, firstCompany.get(f.idx)?.name ?? null),
+            country: f.country,
+            avatar_url: f.avatar_url,
+            socials: f.socials,
+            created_at: addDays(firstCompany.get(f.idx)?.createdAt ?? now, -rng.int(1, 60)),
+          })),
+          ['id', 'slug'],
+        )
+      ).map((r) => [r.slug, r.id]),
+    );
 
-    const companyIds = new Map((await insertReturning(tx, 'companies', listings.map((l) => ({
-      name: l.name, domain: l.domain, website_url: l.url, created_at: l.createdAt,
-    })), ['id', 'domain'])).map((r) => [r.domain, r.id]));
+    const companyIds = new Map(
+      (
+        await insertReturning(
+          tx,
+          'companies',
+          listings.map((l) => ({
+            name: l.name,
+            domain: l.domain,
+            website_url: l.url,
+            created_at: l.createdAt,
+          })),
+          ['id', 'domain'],
+        )
+      ).map((r) => [r.domain, r.id]),
+    );
 
     // Listings on this site, then a few of the same companies on the other sites of the network.
     const ownerOf = (l: PlannedListing) => founderUserId(l.founders[0]);
     const mainRows = listings.map((l) => ({
-      ...l.row, site_id: siteId, company_id: companyIds.get(l.domain)!, owner_user_id: ownerOf(l),
+      ...l.row,
+      site_id: siteId,
+      company_id: companyIds.get(l.domain)!,
+      owner_user_id: ownerOf(l),
       primary_category_id: categoryIds.get(l.leaf.slug)!,
     }));
     const liveMain = listings.filter((l) => l.status === 'live');
@@ -76,11 +109,20 @@ export async function seedDemo(sql: Sql, siteId: number, opts: { now?: Date } = 
     for (const [site, count] of sisters) {
       for (const l of rng.sample(liveMain, count)) {
         const week = addDays(week0, -7 * rng.int(1, LIVE_WEEKS - 1));
-        sisterPlans.push({ site, l, row: {
-          ...mainRows[l.idx], site_id: site, plan: 'free', unlocked_sections: [],
-          headline: `${l.name}, as picked by our editors`, summary: `${l.row.short_description} Featured across our network.`,
-          launch_week: isoDate(week), launched_at: addHours(week, rng.next() * 100),
-        } });
+        sisterPlans.push({
+          site,
+          l,
+          row: {
+            ...mainRows[l.idx],
+            site_id: site,
+            plan: 'free',
+            unlocked_sections: [],
+            headline: `${l.name}, as picked by our editors`,
+            summary: `${l.row.short_description} Featured across our network.`,
+            launch_week: isoDate(week),
+            launched_at: addHours(week, rng.next() * 100),
+          },
+        });
       }
     }
     const inserted = await insertReturning(tx, 'listings', [...mainRows, ...sisterPlans.map((s) => s.row)], ['id', 'site_id', 'slug']);
@@ -96,22 +138,74 @@ export async function seedDemo(sql: Sql, siteId: number, opts: { now?: Date } = 
       ...sisterPlans.map((s) => ({ listing_id: sisterId(s), category_id: categoryIds.get(s.l.leaf.slug)!, is_primary: true })),
     ]);
     await insertMany(tx, 'listing_founders', [
-      ...listings.flatMap((l) => l.founders.map((f, position) => ({ listing_id: mainId(l), founder_id: founderIds.get(founders[f].slug)!, role: position === 0 ? founders[f].title : rng.pick(CO_FOUNDER_TITLES), position }))),
-      ...sisterPlans.map((s) => ({ listing_id: sisterId(s), founder_id: founderIds.get(founders[s.l.founders[0]].slug)!, role: founders[s.l.founders[0]].title, position: 0 })),
+      ...listings.flatMap((l) =>
+        l.founders.map((f, position) => ({
+          listing_id: mainId(l),
+          founder_id: founderIds.get(founders[f].slug)!,
+          role: position === 0 ? founders[f].title : rng.pick(CO_FOUNDER_TITLES),
+          position,
+        })),
+      ),
+      ...sisterPlans.map((s) => ({
+        listing_id: sisterId(s),
+        founder_id: founderIds.get(founders[s.l.founders[0]].slug)!,
+        role: founders[s.l.founders[0]].title,
+        position: 0,
+      })),
     ]);
-    await insertMany(tx, 'listing_faqs', listings.flatMap((l) => l.faqs.map((q, position) => ({ listing_id: mainId(l), position, ...q }))));
-    await insertMany(tx, 'listing_socials', listings.flatMap((l) => l.socials.map(([platform, url]) => ({ listing_id: mainId(l), platform, url }))));
-    await insertMany(tx, 'listing_media', listings.flatMap((l) => l.media.map((m) => ({ listing_id: mainId(l), ...m }))));
-    await insertMany(tx, 'milestones', listings.flatMap((l) => l.milestones.map((m) => ({ listing_id: mainId(l), ...m }))));
-    await insertMany(tx, 'founder_stories', listings.filter((l) => l.story).map((l) => ({ listing_id: mainId(l), ...l.story, updated_at: l.row.updated_at })));
-    await insertMany(tx, 'listing_updates', listings.flatMap((l) => l.updates.map((u) => ({ listing_id: mainId(l), ...u }))));
+    await insertMany(
+      tx,
+      'listing_faqs',
+      listings.flatMap((l) => l.faqs.map((q, position) => ({ listing_id: mainId(l), position, ...q }))),
+    );
+    await insertMany(
+      tx,
+      'listing_socials',
+      listings.flatMap((l) => l.socials.map(([platform, url]) => ({ listing_id: mainId(l), platform, url }))),
+    );
+    await insertMany(
+      tx,
+      'listing_media',
+      listings.flatMap((l) => l.media.map((m) => ({ listing_id: mainId(l), ...m }))),
+    );
+    await insertMany(
+      tx,
+      'milestones',
+      listings.flatMap((l) => l.milestones.map((m) => ({ listing_id: mainId(l), ...m }))),
+    );
+    await insertMany(
+      tx,
+      'founder_stories',
+      listings.filter((l) => l.story).map((l) => ({ listing_id: mainId(l), ...l.story, updated_at: l.row.updated_at })),
+    );
+    await insertMany(
+      tx,
+      'listing_updates',
+      listings.flatMap((l) => l.updates.map((u) => ({ listing_id: mainId(l), ...u }))),
+    );
 
     // Community activity and company metrics.
     const refs: ListingRef[] = [
-      ...listings.map((l) => ({ id: mainId(l), status: l.status, leaf: l.leaf.slug, ownerId: ownerOf(l), onOtherSite: false,
-        launchWeek: l.launchWeek, launchedAt: l.launchedAt, createdAt: l.createdAt })),
-      ...sisterPlans.map((s) => ({ id: sisterId(s), status: 'live', leaf: s.l.leaf.slug, ownerId: ownerOf(s.l), onOtherSite: true,
-        launchWeek: new Date(`${s.row.launch_week}T00:00:00Z`), launchedAt: s.row.launched_at as Date, createdAt: s.l.createdAt })),
+      ...listings.map((l) => ({
+        id: mainId(l),
+        status: l.status,
+        leaf: l.leaf.slug,
+        ownerId: ownerOf(l),
+        onOtherSite: false,
+        launchWeek: l.launchWeek,
+        launchedAt: l.launchedAt,
+        createdAt: l.createdAt,
+      })),
+      ...sisterPlans.map((s) => ({
+        id: sisterId(s),
+        status: 'live',
+        leaf: s.l.leaf.slug,
+        ownerId: ownerOf(s.l),
+        onOtherSite: true,
+        launchWeek: new Date(`${s.row.launch_week}T00:00:00Z`),
+        launchedAt: s.row.launched_at as Date,
+        createdAt: s.l.createdAt,
+      })),
     ];
     // Activity and metrics draw from their own streams: how many draws they make depends on `now`.
     const act = planActivity(new Rng(SEED + 1), now, refs, voterIds);

@@ -2,7 +2,9 @@
 
 export class Rng {
   private state: number;
-  constructor(seed: number) { this.state = seed >>> 0; }
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
 
   /** Uniform in [0, 1). */
   next(): number {
@@ -13,9 +15,13 @@ export class Rng {
   }
 
   /** Integer in [min, max], both included. */
-  int(min: number, max: number): number { return min + Math.floor(this.next() * (max - min + 1)); }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
 
-  chance(p: number): boolean { return this.next() < p; }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from an empty list');
@@ -26,7 +32,10 @@ export class Rng {
   weighted<T>(items: readonly T[], weights: readonly number[]): T {
     const total = weights.reduce((a, b) => a + b, 0);
     let r = this.next() * total;
-    for (let i = 0; i < items.length; i++) { r -= weights[i]; if (r < 0) return items[i]; }
+    for (let i = 0; i < items.length; i++) {
+      r -= weights[i];
+      if (r < 0) return items[i];
+    }
     return items[items.length - 1];
   }
 
@@ -40,7 +49,9 @@ export class Rng {
   }
 
   /** k distinct items (fewer when the list is shorter). */
-  sample<T>(items: readonly T[], k: number): T[] { return this.shuffle(items).slice(0, Math.max(0, k)); }
+  sample<T>(items: readonly T[], k: number): T[] {
+    return this.shuffle(items).slice(0, Math.max(0, k));
+  }
 
   /** A string of n characters from alphabet. */
   token(n: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'): string {
@@ -64,7 +75,12 @@ export const addHours = (t: Date, hours: number) => new Date(t.getTime() + hours
 export const isoDate = (t: Date) => t.toISOString().slice(0, 10);
 
 export const slugify = (s: string) =>
-  s.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 
 /** Between a and b (a <= b), at fraction r in [0, 1). */
 export const between = (a: Date, b: Date, r: number) => new Date(a.getTime() + Math.floor((b.getTime() - a.getTime()) * r));

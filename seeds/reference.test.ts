@@ -9,8 +9,12 @@ import { loadReferenceData } from './reference.ts';
 
 const root = join(import.meta.dirname, '..');
 let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
 
 describe('reference data', () => {
   test('loads the category tree, products with prices and interview questions once; a re-run adds nothing and keeps edits', async () => {

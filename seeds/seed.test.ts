@@ -7,11 +7,13 @@ import { seedSynthetic } from './synthetic.ts';
 
 type Db = Awaited<ReturnType<typeof freshDatabase>>;
 const dbs: Db[] = [];
-let sql: Sql; let siteId: number;
+let sql: Sql;
+let siteId: number;
 const now = new Date();
 
 async function seeded(opts: { now?: Date } = {}) {
-  const db = await freshDatabase(); dbs.push(db);
+  const db = await freshDatabase();
+  dbs.push(db);
   const site = await ensureSite(db.sql, 'main', 'http://127.0.0.1:3000');
   const started = performance.now();
   const counts = await seedDemo(db.sql, site.id, opts);
@@ -22,11 +24,14 @@ const one = async <T = any>(q: Promise<any[]>): Promise<T> => (await q)[0] as T;
 
 beforeAll(async () => {
   const s = await seeded({ now });
-  sql = s.db.sql; siteId = s.siteId;
+  sql = s.db.sql;
+  siteId = s.siteId;
   console.log(`seedDemo: ${s.counts.listings} listings, ${s.counts.categories} categories in ${Math.round(s.ms)} ms`);
   expect(s.ms).toBeLessThan(15_000);
 }, 60_000);
-afterAll(async () => { for (const db of dbs) await db.drop(); });
+afterAll(async () => {
+  for (const db of dbs) await db.drop();
+});
 
 describe('seedDemo', () => {
   test('at least 25 categories in two levels, each with a description, 2-4 FAQs and 3-6 attributes', async () => {
@@ -205,9 +210,24 @@ describe('seedDemo', () => {
                          where pp.product_code = p.code and pp.site_id = ${siteId} and pp.valid_from <= now()
                          order by valid_from desc limit 1) cur on true
       order by p.position`;
-    expect(rows.map((r) => r.code).sort()).toEqual(['ai_review', 'billboard_min', 'done_for_you', 'extra_categories', 'featured', 'launch', 'launch_bundle', 'relaunch', 'skip_queue']);
+    expect(rows.map((r) => r.code).sort()).toEqual([
+      'ai_review',
+      'billboard_min',
+      'done_for_you',
+      'extra_categories',
+      'featured',
+      'launch',
+      'launch_bundle',
+      'relaunch',
+      'skip_queue',
+    ]);
     for (const r of rows) expect(Number(r.amount_cents)).toBeGreaterThan(0);
-    expect(rows.filter((r) => r.needs_week).map((r) => r.code).sort()).toEqual(['relaunch', 'skip_queue']);
+    expect(
+      rows
+        .filter((r) => r.needs_week)
+        .map((r) => r.code)
+        .sort(),
+    ).toEqual(['relaunch', 'skip_queue']);
     const bb = rows.find((r) => r.code === 'billboard_min')!;
     expect(Number(bb.min_amount_cents)).toBe(Number(bb.amount_cents));
     expect(rows.find((r) => r.code === 'done_for_you')!.options.properties.notes.maxLength).toBe(500);
@@ -230,7 +250,8 @@ describe('seedDemo', () => {
 });
 
 describe('determinism and the synthetic generator', () => {
-  const fingerprint = (db: Sql, site: number) => one(db`
+  const fingerprint = (db: Sql, site: number) =>
+    one(db`
     select (select md5(string_agg(concat_ws('|', slug, name, tagline, status, plan, launch_week, launched_at, attributes::text), ',' order by slug))
             from listings where site_id = ${site}) as listings,
            (select md5(string_agg(concat_ws('|', l.slug, u.email, v.created_at), ',' order by l.slug, u.email))
@@ -248,7 +269,8 @@ describe('determinism and the synthetic generator', () => {
   }, 60_000);
 
   test('on an empty database, synthetic seeds the demo first', async () => {
-    const db = await freshDatabase(); dbs.push(db);
+    const db = await freshDatabase();
+    dbs.push(db);
     const site = await ensureSite(db.sql, 'main', 'http://127.0.0.1:3000');
     const r = await seedSynthetic(db.sql, site.id, 200);
     expect(r.listings).toBe(200);

@@ -6,11 +6,23 @@ import { prepareDatabase } from '../core/database.ts';
 import { seedDemo } from './demo.ts';
 import { insertSyntheticActivity, insertSyntheticListings, planSynthetic } from './synthetic-sql.ts';
 
-export interface SyntheticResult { listings: number; live: number; users: number; votes: number; follows: number; views: number; awards: number; ms: number }
+export interface SyntheticResult {
+  listings: number;
+  live: number;
+  users: number;
+  votes: number;
+  follows: number;
+  views: number;
+  awards: number;
+  ms: number;
+}
 
 /** Smallest prime >= n: voters are picked with a stride modulo a prime, so no voter repeats on a listing. */
 function primeAtLeast(n: number): number {
-  const isPrime = (k: number) => { for (let d = 2; d * d <= k; d++) if (k % d === 0) return false; return k >= 2; };
+  const isPrime = (k: number) => {
+    for (let d = 2; d * d <= k; d++) if (k % d === 0) return false;
+    return k >= 2;
+  };
   while (!isPrime(n)) n++;
   return n;
 }
@@ -26,7 +38,12 @@ export async function seedSynthetic(sql: Sql, siteId: number, n: number): Promis
     await tx`set local time zone 'UTC'`;
     const leaves = await tx`
       select id from categories c where not exists (select 1 from categories k where k.parent_id = c.id) order by id`;
-    await planSynthetic(tx, siteId, n, leaves.map((r) => Number(r.id)));
+    await planSynthetic(
+      tx,
+      siteId,
+      n,
+      leaves.map((r) => Number(r.id)),
+    );
     await insertSyntheticListings(tx, siteId);
     await insertSyntheticActivity(tx, users);
     const [counts] = await tx`
@@ -66,13 +83,18 @@ async function main() {
     if (db.applied.length) console.log(`migrations applied: ${db.applied.join(', ')}`);
     console.log(`adding ${n} synthetic listings to site "${site.key}" (${config.databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})...`);
     const r = await seedSynthetic(sql, site.id, n);
-    console.log(`done in ${(r.ms / 1000).toFixed(1)} s: ${r.listings} listings (${r.live} live), ${r.users} voters, ` +
-      `${r.votes} votes, ${r.follows} follows, ${r.views} view-days, ${r.awards} new awards; ranking views refreshed`);
+    console.log(
+      `done in ${(r.ms / 1000).toFixed(1)} s: ${r.listings} listings (${r.live} live), ${r.users} voters, ` +
+        `${r.votes} votes, ${r.follows} follows, ${r.views} view-days, ${r.awards} new awards; ranking views refreshed`,
+    );
   } finally {
     await db.stop();
   }
 }
 
 if (import.meta.main) {
-  main().catch((err) => { console.error(err instanceof Error ? err.message : err); process.exit(1); });
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
 }

@@ -12,7 +12,10 @@ test('a failed embedded start says what failed, why, and what to do (never a bar
   const dir = mkdtempSync(join(tmpdir(), 'embedded-fail-'));
   chmodSync(dir, 0o755); // as root, PostgreSQL runs as another user that must enter it
   try {
-    const err = await startEmbeddedPostgres(join(dir, 'pg'), port).then(() => null, (e: unknown) => e);
+    const err = await startEmbeddedPostgres(join(dir, 'pg'), port).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(Error);
     const message = (err as Error).message;
     expect(message).toContain('could not start');

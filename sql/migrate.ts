@@ -8,7 +8,10 @@ const LOCK = 7_301_911; // advisory lock key for migrations
 
 const quiet = new Logger(() => () => {});
 
-const migrationFiles = () => readdirSync(dir).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+const migrationFiles = () =>
+  readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort();
 
 /** Migrations this code has that the database has not applied (readiness: a new image on an old schema is not ready). */
 export async function pendingMigrations(sql: Sql): Promise<string[]> {

@@ -1,6 +1,12 @@
 import type { Sql } from './db.ts';
 
-export interface SiteRow { id: number; key: string; name: string; purpose: string; url: string }
+export interface SiteRow {
+  id: number;
+  key: string;
+  name: string;
+  purpose: string;
+  url: string;
+}
 
 /** Makes sure this deployment's site row exists and returns it. */
 export async function ensureSite(sql: Sql, key: string, url: string): Promise<SiteRow> {

@@ -24,11 +24,13 @@ function sources(dir: string): string[] {
 
 const files = LAYERS.flatMap((l) => sources(l));
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-const graph = new Map<string, string[]>(files.map((f) => {
-  const text = readFileSync(join(root, f), 'utf8');
-  const targets = [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(f), m[1] ?? m[2])));
-  return [f, targets];
-}));
+const graph = new Map<string, string[]>(
+  files.map((f) => {
+    const text = readFileSync(join(root, f), 'utf8');
+    const targets = [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(f), m[1] ?? m[2])));
+    return [f, targets];
+  }),
+);
 const layerOf = (f: string) => f.split('/')[0];
 
 describe('architecture', () => {
@@ -47,19 +49,32 @@ describe('architecture', () => {
   test('no import cycles anywhere in the production code', () => {
     // Tarjan's strongly connected components; any component of two or more files is a cycle.
     let index = 0;
-    const idx = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>();
+    const idx = new Map<string, number>(),
+      low = new Map<string, number>(),
+      stack: string[] = [],
+      on = new Set<string>();
     const cycles: string[][] = [];
     const visit = (v: string) => {
-      idx.set(v, index); low.set(v, index); index++; stack.push(v); on.add(v);
+      idx.set(v, index);
+      low.set(v, index);
+      index++;
+      stack.push(v);
+      on.add(v);
       for (const w of graph.get(v) ?? []) {
         if (!graph.has(w)) continue;
-        if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-        else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+        if (!idx.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
       }
       if (low.get(v) === idx.get(v)) {
         const scc: string[] = [];
         let w: string;
-        do { w = stack.pop()!; on.delete(w); scc.push(w); } while (w !== v);
+        do {
+          w = stack.pop()!;
+          on.delete(w);
+          scc.push(w);
+        } while (w !== v);
         if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(scc.sort());
       }
     };
@@ -68,7 +83,17 @@ describe('architecture', () => {
   });
 
   test('every relative import resolves to a file', () => {
-    const missing = [...graph].flatMap(([from, targets]) => targets.filter((t) => { try { return !statSync(join(root, t)).isFile(); } catch { return true; } }).map((t) => `${from} -> ${t}`));
+    const missing = [...graph].flatMap(([from, targets]) =>
+      targets
+        .filter((t) => {
+          try {
+            return !statSync(join(root, t)).isFile();
+          } catch {
+            return true;
+          }
+        })
+        .map((t) => `${from} -> ${t}`),
+    );
     expect(missing).toEqual([]);
   });
 });

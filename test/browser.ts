@@ -77,7 +77,8 @@ export class WebClient {
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
       const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
-      if (expired) this.cookies.delete(name); else this.cookies.set(name, value);
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
     }
   }
 
@@ -92,12 +93,18 @@ export class WebClient {
   }
 
   /** POSTs a urlencoded form. `origin: null` leaves the Origin header out; a string replaces it. */
-  async post(path: string, fields: Record<string, string | string[]>, opts: { origin?: string | null; headers?: Record<string, string> } = {}): Promise<Response> {
+  async post(
+    path: string,
+    fields: Record<string, string | string[]>,
+    opts: { origin?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) body.append(k, one);
     const origin = opts.origin === undefined ? new URL(this.baseUrl).origin : opts.origin;
     const res = await fetch(new URL(path, this.baseUrl), {
-      method: 'POST', redirect: 'manual', body,
+      method: 'POST',
+      redirect: 'manual',
+      body,
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}), ...this.cookieHeader(), ...opts.headers },
     });
     this.store(res);

@@ -17,7 +17,11 @@ export async function makeUser(sql: Sql, overrides: { email?: string; name?: str
 }
 
 /** count users at once, e-mail emailOf(1..count); ids in that order. */
-export async function makeUsers(sql: Sql, count: number, emailOf: (i: number) => string = (i) => `u${i}@example.test`): Promise<{ id: string; email: string }[]> {
+export async function makeUsers(
+  sql: Sql,
+  count: number,
+  emailOf: (i: number) => string = (i) => `u${i}@example.test`,
+): Promise<{ id: string; email: string }[]> {
   const out: { id: string; email: string }[] = [];
   for (let i = 1; i <= count; i++) out.push(await makeUser(sql, { email: emailOf(i) }));
   return out;
@@ -63,7 +67,14 @@ export async function makeListing(sql: Sql, o: ListingOverrides): Promise<{ id: 
   const name = o.name ?? slug;
   const companyId = o.companyId ?? (await makeCompany(sql, { name, domain, websiteUrl: url })).id;
   const row: Record<string, unknown> = {
-    site_id: o.siteId, company_id: companyId, slug, name, url, domain, status: o.status ?? 'live', ...o.columns,
+    site_id: o.siteId,
+    company_id: companyId,
+    slug,
+    name,
+    url,
+    domain,
+    status: o.status ?? 'live',
+    ...o.columns,
   };
   if (o.categoryId != null) row.primary_category_id = o.categoryId;
   const [l] = await sql<{ id: number }[]>`insert into listings ${sql(row as never)} returning id::int`;
@@ -72,7 +83,10 @@ export async function makeListing(sql: Sql, o: ListingOverrides): Promise<{ id: 
 }
 
 /** A category. Defaults: name the slug, top level, position 0. */
-export async function makeCategory(sql: Sql, o: { slug?: string; name?: string; parentId?: number | null; position?: number; columns?: Record<string, unknown> } = {}): Promise<{ id: number }> {
+export async function makeCategory(
+  sql: Sql,
+  o: { slug?: string; name?: string; parentId?: number | null; position?: number; columns?: Record<string, unknown> } = {},
+): Promise<{ id: number }> {
   const slug = o.slug ?? `category-${next()}`;
   const row: Record<string, unknown> = { slug, name: o.name ?? slug, parent_id: o.parentId ?? null, ...o.columns };
   if (o.position !== undefined) row.position = o.position;

@@ -9,15 +9,25 @@ import { migrate } from '../sql/migrate.ts';
  * One PostgreSQL server per test run: TEST_DATABASE_URL when set, otherwise an embedded one in a
  * temporary directory. A migrated template database is made once; each test file clones it.
  */
-interface TestServer { adminUrl: string; template: string; stop(): Promise<void>; counter: number }
+interface TestServer {
+  adminUrl: string;
+  template: string;
+  stop(): Promise<void>;
+  counter: number;
+}
 
 const state = globalThis as { __testPg?: Promise<TestServer> };
 
-const withDb = (url: string, db: string) => { const u = new URL(url); u.pathname = `/${db}`; return u.toString(); };
+const withDb = (url: string, db: string) => {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+};
 
 async function boot(): Promise<TestServer> {
   const external = process.env.TEST_DATABASE_URL;
-  let adminUrl: string; let stopServer = async () => {};
+  let adminUrl: string;
+  let stopServer = async () => {};
   if (external) {
     adminUrl = external;
   } else {
@@ -25,7 +35,10 @@ async function boot(): Promise<TestServer> {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const pg = await startEmbeddedPostgres(dir, port, 'postgres_admin', { durable: false });
     adminUrl = pg.url;
-    stopServer = async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); };
+    stopServer = async () => {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
   }
   const template = `dir_tpl_${process.pid}`;
   const admin = connect(adminUrl, { max: 1 });
@@ -52,7 +65,8 @@ export async function freshDatabase(): Promise<{ url: string; sql: Sql; drop(): 
   const url = withDb(server.adminUrl, name);
   const sql = connect(url, { max: 5 });
   return {
-    url, sql,
+    url,
+    sql,
     async drop() {
       await sql.end({ timeout: 5 });
       const a = connect(server.adminUrl, { max: 1 });

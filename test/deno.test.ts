@@ -17,7 +17,13 @@ beforeAll(async () => {
   const cat = await makeCategory(db.sql, { slug: 'runtimes', name: 'Runtimes' });
   await db.sql`insert into sites (key, name, url, is_self) values ('main', 'Launchpad Directory', 'http://localhost', true)`;
   const [site] = await db.sql`select id from sites where key = 'main'`;
-  await makeListing(db.sql, { siteId: site.id, companyId: c.id, slug: 'denoly', name: 'Denoly', columns: { primary_category_id: cat.id, tagline: 'A runtime tester' } });
+  await makeListing(db.sql, {
+    siteId: site.id,
+    companyId: c.id,
+    slug: 'denoly',
+    name: 'Denoly',
+    columns: { primary_category_id: cat.id, tagline: 'A runtime tester' },
+  });
   await db.sql`select refresh_directory_views()`;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -27,11 +33,21 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  deno.stderr!.on('data', (d) => { err += d; });
+  deno.stderr!.on('data', (d) => {
+    err += d;
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Deno edge did not start: ${err}`)), 90_000);
-    deno.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('edge listening')) { clearTimeout(timer); resolve(); } });
-    deno.on('exit', (code) => { clearTimeout(timer); reject(new Error(`Deno exited ${code}: ${err}`)); });
+    deno.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('edge listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    deno.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Deno exited ${code}: ${err}`));
+    });
   });
 }, 120_000);
 
@@ -76,7 +92,14 @@ test('listing reads and an MCP tool call work under Deno', async () => {
   });
   expect(res.status).toBe(200);
   const text = await res.text();
-  const json = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\n').find((l) => l.startsWith('data:'))!.slice(5));
+  const json = text.startsWith('{')
+    ? JSON.parse(text)
+    : JSON.parse(
+        text
+          .split('\n')
+          .find((l) => l.startsWith('data:'))!
+          .slice(5),
+      );
   expect(json.result.structuredContent).toEqual(listing);
 });
 

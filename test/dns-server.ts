@@ -2,7 +2,9 @@
 import dns2 from 'dns2';
 
 export interface TestDns {
-  server: string; txt: Map<string, string[]>; queries: string[];
+  server: string;
+  txt: Map<string, string[]>;
+  queries: string[];
   /** When set, queries get no answer at all (a DNS server that is down). */
   silent: boolean;
   stop(): Promise<void>;

@@ -8,7 +8,12 @@ import { freePort } from './ports.ts';
 export { freePort };
 
 export interface TestApp {
-  url: string; api: string; sql: Sql; config: Config; siteId: number; databaseUrl: string;
+  url: string;
+  api: string;
+  sql: Sql;
+  config: Config;
+  siteId: number;
+  databaseUrl: string;
   get(path: string, init?: RequestInit): Promise<Response>;
   json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }>;
   stop(): Promise<void>;
@@ -21,9 +26,17 @@ export interface TestApp {
 export async function startTestApp(opts: { env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void> } = {}): Promise<TestApp> {
   const db = await freshDatabase();
   const port = await freePort();
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent',
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SITE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'silent',
     // Test files make many requests from one address; rate-limit tests set their own budgets.
-    RATE_LIMIT_ANONYMOUS_READS: '1000000', RATE_LIMIT_AUTHENTICATED_READS: '1000000', RATE_LIMIT_WRITES: '1000000', ...opts.env });
+    RATE_LIMIT_ANONYMOUS_READS: '1000000',
+    RATE_LIMIT_AUTHENTICATED_READS: '1000000',
+    RATE_LIMIT_WRITES: '1000000',
+    ...opts.env,
+  });
   const site = await ensureSite(db.sql, config.siteKey, config.siteUrl);
   if (opts.prepare) await opts.prepare(db.sql, site.id);
   await db.sql`select refresh_directory_views()`;
@@ -31,12 +44,21 @@ export async function startTestApp(opts: { env?: Record<string, string>; prepare
   const api = `${edge.url}/api/v1`;
   const get = (path: string, init?: RequestInit) => fetch(path.startsWith('http') ? path : `${api}${path}`, init);
   return {
-    url: edge.url, api, sql: db.sql, config, siteId: site.id, databaseUrl: db.url, get,
+    url: edge.url,
+    api,
+    sql: db.sql,
+    config,
+    siteId: site.id,
+    databaseUrl: db.url,
+    get,
     async json(path, init) {
       const res = await get(path, init);
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
     },
-    async stop() { await edge.stop(); await db.drop(); },
+    async stop() {
+      await edge.stop();
+      await db.drop();
+    },
   };
 }

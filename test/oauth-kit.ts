@@ -25,9 +25,22 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: s256(verifier) };
 }
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
-export interface ConsentPage { status: number; html: string; headers: Headers; csrf: string; csrfCookie: string; authorizationRequest: string }
+export interface ConsentPage {
+  status: number;
+  html: string;
+  headers: Headers;
+  csrf: string;
+  csrfCookie: string;
+  authorizationRequest: string;
+}
 
 /** GET of an authorize URL as a signed-in browser; extracts the consent form's hidden fields. */
 export async function openConsent(authorizeUrl: string, cookie: string): Promise<ConsentPage> {
@@ -36,14 +49,15 @@ export async function openConsent(authorizeUrl: string, cookie: string): Promise
   const csrf = /name="csrf" value="([^"]*)"/.exec(html)?.[1] ?? '';
   const setCookie = res.headers.get('set-cookie') ?? '';
   const csrfCookie = /(?:^|,\s*)(csrf=[^;]*)/.exec(setCookie)?.[1] ?? '';
-  const authorizationRequest = unescape(/name="authorization_request" value="([^"]*)"/.exec(html)?.[1] ?? '');
-  return { status: res.status, html, headers: res.headers, csrf: unescape(csrf), csrfCookie, authorizationRequest };
+  const authorizationRequest = unescapeHtml(/name="authorization_request" value="([^"]*)"/.exec(html)?.[1] ?? '');
+  return { status: res.status, html, headers: res.headers, csrf: unescapeHtml(csrf), csrfCookie, authorizationRequest };
 }
 
 /** Presses "Allow access" or "Deny" on the consent page; returns the response (a 303 to the app when all is well). */
 export async function answerConsent(siteUrl: string, cookie: string, consent: ConsentPage, decision: 'allow' | 'deny'): Promise<Response> {
   return fetch(`${siteUrl}/oauth/authorize`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { cookie: `${cookie}; ${consent.csrfCookie}`, 'content-type': 'application/x-www-form-urlencoded', origin: new URL(siteUrl).origin },
     body: new URLSearchParams({ csrf: consent.csrf, authorization_request: consent.authorizationRequest, decision }).toString(),
   });
@@ -62,14 +76,42 @@ export async function consentAndFollow(siteUrl: string, authorizeUrl: string, co
 /** A throwaway self-signed certificate for 127.0.0.1 (openssl, as the SSRF fetcher's https tests use). */
 export function selfSignedCertificate(): { cert: string; key: string; certPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'oauth-tls-'));
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   if (made.status !== 0) throw new Error('the https client metadata test needs openssl on PATH');
   const certPath = join(dir, 'cert.pem');
-  return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8'), certPath, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    cert: readFileSync(certPath, 'utf8'),
+    key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+    certPath,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
-export interface EdgeProcess { url: string; sql: Sql; stop(): Promise<void> }
+export interface EdgeProcess {
+  url: string;
+  sql: Sql;
+  stop(): Promise<void>;
+}
 
 /** The edge (`bun api/main.ts`) in a child process against a fresh database, with extra environment. */
 export async function startEdgeProcess(env: Record<string, string>): Promise<EdgeProcess> {
@@ -79,14 +121,28 @@ export async function startEdgeProcess(env: Record<string, string>): Promise<Edg
   const root = join(import.meta.dirname, '..');
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [join(root, 'api/main.ts')], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env, DATABASE_URL: db.url, REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', SITE_URL: url, LOG_LEVEL: 'warn',
-      RATE_LIMIT_ANONYMOUS_READS: '1000000', RATE_LIMIT_AUTHENTICATED_READS: '1000000', RATE_LIMIT_WRITES: '1000000', ...env,
+      ...process.env,
+      DATABASE_URL: db.url,
+      REDIS_URL: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SITE_URL: url,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ANONYMOUS_READS: '1000000',
+      RATE_LIMIT_AUTHENTICATED_READS: '1000000',
+      RATE_LIMIT_WRITES: '1000000',
+      ...env,
     },
   });
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
@@ -96,8 +152,15 @@ export async function startEdgeProcess(env: Record<string, string>): Promise<Edg
     await db.drop();
   };
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null || i > 300) { await stop(); throw new Error(`edge did not start:\n${out}`); }
-    try { if ((await fetch(`${url}/healthz`)).ok) break; } catch { /* not up yet */ }
+    if (child.exitCode !== null || i > 300) {
+      await stop();
+      throw new Error(`edge did not start:\n${out}`);
+    }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     await Bun.sleep(100);
   }
   return { url, sql: db.sql, stop };

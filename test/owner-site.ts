@@ -2,7 +2,10 @@
 // hidden, removed later; plus files at well-known paths, a slow answer, a huge one, and a
 // redirect to a private address, for the badge check and claim verification.
 export interface OwnerSite {
-  url: string; host: string; port: number; hits: string[];
+  url: string;
+  host: string;
+  port: number;
+  hits: string[];
   /** The homepage body (HTML). */
   home: string;
   /** Extra paths and their bodies (text/plain unless they start with "<"). */
@@ -12,18 +15,25 @@ export interface OwnerSite {
   stop(): void;
 }
 
-export const page = (body: string, head = '') => `<!doctype html><html><head><meta charset="utf-8"><title>Product</title>${head}</head><body>${body}</body></html>`;
+export const page = (body: string, head = '') =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Product</title>${head}</head><body>${body}</body></html>`;
 
 export function startOwnerSite(): OwnerSite {
   const site = { hits: [] as string[], home: page('<h1>Our product</h1>'), files: new Map<string, string>(), mode: 'ok' } as OwnerSite;
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0, idleTimeout: 60,
+    hostname: '127.0.0.1',
+    port: 0,
+    idleTimeout: 60,
     async fetch(request) {
       const path = new URL(request.url).pathname;
       site.hits.push(path);
       if (path === '/') {
-        if (site.mode === 'slow') { await Bun.sleep(30_000); return new Response('late'); }
-        if (site.mode === 'huge') return new Response('<html><body>' + 'x'.repeat(6 * 1024 * 1024) + '</body></html>', { headers: { 'content-type': 'text/html' } });
+        if (site.mode === 'slow') {
+          await Bun.sleep(30_000);
+          return new Response('late');
+        }
+        if (site.mode === 'huge')
+          return new Response('<html><body>' + 'x'.repeat(6 * 1024 * 1024) + '</body></html>', { headers: { 'content-type': 'text/html' } });
         if (site.mode === 'private_redirect') return Response.redirect('http://10.0.0.1/', 302);
         if (site.mode === 'error') return new Response('down', { status: 503 });
         return new Response(site.home, { headers: { 'content-type': 'text/html; charset=utf-8' } });

@@ -28,22 +28,39 @@ export async function testRedis(opts: { private?: boolean } = {}): Promise<TestR
     const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
     return new Promise<ChildProcess>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
-      child.stdout!.on('data', (d: Buffer) => { if (/Ready to accept connections/i.test(d.toString())) { clearTimeout(timer); resolve(child); } });
-      child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`redis-server exited ${code}`)); });
+      child.stdout!.on('data', (d: Buffer) => {
+        if (/Ready to accept connections/i.test(d.toString())) {
+          clearTimeout(timer);
+          resolve(child);
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited ${code}`));
+      });
     });
   };
   let child: ChildProcess | null = await start();
-  const end = (signal: NodeJS.Signals) => new Promise<void>((resolve) => {
-    const c = child; child = null;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', () => resolve()); c.kill(signal);
-  });
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once('exit', () => resolve());
+      c.kill(signal);
+    });
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: () => end('SIGTERM'),
     kill: () => end('SIGKILL'),
-    async restart() { if (!child) child = await start(); },
-    pause() { child?.kill('SIGSTOP'); },
-    resume() { child?.kill('SIGCONT'); },
+    async restart() {
+      if (!child) child = await start();
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
   };
 }

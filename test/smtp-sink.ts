@@ -2,13 +2,19 @@ import { SMTPServer } from 'smtp-server';
 
 export interface SinkMessage {
   /** Envelope sender and recipients, as the client gave them in MAIL FROM / RCPT TO. */
-  from: string; to: string[];
-  raw: string; headers: Record<string, string>;
-  subject: string; text: string; html: string | null;
+  from: string;
+  to: string[];
+  raw: string;
+  headers: Record<string, string>;
+  subject: string;
+  text: string;
+  html: string | null;
 }
 
 export interface SmtpSink {
-  url: string; port: number; messages: SinkMessage[];
+  url: string;
+  port: number;
+  messages: SinkMessage[];
   /** When set, every message is refused with this text (554), to test delivery failures. */
   rejectWith: string | null;
   /** The first received message that matches, waiting up to timeoutMs for it. */
@@ -46,16 +52,23 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     server.listen(0, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port));
   });
   return Object.assign(sink, {
-    url: `smtp://127.0.0.1:${port}`, port, messages,
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    messages,
     waitFor(match: (m: SinkMessage) => boolean = () => true, timeoutMs = 15_000) {
       return new Promise<SinkMessage>((resolve, reject) => {
         const check = () => {
           const m = messages.find(match);
           if (!m) return false;
-          waiters.delete(check); clearTimeout(timer); resolve(m);
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(m);
           return true;
         };
-        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`no matching mail within ${timeoutMs} ms (${messages.length} received)`)); }, timeoutMs);
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching mail within ${timeoutMs} ms (${messages.length} received)`));
+        }, timeoutMs);
         waiters.add(check);
         check();
       });
@@ -86,16 +99,20 @@ function decodeBody(body: string, encoding: string | undefined): string {
     const soft = body.replace(/=\r?\n/g, '');
     const bytes: number[] = [];
     for (let i = 0; i < soft.length; i++) {
-      if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(soft.slice(i + 1, i + 3))) { bytes.push(parseInt(soft.slice(i + 1, i + 3), 16)); i += 2; }
-      else bytes.push(...Buffer.from(soft[i], 'utf8'));
+      if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(soft.slice(i + 1, i + 3))) {
+        bytes.push(parseInt(soft.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else bytes.push(...Buffer.from(soft[i], 'utf8'));
     }
     return Buffer.from(bytes).toString('utf8');
   }
   return body;
 }
 
-const decodeWords = (s: string) => s.replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=\s*/g, (_m, kind: string, data: string) =>
-  kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeBody(data.replace(/_/g, ' '), 'quoted-printable'));
+const decodeWords = (s: string) =>
+  s.replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=\s*/g, (_m, kind: string, data: string) =>
+    kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeBody(data.replace(/_/g, ' '), 'quoted-printable'),
+  );
 
 function collectParts(raw: string, out: { text?: string; html?: string }) {
   const { headers, body } = splitHeaders(raw);

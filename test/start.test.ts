@@ -14,7 +14,10 @@ chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as its own user and must 
 let pgPort = 0;
 let running: ChildProcess | undefined;
 afterAll(async () => {
-  if (running && running.exitCode === null) { running.kill('SIGINT'); await new Promise((r) => running!.once('exit', r)); }
+  if (running && running.exitCode === null) {
+    running.kill('SIGINT');
+    await new Promise((r) => running!.once('exit', r));
+  }
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -24,16 +27,33 @@ async function launch() {
   let out = '';
   const child = spawn(process.execPath, [join(root, 'deploy/start-all.ts')], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running = child;
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
-    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     await Bun.sleep(100);
   }
   return { child, base, output: () => out };

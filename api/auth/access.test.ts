@@ -9,12 +9,15 @@ import { operations } from '../registry/index.ts';
 import { makeApiKey } from '../../test/builders.ts';
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
-const mcpCall = (name: string, args: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+const mcpCall = (name: string, args: Record<string, unknown> = {}) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
 describe('credentials on REST and MCP', () => {
   let app: TestApp;
-  let full: string; let ordersOnly: string; let revoked: string;
+  let full: string;
+  let ordersOnly: string;
+  let revoked: string;
   beforeAll(async () => {
     app = await startTestApp();
     const ann = await findOrCreateUser(app.sql, 'ann@example.com');
@@ -84,7 +87,14 @@ describe('credentials on REST and MCP', () => {
     const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...bearer(full) }, body: mcpCall('get_account') });
     expect(res.status).toBe(200);
     const text = await res.text();
-    const msg = JSON.parse(text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+    const msg = JSON.parse(
+      text.startsWith('{')
+        ? text
+        : text
+            .split('\n')
+            .find((l) => l.startsWith('data: '))!
+            .slice(6),
+    );
     expect(msg.result.structuredContent.user.email).toBe('ann@example.com');
     const denied = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...bearer(ordersOnly) }, body: mcpCall('get_account') });
     expect(denied.status).toBe(403);
@@ -106,7 +116,11 @@ describe('credentials on REST and MCP', () => {
         const scope = op['x-scope'] ?? op.security?.[0]?.bearer?.[0];
         if (!scope) continue;
         const url = path.replace(/\{[a-z_]+\}/g, (m) => (m.includes('id') && !m.includes('listing') ? '00000000-0000-4000-8000-000000000000' : '1'));
-        const init = { method: method.toUpperCase(), headers: { 'content-type': 'application/json' } as Record<string, string>, body: method === 'get' || method === 'delete' ? undefined : '{}' };
+        const init = {
+          method: method.toUpperCase(),
+          headers: { 'content-type': 'application/json' } as Record<string, string>,
+          body: method === 'get' || method === 'delete' ? undefined : '{}',
+        };
         const anon = await app.get(url, init);
         expect([anon.status, op.operationId]).toEqual([401, op.operationId]);
         const wrong = await app.get(url, { ...init, headers: { ...init.headers, ...bearer(keyFor[scope]) } });
@@ -121,12 +135,21 @@ describe('credentials on REST and MCP', () => {
 describe('rate limits', () => {
   test('an anonymous budget shared by two instances through Redis; 429 with Retry-After and the IETF headers', async () => {
     const redis = await testRedis();
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_ANONYMOUS_READS: '4', RATE_LIMIT_AUTHENTICATED_READS: '1000', RATE_LIMIT_WINDOW_SECONDS: '60', SITE_KEY: `rl-${process.pid}-${Date.now()}` };
+    const env = {
+      REDIS_URL: redis.url,
+      RATE_LIMIT_ANONYMOUS_READS: '4',
+      RATE_LIMIT_AUTHENTICATED_READS: '1000',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      SITE_KEY: `rl-${process.pid}-${Date.now()}`,
+    };
     const app = await startTestApp({ env });
     let second: RunningEdge | null = null;
     try {
       const port = await freePort();
-      second = await startEdge(loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: app.config.siteUrl, LOG_LEVEL: 'silent', ...env }), app.databaseUrl);
+      second = await startEdge(
+        loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: app.config.siteUrl, LOG_LEVEL: 'silent', ...env }),
+        app.databaseUrl,
+      );
       const first = await fetch(`${app.api}/site`);
       expect(first.status).toBe(200);
       expect(first.headers.get('ratelimit-policy')).toBe('"anonymous_read";q=4;w=60');

@@ -28,7 +28,10 @@ export async function resolvePrincipal(sql: Sql, authorization: string | null, r
   if (secret.startsWith(SECRET_PREFIX.accessToken)) {
     const token = await findAccessToken(sql, secret);
     if (!token || token.resource !== resource) return REJECTED;
-    return { principal: { userId: token.userId, email: token.email, kind: 'oauth', credentialId: `grant:${token.grantId}`, scopes: token.scopes }, rejected: false };
+    return {
+      principal: { userId: token.userId, email: token.email, kind: 'oauth', credentialId: `grant:${token.grantId}`, scopes: token.scopes },
+      rejected: false,
+    };
   }
   return REJECTED;
 }

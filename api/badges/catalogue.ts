@@ -9,7 +9,11 @@ export const KIND_PATTERN = /^(listed|launched|featured|verified|top-rated|award
 
 export const familyOf = (kind: string): Family => (kind.startsWith('award-') ? 'award' : (kind as Family));
 
-export interface BadgeWords { label: string; alt: string; art: BadgeArt }
+export interface BadgeWords {
+  label: string;
+  alt: string;
+  art: BadgeArt;
+}
 
 /** Label, alt text and the image's words for one badge of a listing. */
 export function describeBadge(row: BadgeRow, listingName: string, siteName: string): BadgeWords {
@@ -20,9 +24,12 @@ export function describeBadge(row: BadgeRow, listingName: string, siteName: stri
     return { label, alt, art: { family, caption, lead, siteName, extra, title: alt } };
   };
   switch (family) {
-    case 'launched': return simple('launched on', 'Launched on', 'Launched on');
-    case 'featured': return simple('is featured on', 'Featured on', 'Featured on');
-    case 'verified': return simple('is verified on', 'Verified on', 'Verified on');
+    case 'launched':
+      return simple('launched on', 'Launched on', 'Launched on');
+    case 'featured':
+      return simple('is featured on', 'Featured on', 'Featured on');
+    case 'verified':
+      return simple('is verified on', 'Verified on', 'Verified on');
     case 'top-rated': {
       const rating = `${Number(row.rating_avg).toFixed(1)} ★ · ${row.rating_count} reviews`;
       return simple('is top rated on', 'Top rated on', 'Top rated on', rating);
@@ -33,11 +40,16 @@ export function describeBadge(row: BadgeRow, listingName: string, siteName: stri
       const alt = `${listingName} was Launch of the Week #${row.rank} on ${siteName}, week of ${row.week}`;
       return { label, alt, art: { family, caption: label, lead: `${label} on`, siteName, extra, title: alt, iconText: String(row.rank) } };
     }
-    default: return simple('is listed on', 'Listed on', 'Listed on');
+    default:
+      return simple('is listed on', 'Listed on', 'Listed on');
   }
 }
 
-export interface ImageOptions { shape: Shape; mode: Mode; size: Size }
+export interface ImageOptions {
+  shape: Shape;
+  mode: Mode;
+  size: Size;
+}
 
 /** The one URL form the image route serves (api/badges/mount.ts); parameters always explicit. */
 export function badgeImageUrl(siteUrl: string, slug: string, kind: string, o: ImageOptions): string {
@@ -46,16 +58,13 @@ export function badgeImageUrl(siteUrl: string, slug: string, kind: string, o: Im
 
 export const profileUrl = (siteUrl: string, slug: string) => `${siteUrl}/listings/${encodeURIComponent(slug)}`;
 
-
 /**
  * Embed code. With a dark URL (mode auto) a <picture> swaps in the dark image when the visitor's
  * system prefers dark; the <img> (light) is the fallback. Either way the badge links to the profile.
  */
 export function embedHtml(o: { link: string; src: string; dark: string | null; alt: string; width: number; height: number }): string {
   const img = `<img src="${escapeMarkup(o.src)}" alt="${escapeMarkup(o.alt)}" width="${o.width}" height="${o.height}" style="border:0">`;
-  const inner = o.dark
-    ? `<picture><source media="(prefers-color-scheme: dark)" srcset="${escapeMarkup(o.dark)}">${img}</picture>`
-    : img;
+  const inner = o.dark ? `<picture><source media="(prefers-color-scheme: dark)" srcset="${escapeMarkup(o.dark)}">${img}</picture>` : img;
   return `<a href="${escapeMarkup(o.link)}" target="_blank" rel="noopener">${inner}</a>`;
 }
 

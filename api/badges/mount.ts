@@ -10,7 +10,11 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,219}$/;
 /** Badges sit on other sites' homepages: let browsers and CDNs keep them a few minutes. */
 const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=600';
 
-interface Choice { shape: Shape; mode: Mode; size: Size }
+interface Choice {
+  shape: Shape;
+  mode: Mode;
+  size: Size;
+}
 type Issue = { field: string; in: 'query'; message: string };
 
 /** Reads shape, mode and size (defaults standard, light, m). Other parameters, e.g. cache busters, are ignored. */
@@ -62,8 +66,11 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
         if (gen === cache.generation) await cache.set(key, image); // computed before any write landed
       }
       const headers = {
-        'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': CACHE_CONTROL, etag: image.etag,
-        'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'cross-origin',
+        'content-type': 'image/svg+xml; charset=utf-8',
+        'cache-control': CACHE_CONTROL,
+        etag: image.etag,
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'cross-origin',
         // Opened directly, an SVG is a document: it needs no script or outside content.
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
       };

@@ -6,35 +6,38 @@ import { badgeDimensions, MODES, renderBadgeSvg, SHAPES, SIZES, type BadgeArt } 
 // Bun.XML is a conforming XML 1.0 parser: it throws on anything that is not well-formed.
 type XmlNode = { name: string; attributes: Record<string, string>; children: (string | XmlNode | object)[] };
 const parse = (svg: string) => Bun.XML.parse(svg, { compact: false }) as unknown as XmlNode;
-const elements = (n: XmlNode): XmlNode[] =>
-  [n, ...n.children.flatMap((c) => (typeof c === 'object' && 'name' in c ? elements(c as XmlNode) : []))];
-const textOf = (n: XmlNode): string =>
-  n.children.map((c) => (typeof c === 'string' ? c : 'name' in c ? textOf(c as XmlNode) : '')).join('');
+const elements = (n: XmlNode): XmlNode[] => [n, ...n.children.flatMap((c) => (typeof c === 'object' && 'name' in c ? elements(c as XmlNode) : []))];
+const textOf = (n: XmlNode): string => n.children.map((c) => (typeof c === 'string' ? c : 'name' in c ? textOf(c as XmlNode) : '')).join('');
 
 const row = (kind: string, extra: object = {}) => ({ kind, rank: null, week: null, rating_avg: null, rating_count: null, ...extra });
 const listed = describeBadge(row('listed'), 'Acme', 'Launchpad Directory').art;
 const award = describeBadge(row('award-2025-03-03', { rank: 2, week: '2025-03-03' }), 'Acme', 'Launchpad Directory').art;
 
 describe('renderBadgeSvg', () => {
-  for (const shape of SHAPES) for (const mode of MODES) for (const size of SIZES) {
-    test(`${shape} ${mode} ${size} is well-formed SVG of the size's dimensions`, () => {
-      for (const art of [listed, award]) {
-        const root = parse(renderBadgeSvg(art, shape, mode, size));
-        expect(root.name).toBe('svg');
-        expect(root.attributes.xmlns).toBe('http://www.w3.org/2000/svg');
-        const { width, height } = badgeDimensions(shape, size);
-        expect(root.attributes.width).toBe(String(width));
-        expect(root.attributes.height).toBe(String(height));
-        expect(root.attributes.role).toBe('img');
-        const title = root.children.find((c) => typeof c === 'object' && (c as XmlNode).name === 'title') as XmlNode;
-        expect(textOf(title)).toBe(art.title);
-        expect(root.attributes['aria-labelledby']).toBe(title.attributes.id);
-        const shown = elements(root).filter((e) => e.name === 'text').map(textOf).join(' ');
-        expect(shown).toContain('Launchpad Directory');
-        expect(shown.toUpperCase()).toContain(art.caption.toUpperCase().split(' ')[0]);
+  for (const shape of SHAPES)
+    for (const mode of MODES)
+      for (const size of SIZES) {
+        test(`${shape} ${mode} ${size} is well-formed SVG of the size's dimensions`, () => {
+          for (const art of [listed, award]) {
+            const root = parse(renderBadgeSvg(art, shape, mode, size));
+            expect(root.name).toBe('svg');
+            expect(root.attributes.xmlns).toBe('http://www.w3.org/2000/svg');
+            const { width, height } = badgeDimensions(shape, size);
+            expect(root.attributes.width).toBe(String(width));
+            expect(root.attributes.height).toBe(String(height));
+            expect(root.attributes.role).toBe('img');
+            const title = root.children.find((c) => typeof c === 'object' && (c as XmlNode).name === 'title') as XmlNode;
+            expect(textOf(title)).toBe(art.title);
+            expect(root.attributes['aria-labelledby']).toBe(title.attributes.id);
+            const shown = elements(root)
+              .filter((e) => e.name === 'text')
+              .map(textOf)
+              .join(' ');
+            expect(shown).toContain('Launchpad Directory');
+            expect(shown.toUpperCase()).toContain(art.caption.toUpperCase().split(' ')[0]);
+          }
+        });
       }
-    });
-  }
 
   test('sizes grow from s to l for every shape', () => {
     for (const shape of SHAPES) {
@@ -52,7 +55,10 @@ describe('renderBadgeSvg', () => {
 
   test('award badges show the rank and the week', () => {
     for (const shape of SHAPES) {
-      const shown = elements(parse(renderBadgeSvg(award, shape, 'light', 'm'))).filter((e) => e.name === 'text').map(textOf).join(' ');
+      const shown = elements(parse(renderBadgeSvg(award, shape, 'light', 'm')))
+        .filter((e) => e.name === 'text')
+        .map(textOf)
+        .join(' ');
       expect(shown.toUpperCase()).toContain('LAUNCH OF THE WEEK #2');
       expect(shown).toContain('2025-03-03');
     }
@@ -66,7 +72,10 @@ describe('renderBadgeSvg', () => {
       expect(elements(root).map((e) => e.name)).not.toContain('script');
       expect(elements(root).map((e) => e.name)).not.toContain('Hub');
       expect(textOf(elements(root).find((e) => e.name === 'title')!)).toBe(art.title);
-      const shown = elements(root).filter((e) => e.name === 'text').map(textOf).join(' ');
+      const shown = elements(root)
+        .filter((e) => e.name === 'text')
+        .map(textOf)
+        .join(' ');
       expect(shown).toContain('Tools & ');
     }
   });

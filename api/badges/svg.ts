@@ -27,15 +27,17 @@ export interface BadgeArt {
 
 const SCALE: Record<Size, number> = { s: 0.8, m: 1, l: 1.25 };
 const BASE: Record<Shape, { w: number; h: number }> = {
-  standard: { w: 250, h: 54 }, outline: { w: 250, h: 54 }, pill: { w: 250, h: 48 },
-  banner: { w: 440, h: 40 }, square: { w: 160, h: 160 },
+  standard: { w: 250, h: 54 },
+  outline: { w: 250, h: 54 },
+  pill: { w: 250, h: 48 },
+  banner: { w: 440, h: 40 },
+  square: { w: 160, h: 160 },
 };
 
 export function badgeDimensions(shape: Shape, size: Size): { width: number; height: number } {
   const { w, h } = BASE[shape];
   return { width: Math.round(w * SCALE[size]), height: Math.round(h * SCALE[size]) };
 }
-
 
 const PALETTE: Record<Mode, { bg: string; border: string; text: string; muted: string; glyph: string }> = {
   light: { bg: '#ffffff', border: '#d0d7de', text: '#1f2328', muted: '#57606a', glyph: '#ffffff' },
@@ -85,7 +87,7 @@ function icon(art: BadgeArt, mode: Mode, cx: number, cy: number, r: number): str
   const glyphColour = PALETTE[mode].glyph;
   const inner = art.iconText
     ? `<text x="${cx}" y="${cy + r * 0.36}" text-anchor="middle" font-size="${(r * 1.05).toFixed(1)}" font-weight="800" fill="${glyphColour}">${escapeMarkup(art.iconText)}</text>`
-    : `<g transform="translate(${cx - r * 0.75} ${cy - r * 0.75}) scale(${(r * 1.5 / 24).toFixed(4)})">${GLYPH[art.family].replace(/"G"/g, `"${glyphColour}"`)}</g>`;
+    : `<g transform="translate(${cx - r * 0.75} ${cy - r * 0.75}) scale(${((r * 1.5) / 24).toFixed(4)})">${GLYPH[art.family].replace(/"G"/g, `"${glyphColour}"`)}</g>`;
   return `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${accent}"/>${inner}`;
 }
 
@@ -106,35 +108,40 @@ function lines(art: BadgeArt, mode: Mode, x: number, maxWidth: number, ys: numbe
     const f = fit(text, sizes[i], maxWidth, em);
     return `<text x="${x}" y="${ys[i]}"${a} font-size="${f.size}" ${style}>${escapeMarkup(f.text)}</text>`;
   };
-  return line(art.caption.toUpperCase(), 0, 0.72, `font-weight="600" letter-spacing="0.5" fill="${ACCENT[art.family][mode]}"`)
-    + line(art.siteName, 1, 0.62, `font-weight="700" fill="${p.text}"`)
-    + (art.extra ? line(art.extra, 2, 0.6, `font-weight="500" fill="${p.muted}"`) : '');
+  return (
+    line(art.caption.toUpperCase(), 0, 0.72, `font-weight="600" letter-spacing="0.5" fill="${ACCENT[art.family][mode]}"`) +
+    line(art.siteName, 1, 0.62, `font-weight="700" fill="${p.text}"`) +
+    (art.extra ? line(art.extra, 2, 0.6, `font-weight="500" fill="${p.muted}"`) : '')
+  );
 }
 
-function body(art: BadgeArt, shape: Shape, mode: Mode, w: number, h: number): string {
+function body(art: BadgeArt, shape: Shape, mode: Mode, w: number, _h: number): string {
   const three = art.extra !== null;
   switch (shape) {
-    case 'banner': { // one line: lead, site name in bold, then the extra muted
+    case 'banner': {
+      // one line: lead, site name in bold, then the extra muted
       const p = PALETTE[mode];
       const sentence = `${art.lead} ${art.siteName}${art.extra ? ` · ${art.extra}` : ''}`;
       const f = fit(sentence, 14, w - 52, 0.6);
       // The cut (if any) falls on the site name or the extra; the lead stays whole.
       const site = f.text.slice(art.lead.length + 1, art.lead.length + 1 + art.siteName.length);
       const rest = f.text.slice(art.lead.length + 1 + site.length).replace(/^\s*·\s*/, '');
-      return icon(art, mode, 20, 20, 12)
-        + `<text x="40" y="25" font-size="${f.size}" fill="${p.text}"><tspan font-weight="500">${escapeMarkup(art.lead)}</tspan> `
-        + `<tspan font-weight="700">${escapeMarkup(site)}</tspan>`
-        + (rest ? ` <tspan font-weight="500" fill="${p.muted}">· ${escapeMarkup(rest)}</tspan>` : '') + '</text>';
+      return (
+        icon(art, mode, 20, 20, 12) +
+        `<text x="40" y="25" font-size="${f.size}" fill="${p.text}"><tspan font-weight="500">${escapeMarkup(art.lead)}</tspan> ` +
+        `<tspan font-weight="700">${escapeMarkup(site)}</tspan>` +
+        (rest ? ` <tspan font-weight="500" fill="${p.muted}">· ${escapeMarkup(rest)}</tspan>` : '') +
+        '</text>'
+      );
     }
     case 'square':
-      return icon(art, mode, 80, 46, 24)
-        + lines(art, mode, 80, w - 16, three ? [94, 117, 138] : [100, 124, 0], three ? [9.5, 15, 10] : [10, 16, 0], 'middle');
+      return icon(art, mode, 80, 46, 24) + lines(art, mode, 80, w - 16, three ? [94, 117, 138] : [100, 124, 0], three ? [9.5, 15, 10] : [10, 16, 0], 'middle');
     case 'pill':
-      return icon(art, mode, 24, 24, 15)
-        + lines(art, mode, 46, w - 46 - 22, three ? [16, 30, 41] : [20, 36, 0], three ? [8, 13, 8] : [9, 15, 0], 'start');
+      return icon(art, mode, 24, 24, 15) + lines(art, mode, 46, w - 46 - 22, three ? [16, 30, 41] : [20, 36, 0], three ? [8, 13, 8] : [9, 15, 0], 'start');
     default: // standard and outline share a layout
-      return icon(art, mode, 27, 27, 16)
-        + lines(art, mode, 52, w - 52 - 12, three ? [17, 33, 46] : [22, 40, 0], three ? [8.5, 14, 8.5] : [9.5, 16, 0], 'start');
+      return (
+        icon(art, mode, 27, 27, 16) + lines(art, mode, 52, w - 52 - 12, three ? [17, 33, 46] : [22, 40, 0], three ? [8.5, 14, 8.5] : [9.5, 16, 0], 'start')
+      );
   }
 }
 
@@ -142,9 +149,11 @@ function body(art: BadgeArt, shape: Shape, mode: Mode, w: number, h: number): st
 export function renderBadgeSvg(art: BadgeArt, shape: Shape, mode: Mode, size: Size): string {
   const { w, h } = BASE[shape];
   const { width, height } = badgeDimensions(shape, size);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="badge-title" ${FONT}>`
-    + `<title id="badge-title">${escapeMarkup(art.title)}</title>`
-    + frame(shape, mode, art.family, w, h)
-    + body(art, shape, mode, w, h)
-    + '</svg>';
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="badge-title" ${FONT}>` +
+    `<title id="badge-title">${escapeMarkup(art.title)}</title>` +
+    frame(shape, mode, art.family, w, h) +
+    body(art, shape, mode, w, h) +
+    '</svg>'
+  );
 }

@@ -23,28 +23,32 @@ export function stripeWebhookPlugin(deps: AppDeps) {
   // Routes are added one by one below; the instance is this area's plugin.
   const app = new Elysia({ name: 'stripe-webhook' });
   const settings = deps.config.orders.stripe;
-  app.post('/webhooks/stripe', async ({ request }: { request: Request }) => {
-    if (!settings?.webhookSecret) return answer(404, { error: 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).' });
-    const stripe = stripeClient(settings);
-    const signature = request.headers.get('stripe-signature');
-    if (!signature) return answer(400, { error: 'missing Stripe-Signature' });
-    const buf = await request.arrayBuffer();
-    if (buf.byteLength > MAX_EVENT_BYTES) return answer(413, { error: 'event too large' });
-    const payload = new TextDecoder().decode(buf);
-    let event: Stripe.Event;
-    try {
-      event = await stripe.webhooks.constructEventAsync(payload, signature, settings.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
-    } catch (e) {
-      return answer(400, { error: `signature verification failed: ${e instanceof Error ? e.message.slice(0, 200) : 'invalid'}` });
-    }
-    try {
-      const outcome = await handle(deps, event);
-      return answer(200, { received: true, outcome });
-    } catch (e) {
-      deps.log.error({ err: e, event: event.id, type: event.type }, 'stripe webhook failed');
-      return answer(503, { error: 'temporarily unable to process the event; retry later' });
-    }
-  }, { parse: 'none' } as never);
+  app.post(
+    '/webhooks/stripe',
+    async ({ request }: { request: Request }) => {
+      if (!settings?.webhookSecret) return answer(404, { error: 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).' });
+      const stripe = stripeClient(settings);
+      const signature = request.headers.get('stripe-signature');
+      if (!signature) return answer(400, { error: 'missing Stripe-Signature' });
+      const buf = await request.arrayBuffer();
+      if (buf.byteLength > MAX_EVENT_BYTES) return answer(413, { error: 'event too large' });
+      const payload = new TextDecoder().decode(buf);
+      let event: Stripe.Event;
+      try {
+        event = await stripe.webhooks.constructEventAsync(payload, signature, settings.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      } catch (e) {
+        return answer(400, { error: `signature verification failed: ${e instanceof Error ? e.message.slice(0, 200) : 'invalid'}` });
+      }
+      try {
+        const outcome = await handle(deps, event);
+        return answer(200, { received: true, outcome });
+      } catch (e) {
+        deps.log.error({ err: e, event: event.id, type: event.type }, 'stripe webhook failed');
+        return answer(503, { error: 'temporarily unable to process the event; retry later' });
+      }
+    },
+    { parse: 'none' } as never,
+  );
   return app;
 }
 
@@ -56,10 +60,13 @@ async function handle(deps: AppDeps, event: Stripe.Event): Promise<string> {
       // A completed session paying later (bank transfers) reports async_payment_succeeded instead.
       if (event.type === 'checkout.session.completed' && s.payment_status !== 'paid') return once(deps, event, 'awaiting_async_payment');
       return recordPayment(deps.sql, {
-        provider: 'stripe', eventId: event.id, type: event.type,
+        provider: 'stripe',
+        eventId: event.id,
+        type: event.type,
         orderNumber: s.client_reference_id ?? s.metadata?.order_number ?? null,
-        amountCents: s.amount_total ?? null, currency: s.currency ? s.currency.toUpperCase() : null,
-        paymentId: typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id ?? null,
+        amountCents: s.amount_total ?? null,
+        currency: s.currency ? s.currency.toUpperCase() : null,
+        paymentId: typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
       });
     }
     case 'charge.refunded': {
@@ -86,7 +93,8 @@ async function handle(deps: AppDeps, event: Stripe.Event): Promise<string> {
 /** Records an event that needs no payment step; 'duplicate_event' when it was seen before. */
 async function once(deps: AppDeps, event: Stripe.Event, outcome: string, paymentId: string | null = null): Promise<string> {
   return transaction(deps.sql, async (tx) => {
-    const rows = await tx`insert into payment_events (provider, event_id, type, payment_id, outcome) values ('stripe', ${event.id}, ${event.type.slice(0, 100)}, ${paymentId}, ${outcome})
+    const rows =
+      await tx`insert into payment_events (provider, event_id, type, payment_id, outcome) values ('stripe', ${event.id}, ${event.type.slice(0, 100)}, ${paymentId}, ${outcome})
                           on conflict (provider, event_id) do nothing returning 1`;
     return rows.length ? outcome : 'duplicate_event';
   });

@@ -14,13 +14,18 @@ async function addLive(app: TestApp, slug: string) {
 
 /** Resolves once the edge has heard the NOTIFY and moved to a new cache generation. */
 async function waitUntil(check: () => Promise<boolean>) {
-  for (let i = 0; i < 100; i++) { if (await check()) return; await Bun.sleep(20); }
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await Bun.sleep(20);
+  }
   throw new Error('condition not reached');
 }
 
 describe('in-process cache', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp(); });
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
   afterAll(() => app.stop());
 
   test('serves a cached read until a write announces a new generation', async () => {
@@ -37,7 +42,9 @@ describe('in-process cache', () => {
       expect(await liveCount(off.url)).toBe(0);
       await addLive(off, 'two');
       expect(await liveCount(off.url)).toBe(1);
-    } finally { await off.stop(); }
+    } finally {
+      await off.stop();
+    }
   });
 });
 
@@ -49,9 +56,16 @@ describe('Redis cache shared by two instances', () => {
     redis = await testRedis();
     app = await startTestApp({ env: { REDIS_URL: redis.url } });
     const port = await freePort();
-    second = await startEdge(loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: app.config.siteUrl, REDIS_URL: redis.url, LOG_LEVEL: 'silent' }), app.databaseUrl);
+    second = await startEdge(
+      loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_URL: app.config.siteUrl, REDIS_URL: redis.url, LOG_LEVEL: 'silent' }),
+      app.databaseUrl,
+    );
   });
-  afterAll(async () => { await second.stop(); await app.stop(); await redis.stop(); });
+  afterAll(async () => {
+    await second.stop();
+    await app.stop();
+    await redis.stop();
+  });
 
   test('an entry cached by one instance is served by the other, and a write invalidates both', async () => {
     expect(await liveCount(app.url)).toBe(0); // cached in Redis by the first instance

@@ -8,7 +8,10 @@ import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
  * time-capped, and a breaker skips Redis for a while after a failure), the in-process store serves
  * instead, so an outage costs at most one command's time cap and never fails a request.
  */
-export interface CachedBody { body: string; etag: string }
+export interface CachedBody {
+  body: string;
+  etag: string;
+}
 
 export interface ResponseCache {
   get(key: string): Promise<CachedBody | null>;
@@ -27,14 +30,19 @@ class MemoryStore {
   get(k: string): CachedBody | null {
     const e = this.map.get(k);
     if (!e) return null;
-    if (e.exp < Date.now()) { this.map.delete(k); return null; }
+    if (e.exp < Date.now()) {
+      this.map.delete(k);
+      return null;
+    }
     return e.v;
   }
   set(k: string, v: CachedBody, ttlMs: number) {
     if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!); // oldest first
     this.map.set(k, { v, exp: Date.now() + ttlMs });
   }
-  clear() { this.map.clear(); }
+  clear() {
+    this.map.clear();
+  }
 }
 
 export interface CacheOptions {
@@ -55,27 +63,44 @@ export function createCache(opts: CacheOptions): ResponseCache {
     : null;
   const k = (key: string) => `dir:cache:${gen}:${key}`;
   return {
-    get generation() { return gen; },
-    get redis() { return !redis ? 'off' : redis.available() && redis.client.status === 'ready' ? 'up' : 'down'; },
+    get generation() {
+      return gen;
+    },
+    get redis() {
+      return !redis ? 'off' : redis.available() && redis.client.status === 'ready' ? 'up' : 'down';
+    },
     async get(key) {
       if (ttl === 0) return null;
       if (!redis) return mem.get(k(key));
       const kk = k(key);
-      return redis.run(async (r) => {
-        const raw = await r.get(kk);
-        return raw ? (JSON.parse(raw) as CachedBody) : null;
-      }, () => mem.get(kk));
+      return redis.run(
+        async (r) => {
+          const raw = await r.get(kk);
+          return raw ? (JSON.parse(raw) as CachedBody) : null;
+        },
+        () => mem.get(kk),
+      );
     },
     async set(key, value) {
       if (ttl === 0) return;
       const kk = k(key);
       if (!redis) return mem.set(kk, value, ttl * 1000);
-      await redis.run(async (r) => { await r.set(kk, JSON.stringify(value), 'EX', ttl); }, () => mem.set(kk, value, ttl * 1000));
+      await redis.run(
+        async (r) => {
+          await r.set(kk, JSON.stringify(value), 'EX', ttl);
+        },
+        () => mem.set(kk, value, ttl * 1000),
+      );
     },
     advance(next) {
       const target = next ?? gen + 1;
-      if (target > gen) { gen = target; mem.clear(); }
+      if (target > gen) {
+        gen = target;
+        mem.clear();
+      }
     },
-    async close() { await redis?.close(); },
+    async close() {
+      await redis?.close();
+    },
   };
 }

@@ -11,8 +11,12 @@ export type ContextDeps = Pick<AppDeps, 'sql' | 'site' | 'config' | 'cache'>;
  */
 export function operationContext(deps: ContextDeps, request: Request, credential: Resolved): OperationContext {
   return {
-    sql: deps.sql, site: deps.site, config: deps.config, cache: deps.cache,
-    principal: credential.principal, credentialRejected: credential.rejected,
+    sql: deps.sql,
+    site: deps.site,
+    config: deps.config,
+    cache: deps.cache,
+    principal: credential.principal,
+    credentialRejected: credential.rejected,
     requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
     idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
   };

@@ -4,7 +4,9 @@ import { createApiKey } from '../../core/auth/api-keys.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } }); });
+beforeAll(async () => {
+  app = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+});
 afterAll(() => app.stop());
 
 test('an unexpected failure is a 500 problem without internals, with the request id', async () => {
@@ -59,11 +61,20 @@ test('a body that is not JSON is 400 malformed_json; another media type is 415',
   const auth = { authorization: `Bearer ${secret}` };
   const broken = await app.json('/drafts', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"url": ' });
   expect(broken.status).toBe(400);
-  expect(broken.body).toMatchObject({ type: `${app.url}/problems/bad-request`, title: 'Bad request', code: 'malformed_json', detail: 'The body is not valid JSON.' });
+  expect(broken.body).toMatchObject({
+    type: `${app.url}/problems/bad-request`,
+    title: 'Bad request',
+    code: 'malformed_json',
+    detail: 'The body is not valid JSON.',
+  });
   const text = await app.json('/drafts', { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'https://example.com' });
   expect(text.status).toBe(415);
   expect(text.body).toMatchObject({ type: `${app.url}/problems/unsupported-media-type`, code: 'unsupported_media_type' });
-  const privateUrl = await app.json('/drafts', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://10.0.0.1/' }) });
+  const privateUrl = await app.json('/drafts', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://10.0.0.1/' }),
+  });
   expect(privateUrl.status).toBe(400);
   expect(privateUrl.body).toMatchObject({ code: 'url_not_public', errors: [{ field: 'url' }] });
 });
@@ -79,11 +90,14 @@ test('an oversized body is a 413 problem', async () => {
   try {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(5000) } });
     const res = await fetch(`${small.url}/mcp`, {
-      method: 'POST', body,
+      method: 'POST',
+      body,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
     });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(await res.json()).toMatchObject({ status: 413, code: 'too_large' });
-  } finally { await small.stop(); }
+  } finally {
+    await small.stop();
+  }
 });

@@ -8,7 +8,10 @@ import { authorize } from './authorize.ts';
  * What an operation answered. `status` is set when it is not simply the operation's own (a
  * replayed Idempotency-Key response carries the stored one); `replayed` marks such a replay.
  */
-export interface Executed extends CachedBody { status?: number; replayed?: boolean }
+export interface Executed extends CachedBody {
+  status?: number;
+  replayed?: boolean;
+}
 
 /** Public reads are cached and carry an ETag; everything else runs every time. */
 export const isCacheable = (op: Operation) => op.method === 'GET' && op.scope === null;
@@ -18,7 +21,11 @@ function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   const o = value as Record<string, unknown>;
-  return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .filter((k) => o[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`;
 }
 
 export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;

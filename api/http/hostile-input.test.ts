@@ -8,8 +8,29 @@ import { makeApiKey } from '../../test/builders.ts';
 // Every operation, fed hostile input through the real REST route with a full-scope key: the
 // answer is always a 4xx problem (never a 5xx), and the database holds nothing new afterwards.
 const HOSTILE: unknown[] = [
-  null, 0, -1, 1.5, 1e308, true, '', ' ', 'x'.repeat(30_000), '\u0000', 'ä\u202e🙂', '../../etc/passwd', '<script>', "' or 1=1 --",
-  [], [null], [{}], {}, { a: { b: { c: [] } } }, '2026-02-30', 'https://10.0.0.1/', 'not a url', '00000000-0000-0000-0000-000000000000',
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  true,
+  '',
+  ' ',
+  'x'.repeat(30_000),
+  '\u0000',
+  'ä\u202e🙂',
+  '../../etc/passwd',
+  '<script>',
+  "' or 1=1 --",
+  [],
+  [null],
+  [{}],
+  {},
+  { a: { b: { c: [] } } },
+  '2026-02-30',
+  'https://10.0.0.1/',
+  'not a url',
+  '00000000-0000-0000-0000-000000000000',
 ];
 const PATH_VALUES = ['0', '-1', '%00', 'x'.repeat(300), '1.5', 'ä', '00000000-0000-4000-8000-000000000000', 'not-a-uuid', '99999999999999999999'];
 
@@ -35,7 +56,8 @@ test('hostile path, query and body values never produce a 5xx and create nothing
       for (const name of Object.keys(props)) {
         for (const v of HOSTILE) {
           // Query strings stay under Bun's own URL limit (past it Bun answers 431 before any handler).
-          if (op.query?.properties?.[name]) variants.push({ query: `${name}=${encodeURIComponent(typeof v === 'string' ? v.slice(0, 4000) : JSON.stringify(v))}` });
+          if (op.query?.properties?.[name])
+            variants.push({ query: `${name}=${encodeURIComponent(typeof v === 'string' ? v.slice(0, 4000) : JSON.stringify(v))}` });
           if (op.body) variants.push({ body: JSON.stringify({ [name]: v }) });
         }
       }
@@ -48,7 +70,8 @@ test('hostile path, query and body values never produce a 5xx and create nothing
         });
         requests++;
         if (res.status >= 500) throw new Error(`${op.name} ${op.method} ${path} ${JSON.stringify(v).slice(0, 200)} -> ${res.status} ${await res.text()}`);
-        if (res.status >= 400 && res.headers.get('content-type') !== 'application/problem+json') throw new Error(`${op.name} ${path} ${JSON.stringify(v).slice(0, 120)} -> ${res.status} without a problem body`);
+        if (res.status >= 400 && res.headers.get('content-type') !== 'application/problem+json')
+          throw new Error(`${op.name} ${path} ${JSON.stringify(v).slice(0, 120)} -> ${res.status} without a problem body`);
         await res.arrayBuffer();
       }
     }
@@ -64,12 +87,35 @@ test('the NUL character on pages, OAuth endpoints and badges is a 400, never a 5
   const csrf = await c.csrf('/account/api-keys');
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const answers: [string, number][] = [];
-  const probe = async (label: string, res: Response) => { answers.push([label, res.status]); await res.arrayBuffer(); };
-  await probe('authorize', await fetch(`${app.url}/oauth/authorize?client_id=%00&redirect_uri=%00&response_type=code&code_challenge=%00&code_challenge_method=S256`));
-  await probe('token', await fetch(`${app.url}/oauth/token`, { method: 'POST', headers: form, body: 'grant_type=authorization_code&code=ldc_%00&client_id=%00&code_verifier=%00' }));
-  await probe('refresh', await fetch(`${app.url}/oauth/token`, { method: 'POST', headers: form, body: 'grant_type=refresh_token&refresh_token=ldr_%00&client_id=%00' }));
+  const probe = async (label: string, res: Response) => {
+    answers.push([label, res.status]);
+    await res.arrayBuffer();
+  };
+  await probe(
+    'authorize',
+    await fetch(`${app.url}/oauth/authorize?client_id=%00&redirect_uri=%00&response_type=code&code_challenge=%00&code_challenge_method=S256`),
+  );
+  await probe(
+    'token',
+    await fetch(`${app.url}/oauth/token`, {
+      method: 'POST',
+      headers: form,
+      body: 'grant_type=authorization_code&code=ldc_%00&client_id=%00&code_verifier=%00',
+    }),
+  );
+  await probe(
+    'refresh',
+    await fetch(`${app.url}/oauth/token`, { method: 'POST', headers: form, body: 'grant_type=refresh_token&refresh_token=ldr_%00&client_id=%00' }),
+  );
   await probe('revoke', await fetch(`${app.url}/oauth/revoke`, { method: 'POST', headers: form, body: 'token=lda_%00&client_id=%00' }));
-  await probe('register', await fetch(`${app.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'a\u0000b', redirect_uris: ['https://x.example/cb'] }) }));
+  await probe(
+    'register',
+    await fetch(`${app.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'a\u0000b', redirect_uris: ['https://x.example/cb'] }),
+    }),
+  );
   await probe('sign-in', await c.post('/sign-in', { email: 'a\u0000@example.com', csrf }));
   await probe('verify', await c.get('/sign-in/verify?token=ldl_%00'));
   await probe('api key', await c.post('/account/api-keys', { name: 'a\u0000', scopes: 'account:read', csrf }));

@@ -6,7 +6,8 @@ import { makeApiKey } from '../../test/builders.ts';
 // Idempotency-Key through the real REST route and MCP tool of an idempotent write (submit_listing).
 describe('Idempotency-Key on submit_listing', () => {
   let app: TestApp;
-  let ann: string; let bob: string;
+  let ann: string;
+  let bob: string;
   beforeAll(async () => {
     app = await startTestApp();
     const a = await findOrCreateUser(app.sql, 'ann@idem.example');
@@ -16,11 +17,12 @@ describe('Idempotency-Key on submit_listing', () => {
   });
   afterAll(() => app.stop());
 
-  const submit = (secret: string, url: string, idem: string | null) => fetch(`${app.api}/drafts`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', ...(idem === null ? {} : { 'idempotency-key': idem }) },
-    body: JSON.stringify({ url }),
-  });
+  const submit = (secret: string, url: string, idem: string | null) =>
+    fetch(`${app.api}/drafts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', ...(idem === null ? {} : { 'idempotency-key': idem }) },
+      body: JSON.stringify({ url }),
+    });
   const draftsFor = async (url: string) => (await app.sql`select count(*)::int as n from drafts where url like ${url + '%'}`)[0].n as number;
 
   test('a retry replays the first response; one draft is made', async () => {
@@ -55,7 +57,7 @@ describe('Idempotency-Key on submit_listing', () => {
     expect(await draftsFor('https://race.example')).toBe(1);
   });
 
-  test('keys belong to the account: another account\'s same key runs anew', async () => {
+  test("keys belong to the account: another account's same key runs anew", async () => {
     const a = await (await submit(ann, 'https://shared.example', 'key-3')).json();
     const b = await (await submit(bob, 'https://shared.example', 'key-3')).json();
     expect(b.id).not.toBe(a.id);
@@ -72,11 +74,28 @@ describe('Idempotency-Key on submit_listing', () => {
     const call = async () => {
       const res = await fetch(`${app.url}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${ann}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'submit_listing', arguments: { url: 'https://mcp-idem.example', idempotency_key: 'mcp-key' } } }),
+        headers: {
+          authorization: `Bearer ${ann}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'submit_listing', arguments: { url: 'https://mcp-idem.example', idempotency_key: 'mcp-key' } },
+        }),
       });
       const text = await res.text();
-      return JSON.parse(text.startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).result.structuredContent;
+      return JSON.parse(
+        text.startsWith('{')
+          ? text
+          : text
+              .split('\n')
+              .find((l) => l.startsWith('data: '))!
+              .slice(6),
+      ).result.structuredContent;
     };
     const first = await call();
     const second = await call();

@@ -24,48 +24,80 @@ let gate: { signal: () => void; opened: Promise<void> } | null = null;
 
 /** Holds the next handler runs open: `entered` resolves once one started, `release` lets them go. */
 function holdHandler() {
-  let signal!: () => void; let release!: () => void;
-  const entered = new Promise<void>((r) => { signal = r; });
-  const opened = new Promise<void>((r) => { release = r; });
+  let signal!: () => void;
+  let release!: () => void;
+  const entered = new Promise<void>((r) => {
+    signal = r;
+  });
+  const opened = new Promise<void>((r) => {
+    release = r;
+  });
   gate = { signal, opened };
-  return { entered, release: () => { gate = null; release(); } };
+  return {
+    entered,
+    release: () => {
+      gate = null;
+      release();
+    },
+  };
 }
 
-const makeOp = (name: string) => defineOperation({
-  name, method: 'POST', path: `/${name}/{thing}`, tag: 'Test', scope: 'listings:write', status: 201, idempotent: true,
-  summary: 'Make a note.', description: 'Writes a note row.',
-  params: Type.Object({ thing: Type.String({ maxLength: 20 }) }, { additionalProperties: false }),
-  body: Type.Object({ note: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
-  output: Type.Object({ id: Type.Integer(), note: Type.String() }),
-  handler: async (input, ctx) => {
-    if (gate) { const g = gate; g.signal(); await g.opened; }
-    if (mode === 'domain') throw new DomainError('not_found', `No such thing: ${input.thing}`, { fields: [{ field: 'thing', message: 'is unknown' }] });
-    if (mode === 'rate_limited') throw new DomainError('rate_limited', 'Slow down.');
-    if (mode === 'crash') throw new Error('the database fell over');
-    const [row] = await ctx.sql<{ id: number }[]>`insert into idem_probe (op, note) values (${name}, ${input.note}) returning id`;
-    return { id: row.id, note: input.note };
-  },
-});
+const makeOp = (name: string) =>
+  defineOperation({
+    name,
+    method: 'POST',
+    path: `/${name}/{thing}`,
+    tag: 'Test',
+    scope: 'listings:write',
+    status: 201,
+    idempotent: true,
+    summary: 'Make a note.',
+    description: 'Writes a note row.',
+    params: Type.Object({ thing: Type.String({ maxLength: 20 }) }, { additionalProperties: false }),
+    body: Type.Object({ note: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
+    output: Type.Object({ id: Type.Integer(), note: Type.String() }),
+    handler: async (input, ctx) => {
+      if (gate) {
+        const g = gate;
+        g.signal();
+        await g.opened;
+      }
+      if (mode === 'domain') throw new DomainError('not_found', `No such thing: ${input.thing}`, { fields: [{ field: 'thing', message: 'is unknown' }] });
+      if (mode === 'rate_limited') throw new DomainError('rate_limited', 'Slow down.');
+      if (mode === 'crash') throw new Error('the database fell over');
+      const [row] = await ctx.sql<{ id: number }[]>`insert into idem_probe (op, note) values (${name}, ${input.note}) returning id`;
+      return { id: row.id, note: input.note };
+    },
+  });
 const noteOp = makeOp('make_note');
 const otherOp = makeOp('other_note');
 
 let db: { url: string; sql: Sql; drop(): Promise<void> };
 let base: Omit<OperationContext, 'principal' | 'idempotencyKey'>;
-let ann: Principal; let bob: Principal;
+let ann: Principal;
+let bob: Principal;
 
 const principal = async (email: string): Promise<Principal> => {
   const u = await findOrCreateUser(db.sql, email);
   return { userId: u.id, email, kind: 'api_key', credentialId: `key:${u.id}`, scopes: ['listings:write'] };
 };
 
-const ctxOf = (key: string | undefined, who: Principal | null = ann): OperationContext =>
-  ({ ...base, principal: who, idempotencyKey: key, requestId: crypto.randomUUID() });
+const ctxOf = (key: string | undefined, who: Principal | null = ann): OperationContext => ({
+  ...base,
+  principal: who,
+  idempotencyKey: key,
+  requestId: crypto.randomUUID(),
+});
 
 const run = (key: string | undefined, input: Record<string, unknown> = { thing: 'a', note: 'hello' }, opts: { op?: Operation; who?: Principal | null } = {}) =>
   execute(opts.op ?? noteOp, input, ctxOf(key, opts.who === undefined ? ann : opts.who));
 
 async function failure(p: Promise<unknown>): Promise<DomainError & { replayed?: boolean }> {
-  try { await p; } catch (e) { return e as DomainError; }
+  try {
+    await p;
+  } catch (e) {
+    return e as DomainError;
+  }
   throw new Error('expected the call to fail');
 }
 
@@ -77,13 +109,23 @@ beforeAll(async () => {
   await db.sql`create table idem_probe (id serial primary key, op text not null, note text not null)`;
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const site = await ensureSite(db.sql, config.siteKey, config.siteUrl);
-  base = { sql: db.sql, site, config, cache: createCache({ ttlSeconds: 0, redisUrl: null, initialGeneration: 0 }), credentialRejected: false, requestId: 'test' };
+  base = {
+    sql: db.sql,
+    site,
+    config,
+    cache: createCache({ ttlSeconds: 0, redisUrl: null, initialGeneration: 0 }),
+    credentialRejected: false,
+    requestId: 'test',
+  };
   ann = await principal('ann@example.com');
   bob = await principal('bob@example.com');
 });
-afterAll(async () => { await db.drop(); });
+afterAll(async () => {
+  await db.drop();
+});
 beforeEach(async () => {
-  mode = 'ok'; gate = null;
+  mode = 'ok';
+  gate = null;
   await db.sql`truncate idem_probe`;
 });
 
@@ -115,7 +157,10 @@ describe('Idempotency-Key on execute()', () => {
 
   test('the same key with a different body or path is 422 and runs nothing', async () => {
     await run('k-mismatch');
-    for (const input of [{ thing: 'a', note: 'other' }, { thing: 'b', note: 'hello' }]) {
+    for (const input of [
+      { thing: 'a', note: 'other' },
+      { thing: 'b', note: 'hello' },
+    ]) {
       const e = await failure(run('k-mismatch', input));
       expect(e).toBeInstanceOf(DomainError);
       expect(e.kind).toBe('unprocessable');
@@ -293,12 +338,18 @@ describe('Idempotency-Key on MCP and in the documents', () => {
     expect((spec.inputSchema as any).properties.idempotency_key).toMatchObject({ type: 'string', maxLength: 255 });
     expect(spec.description).toContain('idempotency_key');
     expect(validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: 'k' })).toEqual({ thing: 'a', note: 'n' });
-    try { validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: '' }); throw new Error('accepted'); } catch (e) {
+    try {
+      validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: '' });
+      throw new Error('accepted');
+    } catch (e) {
       expect((e as DomainError).fields).toEqual([{ field: 'idempotency_key', message: 'must be 1 to 255 characters' }]);
     }
     const plain = toolSpecOf(defineOperation({ ...noteOp, name: 'plain', idempotent: false }));
     expect((plain.inputSchema as any).properties.idempotency_key).toBeUndefined();
-    try { validateArguments(plain, { thing: 'a', note: 'n', idempotency_key: 'k' }); throw new Error('accepted'); } catch (e) {
+    try {
+      validateArguments(plain, { thing: 'a', note: 'n', idempotency_key: 'k' });
+      throw new Error('accepted');
+    } catch (e) {
       expect((e as DomainError).fields).toEqual([{ field: 'idempotency_key', message: 'is not a known field' }]);
     }
   });

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DomainError, GENERIC_CODE, isErrorCode, type FieldIssue } from '../../core/errors/index.ts';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyLease, releaseIdempotencyKey, type IdempotencyScope,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  extendIdempotencyLease,
+  releaseIdempotencyKey,
+  type IdempotencyScope,
 } from '../../sql/queries/idempotency.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { problemFromError } from './problem.ts';
@@ -62,7 +66,11 @@ export function parseIdempotencyHeader(raw: string): string {
 /** A key as an sf-string header value: how an MCP argument is handed on as if it were the header. */
 export const toHeaderValue = (key: string) => `"${key.replace(/[\\"]/g, '\\$&')}"`;
 
-export interface IdempotentOutcome { body: string; status: number; replayed: boolean }
+export interface IdempotentOutcome {
+  body: string;
+  status: number;
+  replayed: boolean;
+}
 
 /** A failure the operation answered earlier, answered again for a replayed key: the same problem, marked as a replay. */
 export class ReplayedError extends DomainError {
@@ -79,7 +87,12 @@ export function idempotencyHeaders(x: unknown): Record<string, string> {
 }
 
 /** A stored failure; rows written before codes existed carry only the kind. */
-interface StoredError { code?: string; kind: DomainError['kind']; message: string; fields: FieldIssue[] }
+interface StoredError {
+  code?: string;
+  kind: DomainError['kind'];
+  message: string;
+  fields: FieldIssue[];
+}
 
 /** Heartbeat that keeps the lease while the operation runs (a long handler is not a dead one). */
 function holdLease(ctx: OperationContext, scope: IdempotencyScope, attempt: string) {
@@ -88,7 +101,10 @@ function holdLease(ctx: OperationContext, scope: IdempotencyScope, attempt: stri
     beat = extendIdempotencyLease(ctx.sql, scope, attempt, LEASE_SECONDS).catch(() => false);
   }, HEARTBEAT_MS);
   (timer as { unref?: () => void }).unref?.();
-  return async () => { clearInterval(timer); await beat; };
+  return async () => {
+    clearInterval(timer);
+    await beat;
+  };
 }
 
 /**
@@ -101,8 +117,13 @@ const settle = (write: () => Promise<unknown>) => write().catch(() => {});
  * Runs `run` (the operation, returning its serialised body) at most once per key and request.
  * `fingerprint` is the canonical form of the validated input.
  */
-export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey: string, fingerprint: string,
-  run: () => Promise<string>): Promise<IdempotentOutcome> {
+export async function runIdempotent(
+  op: Operation,
+  ctx: OperationContext,
+  rawKey: string,
+  fingerprint: string,
+  run: () => Promise<string>,
+): Promise<IdempotentOutcome> {
   const key = parseIdempotencyHeader(rawKey);
   // Keys belong to an account; every idempotent operation needs a credential anyway.
   if (!ctx.principal) throw new DomainError('credential_required', `${IDEMPOTENCY_HEADER} is kept per account: send a credential with it.`);
@@ -111,11 +132,17 @@ export async function runIdempotent(op: Operation, ctx: OperationContext, rawKey
   const claim = await claimIdempotencyKey(ctx.sql, scope, requestHash, { leaseSeconds: LEASE_SECONDS, ttlHours: ctx.config.idempotencyTtlHours });
 
   if (claim.kind === 'mismatch') {
-    throw new DomainError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with a different request to ${op.name}; a key must not be reused with another body. Send a new key for a new request.`);
+    throw new DomainError(
+      'idempotency_key_reused',
+      `This ${IDEMPOTENCY_HEADER} was already used with a different request to ${op.name}; a key must not be reused with another body. Send a new key for a new request.`,
+    );
   }
   if (claim.kind === 'in_flight') {
-    throw new DomainError('idempotency_request_in_flight', `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after the Retry-After seconds to get its response.`,
-      { retryAfterSeconds: RETRY_AFTER_SECONDS });
+    throw new DomainError(
+      'idempotency_request_in_flight',
+      `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after the Retry-After seconds to get its response.`,
+      { retryAfterSeconds: RETRY_AFTER_SECONDS },
+    );
   }
   if (claim.kind === 'replay') {
     if (claim.status >= 400) {

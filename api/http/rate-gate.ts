@@ -2,8 +2,11 @@ import type { Config } from '../../core/config.ts';
 import type { OperationContext } from '../registry/operation.ts';
 import { clientAddress, rateLimitedResponse, rateLimitHeaders, rateTarget, type RateLimiter } from './rate-limit.ts';
 
-export type RateGate = (request: Request, ctx: Pick<OperationContext, 'principal'>, write: boolean) =>
-  Promise<{ refused: Response | null; headers: Record<string, string> }>;
+export type RateGate = (
+  request: Request,
+  ctx: Pick<OperationContext, 'principal'>,
+  write: boolean,
+) => Promise<{ refused: Response | null; headers: Record<string, string> }>;
 
 /**
  * One rate-limit step for REST and MCP: a valid credential spends its own budget (reads or

@@ -3,8 +3,16 @@ import Redis from 'ioredis';
 import { freePort } from '../../test/ports.ts';
 import { testRedis } from '../../test/redis.ts';
 import {
-  addressKey, clientAddress, createRateLimiter, MemoryRateStore, notePeerAddress, rateLimitedResponse,
-  rateLimitHeaders, rateTarget, type RateDecision, type RateLimiter,
+  addressKey,
+  clientAddress,
+  createRateLimiter,
+  MemoryRateStore,
+  notePeerAddress,
+  rateLimitedResponse,
+  rateLimitHeaders,
+  rateTarget,
+  type RateDecision,
+  type RateLimiter,
 } from './rate-limit.ts';
 
 const limits = (windowSeconds: number, n: number) => ({ windowSeconds, anonymousReads: n, authenticatedReads: n + 1, writes: n + 2 });
@@ -90,7 +98,11 @@ describe('in-process store', () => {
     try {
       expect(l.store).toBe('memory');
       const ds = await exhaust(l, 'anonymous_read', 'ip:192.0.2.1', 3);
-      expect(ds.map((d) => [d.allowed, d.remaining, d.limit])).toEqual([[true, 2, 3], [true, 1, 3], [true, 0, 3]]);
+      expect(ds.map((d) => [d.allowed, d.remaining, d.limit])).toEqual([
+        [true, 2, 3],
+        [true, 1, 3],
+        [true, 0, 3],
+      ]);
       const refused = await l.consume('anonymous_read', 'ip:192.0.2.1');
       expect(refused.allowed).toBe(false);
       expect(refused.remaining).toBe(0);
@@ -98,7 +110,9 @@ describe('in-process store', () => {
       await Bun.sleep(1100);
       const again = await exhaust(l, 'anonymous_read', 'ip:192.0.2.1', 3);
       expect(again.every((d) => d.allowed)).toBe(true);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   test('classes and keys have separate budgets', async () => {
@@ -110,7 +124,9 @@ describe('in-process store', () => {
       expect((await l.consume('authenticated_read', 'ip:192.0.2.1')).allowed).toBe(true);
       const w = await l.consume('write', 'cred:a');
       expect([w.allowed, w.limit, w.policyName]).toEqual([true, 4, 'write']);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   test('200 parallel requests on a limit of 50 allow exactly 50', async () => {
@@ -118,7 +134,9 @@ describe('in-process store', () => {
     try {
       const ds = await Promise.all(Array.from({ length: 200 }, () => l.consume('anonymous_read', 'ip:192.0.2.1')));
       expect(ds.filter((d) => d.allowed).length).toBe(50);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   test('memory stays bounded: full budgets are swept and the key count is capped', async () => {
@@ -129,15 +147,23 @@ describe('in-process store', () => {
       await Bun.sleep(600);
       s.sweep();
       expect(s.size).toBe(0);
-    } finally { s.close(); }
+    } finally {
+      s.close();
+    }
   });
 });
 
 describe('Redis store', () => {
   let redis: Awaited<ReturnType<typeof testRedis>>;
   let raw: Redis;
-  beforeAll(async () => { redis = await testRedis(); raw = new Redis(redis.url); });
-  afterAll(async () => { await raw.quit(); await redis.stop(); });
+  beforeAll(async () => {
+    redis = await testRedis();
+    raw = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await raw.quit();
+    await redis.stop();
+  });
 
   test('two instances sharing Redis see one budget', async () => {
     const prefix = uniquePrefix();
@@ -154,7 +180,10 @@ describe('Redis store', () => {
         expect(refused.resetSeconds).toBeGreaterThan(0);
       }
       expect(a.store).toBe('redis');
-    } finally { await a.close(); await b.close(); }
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   test('keys expire once their budget would be full again', async () => {
@@ -165,7 +194,9 @@ describe('Redis store', () => {
       const ttl = await raw.pttl(`${prefix}:write:cred:k`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   test('classes and keys have separate budgets', async () => {
@@ -176,7 +207,9 @@ describe('Redis store', () => {
       expect((await l.consume('anonymous_read', 'ip:192.0.2.2')).allowed).toBe(true);
       expect((await l.consume('authenticated_read', 'ip:192.0.2.1')).allowed).toBe(true);
       expect((await l.consume('write', 'ip:192.0.2.1')).allowed).toBe(true);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   test('200 parallel requests across two instances on a limit of 50 allow exactly 50', async () => {
@@ -186,7 +219,10 @@ describe('Redis store', () => {
     try {
       const ds = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).consume('anonymous_read', 'ip:192.0.2.1')));
       expect(ds.filter((d) => d.allowed).length).toBe(50);
-    } finally { await a.close(); await b.close(); }
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   test('recovers after the window', async () => {
@@ -198,7 +234,9 @@ describe('Redis store', () => {
       expect((await l.consume('write', 'cred:k')).allowed).toBe(false);
       await Bun.sleep(1100);
       expect((await l.consume('write', 'cred:k')).allowed).toBe(true);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 });
 
@@ -207,9 +245,19 @@ describe('Redis unreachable', () => {
     // A private server this test may stop, even when TEST_REDIS_URL names a shared one.
     const shared = process.env.TEST_REDIS_URL;
     delete process.env.TEST_REDIS_URL;
-    const own = await testRedis().finally(() => { if (shared !== undefined) process.env.TEST_REDIS_URL = shared; });
+    const own = await testRedis().finally(() => {
+      if (shared !== undefined) process.env.TEST_REDIS_URL = shared;
+    });
     const warnings: string[] = [];
-    const l = createRateLimiter({ limits: limits(3600, 2), redisUrl: own.url, log: { warn: (_o, msg) => { warnings.push(msg); } } });
+    const l = createRateLimiter({
+      limits: limits(3600, 2),
+      redisUrl: own.url,
+      log: {
+        warn: (_o, msg) => {
+          warnings.push(msg);
+        },
+      },
+    });
     try {
       expect((await l.consume('anonymous_read', 'ip:192.0.2.1')).allowed).toBe(true);
       expect(l.store).toBe('redis');
@@ -218,21 +266,31 @@ describe('Redis unreachable', () => {
       expect(ds.map((d) => d.allowed)).toEqual([true, true, false]); // a fresh per-instance budget
       expect(l.store).toBe('memory');
       expect(warnings.length).toBeGreaterThan(0);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 
   test('falls back to in-process budgets and logs a warning', async () => {
     const warnings: string[] = [];
     const port = await freePort(); // nothing listens there
     const l = createRateLimiter({
-      limits: limits(3600, 2), redisUrl: `redis://127.0.0.1:${port}`, prefix: uniquePrefix(),
-      log: { warn: (_obj, msg) => { warnings.push(msg); } },
+      limits: limits(3600, 2),
+      redisUrl: `redis://127.0.0.1:${port}`,
+      prefix: uniquePrefix(),
+      log: {
+        warn: (_obj, msg) => {
+          warnings.push(msg);
+        },
+      },
     });
     try {
       const ds = await exhaust(l, 'anonymous_read', 'ip:192.0.2.1', 3);
       expect(ds.map((d) => d.allowed)).toEqual([true, true, false]);
       expect(l.store).toBe('memory');
       expect(warnings.length).toBeGreaterThan(0);
-    } finally { await l.close(); }
+    } finally {
+      await l.close();
+    }
   });
 });

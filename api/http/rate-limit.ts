@@ -72,7 +72,9 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const redis = opts.redisUrl ? new RedisRateStore(opts.redisUrl, opts.prefix ?? 'dir:rl', memory, opts.log ?? consoleLog, opts.redis) : null;
   const windowMs = opts.limits.windowSeconds * 1000;
   return {
-    get store() { return redis && !redis.down() ? 'redis' : 'memory'; },
+    get store() {
+      return redis && !redis.down() ? 'redis' : 'memory';
+    },
     async consume(cls, key) {
       const limit = limitOf(opts.limits, cls);
       const fullKey = `${cls}:${key}`;
@@ -86,7 +88,10 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
         policyName: cls,
       };
     },
-    async close() { memory.close(); await redis?.close(); },
+    async close() {
+      memory.close();
+      await redis?.close();
+    },
   };
 }
 
@@ -100,7 +105,11 @@ const consoleLog = { warn: (obj: object, msg: string) => console.warn(msg, obj) 
 // GCRA. State per key: the theoretical arrival time (TAT). A request is allowed when TAT, pushed
 // one interval on, is at most one window ahead of now. The same arithmetic is in the Lua below.
 
-interface Outcome { allowed: boolean; remaining: number; resetMs: number }
+interface Outcome {
+  allowed: boolean;
+  remaining: number;
+  resetMs: number;
+}
 
 /** Float sums of window/limit may land a hair past a boundary; this much slack (in ms) absorbs it. */
 const SLACK_MS = 1e-3;
@@ -120,12 +129,17 @@ export class MemoryRateStore {
   private tats = new Map<string, number>();
   private timer: ReturnType<typeof setInterval>;
 
-  constructor(private maxKeys: number, sweepEveryMs: number) {
+  constructor(
+    private maxKeys: number,
+    sweepEveryMs: number,
+  ) {
     this.timer = setInterval(() => this.sweep(), Math.max(1000, sweepEveryMs));
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  get size(): number { return this.tats.size; }
+  get size(): number {
+    return this.tats.size;
+  }
 
   take(key: string, limit: number, windowMs: number): Outcome {
     const now = performance.now(); // monotonic: clock adjustments do not refill or drain budgets
@@ -146,7 +160,10 @@ export class MemoryRateStore {
     for (const [k, tat] of this.tats) if (tat <= now) this.tats.delete(k);
   }
 
-  close(): void { clearInterval(this.timer); this.tats.clear(); }
+  close(): void {
+    clearInterval(this.timer);
+    this.tats.clear();
+  }
 }
 
 // Time in microseconds from Redis' own clock (integers up to ~1.8e15 are exact in Lua doubles).
@@ -176,23 +193,35 @@ class RedisRateStore {
   private guard: RedisGuard;
   private run: (r: Redis, key: string, limit: number, windowUs: number) => Promise<[number, number, number]>;
 
-  constructor(url: string, private prefix: string, private fallback: MemoryRateStore, log: NonNullable<RateLimiterOptions['log']>,
-    timing: RateLimiterOptions['redis'] = { connectTimeoutMs: 2000, commandTimeoutMs: 1000, breakerMs: 5000 }) {
+  constructor(
+    url: string,
+    private prefix: string,
+    private fallback: MemoryRateStore,
+    log: NonNullable<RateLimiterOptions['log']>,
+    timing: RateLimiterOptions['redis'] = { connectTimeoutMs: 2000, commandTimeoutMs: 1000, breakerMs: 5000 },
+  ) {
     this.guard = new RedisGuard(url, { ...timing, name: 'rate limiter', log });
     this.guard.client.defineCommand('rateLimitGcra', { numberOfKeys: 1, lua: GCRA_LUA });
     this.run = (r, key, limit, windowUs) => (r as unknown as { rateLimitGcra: GcraCommand }).rateLimitGcra(key, limit, windowUs);
   }
 
-  down(): boolean { return !this.guard.available() || this.guard.client.status !== 'ready'; }
-
-  take(key: string, limit: number, windowMs: number): Promise<Outcome> {
-    return this.guard.run(async (r) => {
-      const [allowed, remaining, resetMs] = await this.run(r, `${this.prefix}:${key}`, limit, windowMs * 1000);
-      return { allowed: allowed === 1, remaining, resetMs };
-    }, () => this.fallback.take(key, limit, windowMs));
+  down(): boolean {
+    return !this.guard.available() || this.guard.client.status !== 'ready';
   }
 
-  close() { return this.guard.close(); }
+  take(key: string, limit: number, windowMs: number): Promise<Outcome> {
+    return this.guard.run(
+      async (r) => {
+        const [allowed, remaining, resetMs] = await this.run(r, `${this.prefix}:${key}`, limit, windowMs * 1000);
+        return { allowed: allowed === 1, remaining, resetMs };
+      },
+      () => this.fallback.take(key, limit, windowMs),
+    );
+  }
+
+  close() {
+    return this.guard.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,7 +29,10 @@ export class RedisGuard {
   private closing = false;
   private lastWarn = 0;
 
-  constructor(url: string, private opts: RedisGuardOptions) {
+  constructor(
+    url: string,
+    private opts: RedisGuardOptions,
+  ) {
     // The offline queue stays on so that the first requests wait (commandTimeout-bounded) for the
     // initial connection; after a failure the breaker keeps commands from queueing at all.
     this.client = new Redis(url, {
@@ -40,7 +43,9 @@ export class RedisGuard {
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), Math.max(100, opts.breakerMs)),
     });
     this.client.on('error', (err: Error) => this.trip(err));
-    this.client.on('close', () => { if (!this.closing) this.trip(new Error('connection closed')); });
+    this.client.on('close', () => {
+      if (!this.closing) this.trip(new Error('connection closed'));
+    });
     this.client.on('ready', () => {
       if (this.failed) opts.log?.info?.({ what: opts.name }, `${opts.name}: Redis is back`);
       this.failed = false;
@@ -71,8 +76,10 @@ export class RedisGuard {
     this.openUntil = Date.now() + this.opts.breakerMs;
     if (Date.now() - this.lastWarn < 30_000) return;
     this.lastWarn = Date.now();
-    this.opts.log?.warn({ err: err instanceof Error ? err.message : String(err), breakerMs: this.opts.breakerMs },
-      `${this.opts.name}: Redis unavailable, using in-process fallback`);
+    this.opts.log?.warn(
+      { err: err instanceof Error ? err.message : String(err), breakerMs: this.opts.breakerMs },
+      `${this.opts.name}: Redis unavailable, using in-process fallback`,
+    );
   }
 
   async close() {

@@ -15,7 +15,10 @@ export function restPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cach
   return restRoutes(API_PREFIX, ops, {
     makeContext: async (request) => operationContext(deps, request, await resolvePrincipal(deps.sql, request.headers.get('authorization'), resource)),
     rateLimit: rateGate(deps.limiter, config),
-    config, siteUrl: config.siteUrl, maxBodyBytes: config.maxBodyBytes, httpMaxAge: config.httpCacheMaxAge,
+    config,
+    siteUrl: config.siteUrl,
+    maxBodyBytes: config.maxBodyBytes,
+    httpMaxAge: config.httpCacheMaxAge,
     logError: (err, meta) => deps.log.error({ err, ...meta }, 'operation failed'),
   });
 }

@@ -43,16 +43,27 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
 function queryObject(url: URL): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of url.searchParams) {
-    if (k in out) out[k] = ([] as unknown[]).concat(out[k], v); // repeated keys fail validation as arrays
+    if (k in out)
+      out[k] = ([] as unknown[]).concat(out[k], v); // repeated keys fail validation as arrays
     else out[k] = v;
   }
   return out;
 }
 
 /** One route per operation. Built in a loop, so the instance's type names no route. */
-export function restRoutes(prefix: string, ops: Operation[], deps: {
-  makeContext: ContextFactory; rateLimit: RateGate; config: Config; siteUrl: string; maxBodyBytes: number; httpMaxAge: number; logError: ErrorLogger;
-}) {
+export function restRoutes(
+  prefix: string,
+  ops: Operation[],
+  deps: {
+    makeContext: ContextFactory;
+    rateLimit: RateGate;
+    config: Config;
+    siteUrl: string;
+    maxBodyBytes: number;
+    httpMaxAge: number;
+    logError: ErrorLogger;
+  },
+) {
   const app = new Elysia({ name: 'rest' });
   for (const op of ops) {
     const cacheable = isCacheable(op);
@@ -79,7 +90,12 @@ export function restRoutes(prefix: string, ops: Operation[], deps: {
       } catch (err) {
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
-        return problemResponse(p, { ...base, ...errorHeaders(err), ...idempotencyHeaders(err), ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest) });
+        return problemResponse(p, {
+          ...base,
+          ...errorHeaders(err),
+          ...idempotencyHeaders(err),
+          ...authChallenge(deps.config, p.status, op, ctx, resourcesOf(deps.config).rest),
+        });
       }
     };
     app.route(op.method, prefix + toElysiaPath(op.path), handler, { parse: 'none' });

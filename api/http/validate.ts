@@ -6,7 +6,11 @@ import { registerFormats } from '../../core/schema/formats.ts';
 import type { Operation } from '../registry/operation.ts';
 
 export type Location = 'path' | 'query' | 'body';
-export interface RawInput { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }
+export interface RawInput {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
 
 // Ours win over any registered before (Elysia registers its own on import): what the API accepts
 // must not depend on which module happened to load first.
@@ -37,7 +41,13 @@ function convertStrings(schema: TObject, value: Record<string, unknown>): Record
 }
 
 function fieldName(path: string): string {
-  return path.replace(/^\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.') || '(root)';
+  return (
+    path
+      .replace(/^\//, '')
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .join('.') || '(root)'
+  );
 }
 
 /** Dotted paths of every string (or key) holding U+0000, however deep. */
@@ -51,7 +61,13 @@ function nulFields(value: unknown, at: string): string[] {
 }
 
 /** Validates one part of the input; strings from the path and query are converted to the schema's types. */
-function part(schema: TObject | undefined, value: unknown, where: Location, convert: boolean, issues: (FieldIssue & { in: Location })[]): Record<string, unknown> {
+function part(
+  schema: TObject | undefined,
+  value: unknown,
+  where: Location,
+  convert: boolean,
+  issues: (FieldIssue & { in: Location })[],
+): Record<string, unknown> {
   if (!schema) {
     const empty = value === undefined || value === null || (typeof value === 'object' && Object.keys(value as object).length === 0);
     if (!empty) issues.push({ field: '(root)', in: where, message: `this operation takes no ${where} input` });
@@ -88,7 +104,7 @@ export function validateInput(op: Operation, raw: RawInput, opts: { convert: boo
   const body = part(op.body, raw.body, 'body', false, issues);
   if (issues.length) {
     if (op.notFoundParams && issues.every((i) => i.in === 'path' && op.notFoundParams!.includes(i.field))) {
-      throw new DomainError('not_found', `No such ${issues.map((i) => i.field).join(', ')}: ${issues.map((i) => String((raw.path ?? {})[i.field])).join(', ')}`);
+      throw new DomainError('not_found', `No such ${issues.map((i) => i.field).join(', ')}: ${issues.map((i) => String(raw.path?.[i.field])).join(', ')}`);
     }
     throw invalidFields(issues);
   }

@@ -35,25 +35,44 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
     let body: unknown;
     try {
       body = await request.clone().json();
-      const tools = (Array.isArray(body) ? body : [body])
-        .filter((m) => m && m.method === 'tools/call').map((m) => String(m.params?.name));
+      const tools = (Array.isArray(body) ? body : [body]).filter((m) => m && m.method === 'tools/call').map((m) => String(m.params?.name));
       needed = tools.map((t) => scopeOf.get(t)).filter((s): s is Scope => s !== undefined);
       write = tools.some((t) => writes.has(t));
-    } catch { /* not JSON: the SDK answers with a parse error */ }
+    } catch {
+      /* not JSON: the SDK answers with a parse error */
+    }
     if (!request.headers.get('authorization') && needed.length === 0) return { principal: null, write, denial: null, body };
     // The one resolution of this request's credential: the tool gets it through the SDK's authInfo.
     const ctx = await deps.resolve(request);
     const result = (denial: Response | null): GateResult => ({ principal: ctx.principal, write, denial, body });
     if (ctx.rejected) {
-      return result(deny('invalid_credential', bearerChallenge(deps.config, resource, { error: 'invalid_token' }), 'The credential is invalid, expired, revoked or issued for another resource.'));
+      return result(
+        deny(
+          'invalid_credential',
+          bearerChallenge(deps.config, resource, { error: 'invalid_token' }),
+          'The credential is invalid, expired, revoked or issued for another resource.',
+        ),
+      );
     }
     const { principal } = ctx;
     if (needed.length && !principal) {
-      return result(deny('credential_required', bearerChallenge(deps.config, resource), 'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.'));
+      return result(
+        deny(
+          'credential_required',
+          bearerChallenge(deps.config, resource),
+          'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.',
+        ),
+      );
     }
     const missing = principal && needed.find((s) => !principal.scopes.includes(s));
     if (missing) {
-      return result(deny('insufficient_scope', bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }), `This credential lacks the ${missing} scope.`));
+      return result(
+        deny(
+          'insufficient_scope',
+          bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }),
+          `This credential lacks the ${missing} scope.`,
+        ),
+      );
     }
     return result(null);
   };

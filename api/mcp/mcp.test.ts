@@ -43,20 +43,28 @@ async function connect1(url: string, requestId: string): Promise<McpTestClient> 
   };
 }
 
-const keysOf = (op: Operation) => [
-  ...Object.keys(op.params?.properties ?? {}), ...Object.keys(op.query?.properties ?? {}), ...Object.keys(op.body?.properties ?? {}),
-  // Idempotent operations also take the Idempotency-Key as an argument on MCP.
-  ...(op.idempotent ? ['idempotency_key'] : []),
-].sort();
+const keysOf = (op: Operation) =>
+  [
+    ...Object.keys(op.params?.properties ?? {}),
+    ...Object.keys(op.query?.properties ?? {}),
+    ...Object.keys(op.body?.properties ?? {}),
+    // Idempotent operations also take the Idempotency-Key as an argument on MCP.
+    ...(op.idempotent ? ['idempotency_key'] : []),
+  ].sort();
 /** Inputs the caller must send: required and without a default (the validator fills defaults in). */
-const requiredOf = (op: Operation) => [...new Set([op.params, op.query, op.body].flatMap((s) =>
-  (s?.required ?? []).filter((k: string) => !('default' in (s!.properties[k] as object)))))].sort();
+const requiredOf = (op: Operation) =>
+  [...new Set([op.params, op.query, op.body].flatMap((s) => (s?.required ?? []).filter((k: string) => !('default' in (s!.properties[k] as object)))))].sort();
 const textOf = (result: any) => result.content.find((c: any) => c.type === 'text').text as string;
 
 // Fixture values for path and required query inputs of public reads, by input name.
 const SAMPLES: Record<string, string> = { slug: 'alpha', a: 'alpha', b: 'beta', week: 'this', board: 'community-weekly' };
 const OP_SAMPLES: Record<string, Record<string, string>> = { get_category: { slug: 'dev-tools' } };
-interface ReadCall { label: string; op: Operation; args: Record<string, string | number>; rest: string }
+interface ReadCall {
+  label: string;
+  op: Operation;
+  args: Record<string, string | number>;
+  rest: string;
+}
 /**
  * Each public read, called with the fixtures, with an unknown path input where it takes one, and
  * with typed optional arguments (q, per_page) where it takes them.
@@ -76,7 +84,11 @@ function publicReads(): ReadCall[] {
     if (Object.keys(optional).length) variants.push([` (${Object.keys(optional).join(', ')})`, { ...base, ...optional }]);
     for (const [suffix, args] of variants) {
       const path = op.path.replace(/\{(\w+)\}/g, (_m, k) => encodeURIComponent(String(args[k])));
-      const query = new URLSearchParams(Object.entries(args).filter(([k]) => !pathKeys.includes(k)).map(([k, v]) => [k, String(v)])).toString();
+      const query = new URLSearchParams(
+        Object.entries(args)
+          .filter(([k]) => !pathKeys.includes(k))
+          .map(([k, v]) => [k, String(v)]),
+      ).toString();
       calls.push({ label: op.name + suffix, op, args, rest: query ? `${path}?${query}` : path });
     }
   }
@@ -89,8 +101,19 @@ beforeAll(async () => {
     prepare: async (sql, siteId) => {
       const c = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
       const cat = await makeCategory(sql, { slug: 'dev-tools', name: 'Developer tools' });
-      for (const [slug, status] of [['alpha', 'live'], ['beta', 'live'], ['gamma', 'draft']]) {
-        await makeListing(sql, { siteId, companyId: c.id, slug, domain: 'acme.test', status, columns: { primary_category_id: cat.id, tagline: 'The ' + slug + ' tool' } });
+      for (const [slug, status] of [
+        ['alpha', 'live'],
+        ['beta', 'live'],
+        ['gamma', 'draft'],
+      ]) {
+        await makeListing(sql, {
+          siteId,
+          companyId: c.id,
+          slug,
+          domain: 'acme.test',
+          status,
+          columns: { primary_category_id: cat.id, tagline: 'The ' + slug + ' tool' },
+        });
       }
     },
   });
@@ -107,7 +130,9 @@ const clients: [string, string, (url: string, requestId: string) => Promise<McpT
 describe.each(clients)('%s', (label, expectedVersion, connect) => {
   let client: McpTestClient;
   const requestId = `mcp-test-${label.replace(/\W+/g, '-')}`;
-  beforeAll(async () => { client = await connect(`${app.url}/mcp`, requestId); }, 30_000);
+  beforeAll(async () => {
+    client = await connect(`${app.url}/mcp`, requestId);
+  }, 30_000);
   afterAll(() => client.close());
 
   test(`negotiates ${expectedVersion} and gets the instructions`, () => {
@@ -188,7 +213,11 @@ describe.each(clients)('%s', (label, expectedVersion, connect) => {
 
   test('an unknown tool is a protocol error', async () => {
     let error: any;
-    try { await client.callTool('no_such_tool', {}); } catch (e) { error = e; }
+    try {
+      await client.callTool('no_such_tool', {});
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeDefined();
     expect(String(error.message ?? error)).toContain('no_such_tool');
   });

@@ -1,5 +1,11 @@
 import {
-  type AuthInfo, createMcpHandler, isLegacyRequest, McpServer, originValidationResponse, WebStandardStreamableHTTPServerTransport, type StandardSchemaWithJSON,
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  McpServer,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { Elysia } from 'elysia';
 import { resourcesOf } from '../auth/challenge.ts';
@@ -65,16 +71,23 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     });
     for (const spec of specs) {
       const schema = schemas.get(spec.name)!;
-      server.registerTool(spec.name, {
-        title: spec.title, description: spec.description, annotations: spec.annotations,
-        inputSchema: schema.input, outputSchema: schema.output,
-      }, async (args, ctx) => {
-        // The credential arrives as the SDK's authInfo, resolved once by the auth gate; the HTTP
-        // request still gives the request id and the Idempotency-Key header.
-        const request = ctx.http?.req ?? requestInfo ?? new Request(`${config.siteUrl}/mcp`, { method: 'POST' });
-        const opCtx = operationContext(deps, request, { principal: principalOf(ctx.http?.authInfo), rejected: false });
-        return callTool(spec, args, opCtx, { siteUrl: config.siteUrl, logError });
-      });
+      server.registerTool(
+        spec.name,
+        {
+          title: spec.title,
+          description: spec.description,
+          annotations: spec.annotations,
+          inputSchema: schema.input,
+          outputSchema: schema.output,
+        },
+        async (args, ctx) => {
+          // The credential arrives as the SDK's authInfo, resolved once by the auth gate; the HTTP
+          // request still gives the request id and the Idempotency-Key header.
+          const request = ctx.http?.req ?? requestInfo ?? new Request(`${config.siteUrl}/mcp`, { method: 'POST' });
+          const opCtx = operationContext(deps, request, { principal: principalOf(ctx.http?.authInfo), rejected: false });
+          return callTool(spec, args, opCtx, { siteUrl: config.siteUrl, logError });
+        },
+      );
     }
     return server;
   };
@@ -97,7 +110,7 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     }
   };
   const route = async (request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
-    body !== undefined && await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes })
+    body !== undefined && (await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes }))
       ? legacyJson(request, body, authInfo)
       : handler.fetch(request, { authInfo });
   // DNS-rebinding guard the transport spec asks for: a browser page from another site gets 403.
@@ -105,9 +118,10 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
 
   // A declared oversized body is refused as a problem before the SDK reads it; the SDK's own cap
   // (maxRequestBodySize) still covers bodies sent without a length.
-  const tooLarge = (request: Request) => Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
-    ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
-    : null;
+  const tooLarge = (request: Request) =>
+    Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
+      ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
+      : null;
   const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
   const withHeaders = (res: Response, headers: Record<string, string>) => {
     const out = new Response(res.body, res);
@@ -121,7 +135,7 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     const limit = await rateLimit(request, g, g.write);
     if (limit.refused) return limit.refused;
     const authInfo = g.principal ? authInfoOf(g.principal, request, resource) : undefined;
-    return withHeaders(g.denial ?? await route(request, g.body, authInfo), limit.headers);
+    return withHeaders(g.denial ?? (await route(request, g.body, authInfo)), limit.headers);
   };
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.

@@ -7,7 +7,9 @@ import { operations } from '../registry/index.ts';
 
 let app: TestApp;
 // Generous: the first app of a run also starts the shared PostgreSQL.
-beforeAll(async () => { app = await startTestApp(); }, 60_000);
+beforeAll(async () => {
+  app = await startTestApp();
+}, 60_000);
 afterAll(() => app.stop());
 
 let nextId = 1;
@@ -21,19 +23,25 @@ async function rpc(method: string, params: Record<string, unknown>, headers: Rec
   const text = await res.text();
   // A JSON body or an SSE stream whose data lines carry the JSON-RPC messages.
   const messages = res.headers.get('content-type')?.startsWith('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)))
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)))
     : [JSON.parse(text)];
   return { status: res.status, headers: res.headers, message: messages.find((m) => m.id === id) ?? messages[0] };
 }
 
-const initialize = (protocolVersion: string) =>
-  rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'by-hand', version: '1.0.0' } });
+const initialize = (protocolVersion: string) => rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'by-hand', version: '1.0.0' } });
 
 describe.each(['2025-03-26', '2025-06-18', '2025-11-25'])('protocol %s', (version) => {
   test('initialize agrees on the version and names the server', async () => {
     const { status, message } = await initialize(version);
     expect(status).toBe(200);
-    expect(message.result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'listing-directory', version: '1.0.0' }, capabilities: { tools: {} } });
+    expect(message.result).toMatchObject({
+      protocolVersion: version,
+      serverInfo: { name: 'listing-directory', version: '1.0.0' },
+      capabilities: { tools: {} },
+    });
     expect(message.result.instructions).toContain('bearer token');
   });
 
@@ -79,7 +87,11 @@ describe('version negotiation and transport rules', () => {
   });
 
   test('a body that is not JSON is 415', async () => {
-    const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: 'hello' });
+    const res = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: 'hello',
+    });
     expect(res.status).toBe(415);
   });
 });

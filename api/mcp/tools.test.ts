@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, test } from 'bun:test';
-import { DomainError } from '../../core/errors/index.ts';
+import type { DomainError } from '../../core/errors/index.ts';
 import { defineOperation } from '../registry/operation.ts';
 import { Paging, Slug } from '../registry/schemas.ts';
 import { inputSchemaOf, toolSpecOf, validateArguments } from './tools.ts';
@@ -8,11 +8,22 @@ import { inputSchemaOf, toolSpecOf, validateArguments } from './tools.ts';
 // An operation with inputs in all three places, so the merge and the split are both exercised
 // whatever the registry holds today.
 const op = defineOperation({
-  name: 'edit_thing', method: 'PATCH', path: '/things/{slug}', tag: 'Test', scope: null,
-  summary: 'Edit a thing.', description: 'Changes a thing.',
+  name: 'edit_thing',
+  method: 'PATCH',
+  path: '/things/{slug}',
+  tag: 'Test',
+  scope: null,
+  summary: 'Edit a thing.',
+  description: 'Changes a thing.',
   params: Type.Object({ slug: Slug() }, { additionalProperties: false }),
-  query: Type.Object({ ...Paging, sort: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('old')], { default: 'new' })) }, { additionalProperties: false }),
-  body: Type.Object({ title: Type.String({ maxLength: 10 }), tags: Type.Optional(Type.Array(Type.String(), { maxItems: 2 })) }, { additionalProperties: false }),
+  query: Type.Object(
+    { ...Paging, sort: Type.Optional(Type.Union([Type.Literal('new'), Type.Literal('old')], { default: 'new' })) },
+    { additionalProperties: false },
+  ),
+  body: Type.Object(
+    { title: Type.String({ maxLength: 10 }), tags: Type.Optional(Type.Array(Type.String(), { maxItems: 2 })) },
+    { additionalProperties: false },
+  ),
   notFoundParams: ['slug'],
   output: Type.Object({ ok: Type.Boolean() }),
   handler: async () => ({ ok: true }),
@@ -20,7 +31,11 @@ const op = defineOperation({
 const spec = toolSpecOf(op);
 
 const issuesOf = (args: unknown) => {
-  try { validateArguments(spec, args); } catch (e) { return e as DomainError; }
+  try {
+    validateArguments(spec, args);
+  } catch (e) {
+    return e as DomainError;
+  }
   throw new Error('expected a validation error');
 };
 
@@ -37,7 +52,17 @@ describe('tool input schema', () => {
   });
 
   test('an operation without inputs takes an empty object', () => {
-    const none = defineOperation({ name: 'x', method: 'GET', path: '/x', tag: 'T', scope: null, summary: 'X', description: '', output: Type.Object({}), handler: async () => ({}) });
+    const none = defineOperation({
+      name: 'x',
+      method: 'GET',
+      path: '/x',
+      tag: 'T',
+      scope: null,
+      summary: 'X',
+      description: '',
+      output: Type.Object({}),
+      handler: async () => ({}),
+    });
     expect(inputSchemaOf(none)).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(toolSpecOf(none).annotations.readOnlyHint).toBe(true);
   });
@@ -54,8 +79,14 @@ describe('tool input schema', () => {
 
 describe('tool arguments', () => {
   test('valid arguments become the merged input, with defaults', () => {
-    expect(validateArguments(spec, { slug: 'abc', title: 'Hi', tags: ['a'] }))
-      .toEqual({ slug: 'abc', page: 1, per_page: 20, sort: 'new', title: 'Hi', tags: ['a'] });
+    expect(validateArguments(spec, { slug: 'abc', title: 'Hi', tags: ['a'] })).toEqual({
+      slug: 'abc',
+      page: 1,
+      per_page: 20,
+      sort: 'new',
+      title: 'Hi',
+      tags: ['a'],
+    });
   });
 
   test('every bound is checked and named', () => {

@@ -41,9 +41,15 @@ export function toolSpecOf(op: Operation): ToolSpec {
     op,
     name: op.name,
     title: summary,
-    description: [`${summary}.`, op.description, op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`,
-      op.idempotent && `Send ${IDEMPOTENCY_ARGUMENT} (or the Idempotency-Key header) to make retries safe: the same key with the same arguments replays the first result.`]
-      .filter(Boolean).join(' '),
+    description: [
+      `${summary}.`,
+      op.description,
+      op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`,
+      op.idempotent &&
+        `Send ${IDEMPOTENCY_ARGUMENT} (or the Idempotency-Key header) to make retries safe: the same key with the same arguments replays the first result.`,
+    ]
+      .filter(Boolean)
+      .join(' '),
     inputSchema: inputSchemaOf(op),
     outputSchema: plain(op.output),
     annotations: read
@@ -84,9 +90,15 @@ export function validateArguments(spec: ToolSpec, raw: unknown): Record<string, 
     if (problem) unknown.push({ field: IDEMPOTENCY_ARGUMENT, message: problem });
   }
   try {
-    const input = validateInput(spec.op, {
-      path: pick(args, path), query: pick(args, query), body: spec.op.body ? pick(args, body) : undefined,
-    }, { convert: false });
+    const input = validateInput(
+      spec.op,
+      {
+        path: pick(args, path),
+        query: pick(args, query),
+        body: spec.op.body ? pick(args, body) : undefined,
+      },
+      { convert: false },
+    );
     if (unknown.length) throw invalidArguments(unknown);
     return input;
   } catch (err) {
@@ -102,9 +114,15 @@ export function validateArguments(spec: ToolSpec, raw: unknown): Record<string, 
  * Domain errors are tool results with isError and the problem JSON REST would send, so the model
  * can read them and correct its call; they are not protocol errors.
  */
-export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: OperationContext, deps: {
-  siteUrl: string; logError: (err: unknown, meta: { requestId: string; operation: string }) => void;
-}): Promise<ToolResult> {
+export async function callTool(
+  spec: ToolSpec,
+  rawArgs: unknown,
+  ctx: OperationContext,
+  deps: {
+    siteUrl: string;
+    logError: (err: unknown, meta: { requestId: string; operation: string }) => void;
+  },
+): Promise<ToolResult> {
   try {
     const input = validateArguments(spec, rawArgs);
     const key = spec.op.idempotent ? (rawArgs as Record<string, unknown> | undefined)?.[IDEMPOTENCY_ARGUMENT] : undefined;

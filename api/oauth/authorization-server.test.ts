@@ -17,7 +17,8 @@ afterAll(() => app.stop());
 
 async function register(meta: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${app.url}/oauth/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: 'Test agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], ...meta }),
   });
   return { status: res.status, body: await res.json() };
@@ -32,15 +33,26 @@ async function publicClient(meta: Record<string, unknown> = {}): Promise<string>
 function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string | null> = {}): string {
   const u = new URL(`${app.url}/oauth/authorize`);
   const params: Record<string, string | null> = {
-    response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256',
-    state: 'st-123', scope: 'account:read', resource: `${app.url}/mcp`, ...extra,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-123',
+    scope: 'account:read',
+    resource: `${app.url}/mcp`,
+    ...extra,
   };
   for (const [k, v] of Object.entries(params)) if (v !== null) u.searchParams.set(k, v);
   return u.href;
 }
 
 async function token(params: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${app.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(params) });
+  const res = await fetch(`${app.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(params),
+  });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
@@ -54,7 +66,14 @@ async function authorize(clientId: string, extra: Record<string, string | null> 
 
 async function tokensFor(clientId: string, scope = 'account:read') {
   const { code, pkce } = await authorize(clientId, { scope });
-  const t = await token({ grant_type: 'authorization_code', code, code_verifier: pkce.verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${app.url}/mcp` });
+  const t = await token({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: pkce.verifier,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+    resource: `${app.url}/mcp`,
+  });
   expect(t.status).toBe(200);
   return t.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string };
 }
@@ -73,27 +92,40 @@ describe('discovery', () => {
     expect(prm.status).toBe(200);
     expect(prm.headers.get('access-control-allow-origin')).toBe('*');
     expect(await prm.json()).toEqual({
-      resource: `${app.url}/mcp`, authorization_servers: [app.url], scopes_supported: ['account:read', 'listings:write', 'orders:write'],
-      bearer_methods_supported: ['header'], resource_name: expect.stringContaining('MCP server'), resource_documentation: `${app.url}/docs`,
+      resource: `${app.url}/mcp`,
+      authorization_servers: [app.url],
+      scopes_supported: ['account:read', 'listings:write', 'orders:write'],
+      bearer_methods_supported: ['header'],
+      resource_name: expect.stringContaining('MCP server'),
+      resource_documentation: `${app.url}/docs`,
     });
     const as = await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json();
     expect(as).toMatchObject({
-      issuer: app.url, authorization_endpoint: `${app.url}/oauth/authorize`, token_endpoint: `${app.url}/oauth/token`,
-      registration_endpoint: `${app.url}/oauth/register`, revocation_endpoint: `${app.url}/oauth/revoke`,
-      response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token'], code_challenge_methods_supported: ['S256'],
+      issuer: app.url,
+      authorization_endpoint: `${app.url}/oauth/authorize`,
+      token_endpoint: `${app.url}/oauth/token`,
+      registration_endpoint: `${app.url}/oauth/register`,
+      revocation_endpoint: `${app.url}/oauth/revoke`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-      authorization_response_iss_parameter_supported: true, client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
     });
   });
 
-  test('the REST API has its own resource metadata; the root document is the MCP server\'s; no OpenID configuration', async () => {
+  test("the REST API has its own resource metadata; the root document is the MCP server's; no OpenID configuration", async () => {
     const rest = await (await fetch(`${app.url}/.well-known/oauth-protected-resource/api/v1`)).json();
     expect(rest.resource).toBe(`${app.url}/api/v1`);
     expect(rest.authorization_servers).toEqual([app.url]);
     const root = await (await fetch(`${app.url}/.well-known/oauth-protected-resource`)).json();
     expect(root.resource).toBe(`${app.url}/mcp`);
     expect((await fetch(`${app.url}/.well-known/openid-configuration`)).status).toBe(404);
-    const pre = await fetch(`${app.url}/oauth/token`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${app.url}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-headers')).toContain('Content-Type');
   });
@@ -103,7 +135,14 @@ describe('dynamic client registration', () => {
   test('a public client by default; its metadata comes back as registered', async () => {
     const r = await register({ client_uri: 'https://agent.example/', scope: 'account:read openid', software_id: 'agent' });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test agent', scope: 'account:read', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
+    expect(r.body).toMatchObject({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      client_name: 'Test agent',
+      scope: 'account:read',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    });
     expect(r.body.client_secret).toBeUndefined();
     expect(typeof r.body.client_id_issued_at).toBe('number');
   });
@@ -121,7 +160,11 @@ describe('dynamic client registration', () => {
     expect((await register({ client_name: 'x'.repeat(201) })).body.error).toBe('invalid_client_metadata');
     const notJson = await fetch(`${app.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
     expect(notJson.status).toBe(400);
-    const huge = await fetch(`${app.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(20_000) }) });
+    const huge = await fetch(`${app.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(20_000) }),
+    });
     expect(huge.status).toBe(413);
   });
 
@@ -201,7 +244,11 @@ describe('authorization endpoint', () => {
   test('PKCE S256 is required: plain or no challenge goes back to the app as invalid_request', async () => {
     const id = await publicClient();
     const pkce = pkcePair();
-    const cases: Record<string, string | null>[] = [{ code_challenge_method: 'plain', code_challenge: pkce.verifier }, { code_challenge_method: null }, { code_challenge: null }];
+    const cases: Record<string, string | null>[] = [
+      { code_challenge_method: 'plain', code_challenge: pkce.verifier },
+      { code_challenge_method: null },
+      { code_challenge: null },
+    ];
     for (const extra of cases) {
       const res = await fetch(authorizeUrl(id, pkce.challenge, extra), { headers: { cookie }, redirect: 'manual' });
       expect(res.status).toBe(302);
@@ -264,11 +311,24 @@ describe('token endpoint', () => {
   test('a token response per RFC 6749, never cached', async () => {
     const id = await publicClient();
     const { code, pkce } = await authorize(id);
-    const t = await token({ grant_type: 'authorization_code', code, code_verifier: pkce.verifier, redirect_uri: REDIRECT, client_id: id, resource: `${app.url}/mcp` });
+    const t = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pkce.verifier,
+      redirect_uri: REDIRECT,
+      client_id: id,
+      resource: `${app.url}/mcp`,
+    });
     expect(t.status).toBe(200);
     expect(t.headers.get('cache-control')).toBe('no-store');
     expect(t.headers.get('ratelimit-policy')).toContain('anonymous_read');
-    expect(t.body).toEqual({ access_token: expect.stringMatching(/^lda_/), refresh_token: expect.stringMatching(/^ldr_/), token_type: 'Bearer', expires_in: 3600, scope: 'account:read' });
+    expect(t.body).toEqual({
+      access_token: expect.stringMatching(/^lda_/),
+      refresh_token: expect.stringMatching(/^ldr_/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'account:read',
+    });
     expect(await mcpStatus(t.body.access_token)).toBe(200);
     expect((await token({ grant_type: 'password', client_id: id })).body.error).toBe('unsupported_grant_type');
     const anonymous = await token({ grant_type: 'authorization_code', code: 'ldc_x', code_verifier: pkce.verifier });
@@ -290,7 +350,14 @@ describe('token endpoint', () => {
       expect(t.body.error_description).toContain(message);
     }
     const { code, pkce } = await authorize(id);
-    const wrongResource = await token({ grant_type: 'authorization_code', code, code_verifier: pkce.verifier, redirect_uri: REDIRECT, client_id: id, resource: `${app.url}/api/v1` });
+    const wrongResource = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pkce.verifier,
+      redirect_uri: REDIRECT,
+      client_id: id,
+      resource: `${app.url}/api/v1`,
+    });
     expect(wrongResource.body.error).toBe('invalid_target');
   });
 
@@ -387,11 +454,13 @@ describe('revocation', () => {
     const csrf = /name="csrf" value="([^"]*)"/.exec(html)![1];
     // Someone else's session cannot revoke it.
     const stranger = await signedInCookie(app.sql, 'stranger@example.com');
-    const post = (who: string) => fetch(`${app.url}/account/connections/${grantId}/revoke`, {
-      method: 'POST', redirect: 'manual',
-      headers: { cookie: `${who}; ${csrfCookie}`, 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
-      body: new URLSearchParams({ csrf }),
-    });
+    const post = (who: string) =>
+      fetch(`${app.url}/account/connections/${grantId}/revoke`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: `${who}; ${csrfCookie}`, 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+        body: new URLSearchParams({ csrf }),
+      });
     expect((await post(stranger)).status).toBe(303);
     expect(await mcpStatus(t.access_token)).toBe(200);
     const done = await post(cookie);
@@ -407,11 +476,24 @@ describe('client ID metadata documents', () => {
   const docs = new Map<string, (url: string) => Response>();
   let hits = 0;
   beforeAll(() => {
-    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch(req) { hits++; const u = new URL(req.url); const d = docs.get(u.pathname); return d ? d(`${u.origin}${u.pathname}`) : new Response('no', { status: 404 }); } });
+    server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch(req) {
+        hits++;
+        const u = new URL(req.url);
+        const d = docs.get(u.pathname);
+        return d ? d(`${u.origin}${u.pathname}`) : new Response('no', { status: 404 });
+      },
+    });
   });
   afterAll(() => server.stop(true));
-  const doc = (path: string, make: (url: string) => Response) => { docs.set(path, make); return `http://127.0.0.1:${server.port}${path}`; };
-  const good = (url: string, extra: Record<string, unknown> = {}) => Response.json({ client_id: url, client_name: 'Doc Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], ...extra });
+  const doc = (path: string, make: (url: string) => Response) => {
+    docs.set(path, make);
+    return `http://127.0.0.1:${server.port}${path}`;
+  };
+  const good = (url: string, extra: Record<string, unknown> = {}) =>
+    Response.json({ client_id: url, client_name: 'Doc Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], ...extra });
 
   const pageFor = async (clientId: string) => {
     const res = await fetch(authorizeUrl(clientId, pkcePair().challenge), { headers: { cookie }, redirect: 'manual' });
@@ -451,9 +533,16 @@ describe('client ID metadata documents in production (no ALLOW_LOOPBACK_FETCH)',
   let server: ReturnType<typeof Bun.serve>;
   beforeAll(async () => {
     prod = await startTestApp();
-    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => Response.json({ client_id: req.url, client_name: 'Local', redirect_uris: [REDIRECT] }) });
+    server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: (req) => Response.json({ client_id: req.url, client_name: 'Local', redirect_uris: [REDIRECT] }),
+    });
   });
-  afterAll(async () => { server.stop(true); await prod.stop(); });
+  afterAll(async () => {
+    server.stop(true);
+    await prod.stop();
+  });
 
   test('private and loopback addresses are refused, and plain http is refused', async () => {
     const prodCookie = await signedInCookie(prod.sql, 'prod@example.com');
@@ -466,7 +555,13 @@ describe('client ID metadata documents in production (no ALLOW_LOOPBACK_FETCH)',
     ];
     for (const [clientId, message] of cases) {
       const u = new URL(`${prod.url}/oauth/authorize`);
-      u.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }).toString();
+      u.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }).toString();
       const res = await fetch(u, { headers: { cookie: prodCookie }, redirect: 'manual' });
       expect([clientId, res.status, res.headers.get('location')]).toEqual([clientId, 400, null]);
       expect([clientId, await res.text()]).toEqual([clientId, expect.stringContaining(message)]);

@@ -24,7 +24,13 @@ export type AuthorizeCheck =
   /** The client or redirect URI cannot be trusted: show an error page, never redirect (RFC 9700 section 4.1). */
   | { kind: 'page'; message: string }
   /** A problem the client should hear about at its (verified) redirect URI. */
-  | { kind: 'redirect'; redirectUri: string; state: string | null; error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_target'; description: string };
+  | {
+      kind: 'redirect';
+      redirectUri: string;
+      state: string | null;
+      error: 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_target';
+      description: string;
+    };
 
 export const MAX_STATE = 2048;
 
@@ -40,7 +46,11 @@ export async function checkAuthorizationRequest(
   const one = (name: string) => params.getAll(name);
   const clientIds = one('client_id');
   const redirects = one('redirect_uri');
-  if (clientIds.length !== 1 || !clientIds[0]) return { kind: 'page', message: clientIds.length > 1 ? 'The request names client_id more than once.' : 'The request does not name the app (client_id is missing).' };
+  if (clientIds.length !== 1 || !clientIds[0])
+    return {
+      kind: 'page',
+      message: clientIds.length > 1 ? 'The request names client_id more than once.' : 'The request does not name the app (client_id is missing).',
+    };
   if (redirects.length > 1) return { kind: 'page', message: 'The request names redirect_uri more than once.' };
   const clientId = clientIds[0];
 
@@ -58,7 +68,8 @@ export async function checkAuthorizationRequest(
   let redirectUri: string;
   const redirectUriGiven = redirects.length === 1;
   if (redirectUriGiven) {
-    if (!findRedirectUri(client.redirectUris, redirects[0])) return { kind: 'page', message: 'The redirect URI in the request is not one the app registered, so we will not send you there.' };
+    if (!findRedirectUri(client.redirectUris, redirects[0]))
+      return { kind: 'page', message: 'The redirect URI in the request is not one the app registered, so we will not send you there.' };
     redirectUri = redirects[0];
   } else if (client.redirectUris.length === 1) {
     redirectUri = client.redirectUris[0];
@@ -68,8 +79,13 @@ export async function checkAuthorizationRequest(
 
   const states = one('state');
   const state = states.length === 1 ? states[0] : null;
-  const refuse = (error: Extract<AuthorizeCheck, { kind: 'redirect' }>['error'], description: string): AuthorizeCheck =>
-    ({ kind: 'redirect', redirectUri, state, error, description });
+  const refuse = (error: Extract<AuthorizeCheck, { kind: 'redirect' }>['error'], description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    redirectUri,
+    state,
+    error,
+    description,
+  });
 
   for (const name of ['response_type', 'state', 'scope', 'code_challenge', 'code_challenge_method']) {
     if (one(name).length > 1) return refuse('invalid_request', `The parameter ${name} was sent more than once.`);

@@ -16,7 +16,9 @@ function parseBasic(header: string): { id: string; secret: string } | null {
   try {
     const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
     return { id: form(decoded.slice(0, colon)), secret: form(decoded.slice(colon + 1)) };
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -25,7 +27,11 @@ function parseBasic(header: string): { id: string; secret: string } | null {
  * prove themselves with their secret by client_secret_basic or client_secret_post (either is
  * accepted, never both at once). Failures are invalid_client with 401 (RFC 6749 section 5.2).
  */
-export async function authenticateClient(sql: Sql, request: Request, params: Map<string, string>): Promise<{ client: OAuthClient } | { failure: OAuthFailure }> {
+export async function authenticateClient(
+  sql: Sql,
+  request: Request,
+  params: Map<string, string>,
+): Promise<{ client: OAuthClient } | { failure: OAuthFailure }> {
   const header = request.headers.get('authorization');
   const basic = header ? parseBasic(header) : null;
   const denied = (description: string) => ({ failure: fail('invalid_client', description, 401, header ? basicChallenge : undefined) });

@@ -30,7 +30,11 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function clientIdUrlProblem(clientId: string, allowLoopback: boolean): string | null {
   if (clientId.length > 2048) return 'is longer than 2048 characters';
   let url: URL;
-  try { url = new URL(clientId); } catch { return 'is not a URL'; }
+  try {
+    url = new URL(clientId);
+  } catch {
+    return 'is not a URL';
+  }
   const loopbackHttp = allowLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
   if (url.protocol !== 'https:' && !loopbackHttp) return 'must use https';
   if (url.username || url.password) return 'must not contain a user name or password';
@@ -64,10 +68,15 @@ const FETCH_REASONS: Record<string, string> = {
 
 export function metadataDocumentResolver(deps: { sql: Sql; config: Config; log: Logger }, opts: { fetch?: SafeFetch } = {}) {
   const { sql, config, log } = deps;
-  const safeFetch = opts.fetch ?? createSafeFetcher({
-    allowLoopback: config.allowLoopbackFetch, maxRedirects: 0, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES,
-    userAgent: `ListingDirectoryOAuth/1.0 (+${config.siteUrl})`,
-  });
+  const safeFetch =
+    opts.fetch ??
+    createSafeFetcher({
+      allowLoopback: config.allowLoopbackFetch,
+      maxRedirects: 0,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxBytes: MAX_DOCUMENT_BYTES,
+      userAgent: `ListingDirectoryOAuth/1.0 (+${config.siteUrl})`,
+    });
 
   /** The client behind a metadata document URL: the cached copy while fresh, otherwise fetched now. */
   return async function resolve(clientId: string): Promise<ResolvedDocument> {
@@ -76,20 +85,25 @@ export function metadataDocumentResolver(deps: { sql: Sql; config: Config; log: 
     const cached = await findClient(sql, clientId);
     if (cached && cached.kind === 'metadata_document' && cached.expiresAt && cached.expiresAt.getTime() > Date.now()) return { client: cached };
 
-    let response;
+    let response: Awaited<ReturnType<typeof safeFetch>>;
     try {
       response = await safeFetch(clientId, { accept: 'application/json' });
     } catch (err) {
       if (err instanceof UnsafeUrlError) return { error: `The client's metadata document could not be fetched: ${FETCH_REASONS[err.reason] ?? err.reason}.` };
       log.warn({ err, clientId }, 'client metadata document fetch failed');
-      return { error: 'The client\'s metadata document could not be fetched.' };
+      return { error: "The client's metadata document could not be fetched." };
     }
     if (response.status !== 200) return { error: `The client's metadata document answered with HTTP ${response.status}.` };
     let doc: unknown;
-    try { doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(response.body)); } catch { return { error: 'The client\'s metadata document is not valid JSON.' }; }
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { error: 'The client\'s metadata document is not a JSON object.' };
+    try {
+      doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(response.body));
+    } catch {
+      return { error: "The client's metadata document is not valid JSON." };
+    }
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { error: "The client's metadata document is not a JSON object." };
     // Simple string comparison (RFC 3986 section 6.2.1), as the draft requires.
-    if ((doc as Record<string, unknown>).client_id !== clientId) return { error: 'The client\'s metadata document names a different client_id than its own URL.' };
+    if ((doc as Record<string, unknown>).client_id !== clientId)
+      return { error: "The client's metadata document names a different client_id than its own URL." };
     const checked = validateClientMetadata(doc, 'document');
     if ('error' in checked) return { error: `The client's metadata document is not acceptable: ${checked.description}` };
     const client = await upsertMetadataDocumentClient(sql, clientId, checked.fields, cacheSeconds(response.headers.get('cache-control')));

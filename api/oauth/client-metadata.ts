@@ -44,7 +44,8 @@ export function validateClientMetadata(raw: unknown, mode: 'registration' | 'doc
   const m = parsed.data;
 
   const uris = m.redirect_uris;
-  if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS) return { error: 'invalid_redirect_uri', description: `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs.` };
+  if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS)
+    return { error: 'invalid_redirect_uri', description: `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs.` };
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) return { error: 'invalid_redirect_uri', description: `The redirect URI ${uri.slice(0, 200)} ${problem}.` };
@@ -53,9 +54,11 @@ export function validateClientMetadata(raw: unknown, mode: 'registration' | 'doc
   const method = (m.token_endpoint_auth_method ?? 'none') as TokenEndpointAuthMethod;
   const methods: string[] = mode === 'registration' ? ['none', 'client_secret_post', 'client_secret_basic'] : ['none'];
   if (!methods.includes(method)) {
-    return bad(mode === 'registration'
-      ? `token_endpoint_auth_method must be one of ${methods.join(', ')}.`
-      : 'A client ID metadata document must describe a public client: token_endpoint_auth_method none (or absent).');
+    return bad(
+      mode === 'registration'
+        ? `token_endpoint_auth_method must be one of ${methods.join(', ')}.`
+        : 'A client ID metadata document must describe a public client: token_endpoint_auth_method none (or absent).',
+    );
   }
   if (mode === 'document') {
     const doc = raw as Record<string, unknown>;
@@ -76,8 +79,13 @@ export function validateClientMetadata(raw: unknown, mode: 'registration' | 'doc
   let clientUri: string | null = null;
   if (m.client_uri !== undefined) {
     let url: URL;
-    try { url = new URL(m.client_uri); } catch { return bad('client_uri is not a URL.'); }
-    if (url.href.length > MAX_CLIENT_URI || (url.protocol !== 'https:' && url.protocol !== 'http:')) return bad('client_uri must be an http(s) URL of at most 2048 characters.');
+    try {
+      url = new URL(m.client_uri);
+    } catch {
+      return bad('client_uri is not a URL.');
+    }
+    if (url.href.length > MAX_CLIENT_URI || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+      return bad('client_uri must be an http(s) URL of at most 2048 characters.');
     clientUri = url.href;
   }
 
@@ -88,7 +96,9 @@ export function validateClientMetadata(raw: unknown, mode: 'registration' | 'doc
   const scope: Scope[] | null = listed.length ? SCOPES.filter((s) => listed.includes(s)) : null;
 
   const extras: ClientExtras = {
-    scope, grant_types: [...new Set(grantTypes)], response_types: ['code'],
+    scope,
+    grant_types: [...new Set(grantTypes)],
+    response_types: ['code'],
     ...(m.software_id ? { software_id: m.software_id.slice(0, 200) } : {}),
     ...(m.software_version ? { software_version: m.software_version.slice(0, 100) } : {}),
   };

@@ -13,7 +13,13 @@ const PATH = OAUTH_PATHS.connections;
 /** The account page's link to this page (api/app.ts hands it to the site area). */
 export const CONNECTIONS_SECTION: AccountSection = { href: PATH, label: 'Connected apps', about: 'AI agents and apps you allowed access to your account' };
 
-const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : null; } catch { return null; } };
+const hostOf = (uri: string | null) => {
+  try {
+    return uri ? new URL(uri).host : null;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * GET /account/connections: the apps a person let in through OAuth (live grants), each with its
@@ -27,15 +33,17 @@ export function connectionsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' |
     const csrf = csrfField(config, request);
     const list = rows.length
       ? html`<table><thead><tr><th>App</th><th>Access</th><th>At</th><th>Allowed</th><th>Last used</th><th></th></tr></thead><tbody>${rows.map((c) => {
-        const name = c.clientName ?? 'An app without a name';
-        const host = c.clientKind === 'metadata_document' ? hostOf(c.clientId) : hostOf(c.clientUri);
-        return html`<tr data-grant-id="${c.grantId}"><td>${name}${host ? html` <small>(${host})</small>` : ''}</td>
+          const name = c.clientName ?? 'An app without a name';
+          const host = c.clientKind === 'metadata_document' ? hostOf(c.clientId) : hostOf(c.clientUri);
+          return html`<tr data-grant-id="${c.grantId}"><td>${name}${host ? html` <small>(${host})</small>` : ''}</td>
 <td>${c.scopes.join(', ')}</td><td>${resourceLabel(config, c.resource)}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td>
 <td><form method="post" action="${PATH}/${c.grantId}/revoke">${csrf.field}<button type="submit" aria-label="Revoke ${name}">Revoke</button></form></td></tr>`;
-      })}</tbody></table>`
+        })}</tbody></table>`
       : html`<p>No apps are connected to your account.</p>`;
     return page({
-      title: 'Connected apps', signedInAs: user.email, headers: csrf.headers,
+      title: 'Connected apps',
+      signedInAs: user.email,
+      headers: csrf.headers,
       body: html`<h1>Connected apps</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 <p>AI agents and other apps you allowed into your account through "Allow access". Revoking one signs it out at once; it has to ask you again to get back in.</p>
 ${list}`,
@@ -43,20 +51,33 @@ ${list}`,
   }
 
   return new Elysia({ name: 'oauth-connections' })
-    .get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
-      const auth = await requireUser(deps, request, PATH);
-      if ('response' in auth) return auth.response;
-      const revoked = new URL(request.url).searchParams.has('revoked');
-      return connectionsPage(request, auth.user, await listConnections(sql, auth.user.userId), revoked ? 'The app is disconnected: its access no longer works.' : undefined);
-    }), { parse: 'none' })
+    .get(
+      PATH,
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const auth = await requireUser(deps, request, PATH);
+        if ('response' in auth) return auth.response;
+        const revoked = new URL(request.url).searchParams.has('revoked');
+        return connectionsPage(
+          request,
+          auth.user,
+          await listConnections(sql, auth.user.userId),
+          revoked ? 'The app is disconnected: its access no longer works.' : undefined,
+        );
+      }),
+      { parse: 'none' },
+    )
 
-    .post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
-      const checked = await readCheckedForm(config, request);
-      if ('response' in checked) return checked.response;
-      const auth = await requireUser(deps, request, PATH);
-      if ('response' in auth) return auth.response;
-      // Another person's grant, an unknown or an already revoked one: the same answer, so ids reveal nothing.
-      await revokeGrant(sql, params.id, auth.user.userId);
-      return redirect(config, `${PATH}?revoked=1`);
-    }), { parse: 'none' });
+    .post(
+      `${PATH}/:id/revoke`,
+      sitePage(deps, async ({ request, params }: SiteRequest) => {
+        const checked = await readCheckedForm(config, request);
+        if ('response' in checked) return checked.response;
+        const auth = await requireUser(deps, request, PATH);
+        if ('response' in auth) return auth.response;
+        // Another person's grant, an unknown or an already revoked one: the same answer, so ids reveal nothing.
+        await revokeGrant(sql, params.id, auth.user.userId);
+        return redirect(config, `${PATH}?revoked=1`);
+      }),
+      { parse: 'none' },
+    );
 }

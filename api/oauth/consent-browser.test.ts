@@ -13,7 +13,11 @@ let callback: ReturnType<typeof Bun.serve>;
 beforeAll(async () => {
   app = await startTestApp();
   browser = await launchBrowser();
-  callback = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('<!doctype html><title>Back in the app</title><h1>Back in the app</h1>', { headers: { 'content-type': 'text/html' } }) });
+  callback = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: () => new Response('<!doctype html><title>Back in the app</title><h1>Back in the app</h1>', { headers: { 'content-type': 'text/html' } }),
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -24,15 +28,22 @@ afterAll(async () => {
 async function authorizeUrl(state: string) {
   const redirect = `http://127.0.0.1:${callback.port}/callback`;
   const reg = await fetch(`${app.url}/oauth/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: 'Browser Agent', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'] }),
   });
   const clientId = (await reg.json()).client_id as string;
   const pkce = pkcePair();
   const url = new URL(`${app.url}/oauth/authorize`);
   url.search = new URLSearchParams({
-    response_type: 'code', client_id: clientId, redirect_uri: redirect, state, scope: 'account:read',
-    code_challenge: pkce.challenge, code_challenge_method: 'S256', resource: `${app.url}/mcp`,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirect,
+    state,
+    scope: 'account:read',
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+    resource: `${app.url}/mcp`,
   }).toString();
   return { url, clientId, redirect, pkce };
 }
@@ -58,8 +69,15 @@ test('sign in, consent, Allow access: the browser lands on the app with code, st
     await expect(page.getByRole('heading', { name: 'Back in the app' }).isVisible()).resolves.toBe(true);
 
     const tokenRes = await fetch(`${app.url}/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: pkce.verifier, redirect_uri: redirect, client_id: clientId }),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        code_verifier: pkce.verifier,
+        redirect_uri: redirect,
+        client_id: clientId,
+      }),
     });
     expect(tokenRes.status).toBe(200);
 

@@ -8,7 +8,13 @@ import { OAUTH_PATHS } from './endpoints.ts';
 import { formActionSource } from './redirect-uris.ts';
 import { resourceLabel } from './resources.ts';
 
-const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : null; } catch { return null; } };
+const hostOf = (uri: string | null) => {
+  try {
+    return uri ? new URL(uri).host : null;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * The consent page: who asks (the client's self-declared name, where it comes from), where the
@@ -16,21 +22,30 @@ const hostOf = (uri: string | null) => { try { return uri ? new URL(uri).host : 
  * resource; then "Allow access" or "Deny". The form carries the original authorization request
  * unchanged, and the POST checks it all again.
  */
-export function consentPage(opts: { config: Config; request: Request; siteName: string; user: SessionUser; auth: AuthorizationRequest; query: string }): Response {
+export function consentPage(opts: {
+  config: Config;
+  request: Request;
+  siteName: string;
+  user: SessionUser;
+  auth: AuthorizationRequest;
+  query: string;
+}): Response {
   const { config, auth } = opts;
   const { client } = auth;
   const csrf = csrfField(config, opts.request);
   const name = client.clientName ?? 'An app without a name';
   const website = hostOf(client.clientUri);
-  const origin = client.kind === 'metadata_document'
-    ? html`Identified by its metadata document at <code>${client.clientId}</code>, published by <strong>${hostOf(client.clientId)}</strong>.`
-    : html`It registered itself with us ${when(client.createdAt)}; its name is its own claim, not checked by us.`;
+  const origin =
+    client.kind === 'metadata_document'
+      ? html`Identified by its metadata document at <code>${client.clientId}</code>, published by <strong>${hostOf(client.clientId)}</strong>.`
+      : html`It registered itself with us ${when(client.createdAt)}; its name is its own claim, not checked by us.`;
   const scopes = auth.scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s]}</li>`);
   const authorizePath = `${OAUTH_PATHS.authorize}?${opts.query}`;
   // The answer redirects to the app; browsers check form-action on that redirect too.
   const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self' ${formActionSource(auth.redirectUri)}; frame-ancestors 'none'; base-uri 'none'`;
   return page({
-    title: `Allow ${name} access?`, signedInAs: opts.user.email,
+    title: `Allow ${name} access?`,
+    signedInAs: opts.user.email,
     headers: { ...csrf.headers, 'content-security-policy': csp },
     body: html`<h1>Allow <span id="client-name">${name}</span> access to your ${opts.siteName} account?</h1>
 <table><tbody>

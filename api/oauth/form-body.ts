@@ -9,8 +9,10 @@ export const MAX_OAUTH_FORM_BYTES = 16 * 1024;
  */
 export async function readOAuthForm(request: Request): Promise<{ params: Map<string, string> } | { failure: OAuthFailure }> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return { failure: fail('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.') };
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_OAUTH_FORM_BYTES) return { failure: fail('invalid_request', 'The request body is too large.', 413) };
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+    return { failure: fail('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.') };
+  if (Number(request.headers.get('content-length') ?? '0') > MAX_OAUTH_FORM_BYTES)
+    return { failure: fail('invalid_request', 'The request body is too large.', 413) };
   const buf = await request.arrayBuffer();
   if (buf.byteLength > MAX_OAUTH_FORM_BYTES) return { failure: fail('invalid_request', 'The request body is too large.', 413) };
   const params = new Map<string, string>();

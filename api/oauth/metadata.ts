@@ -47,9 +47,10 @@ export function authorizationServerMetadata(config: Config) {
   };
 }
 
-const metadataResponse = (doc: unknown) => new Response(JSON.stringify(doc), {
-  headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
-});
+const metadataResponse = (doc: unknown) =>
+  new Response(JSON.stringify(doc), {
+    headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300', ...CORS_HEADERS },
+  });
 
 /**
  * The metadata documents. /.well-known/oauth-protected-resource (no path) answers with the MCP

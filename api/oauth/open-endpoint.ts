@@ -9,11 +9,13 @@ import { preflight, withHeaders } from './responses.ts';
  */
 export function openEndpoint(deps: Pick<AppDeps, 'config' | 'limiter'>, name: string, path: string, handle: (request: Request) => Promise<Response>) {
   const limit = rateGate(deps.limiter, deps.config);
-  return new Elysia({ name })
-    .options(path, preflight)
-    .post(path, async ({ request }) => {
+  return new Elysia({ name }).options(path, preflight).post(
+    path,
+    async ({ request }) => {
       const gate = await limit(request, { principal: null }, false);
       if (gate.refused) return gate.refused;
       return withHeaders(await handle(request), gate.headers);
-    }, { parse: 'none' });
+    },
+    { parse: 'none' },
+  );
 }

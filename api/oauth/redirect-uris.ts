@@ -23,7 +23,11 @@ export function redirectUriProblem(uri: string): string | null {
   if (/[\u0000-\u0020\u007f]/.test(uri)) return 'must not contain spaces or control characters';
   if (uri.includes('#')) return 'must not contain a fragment';
   let url: URL;
-  try { url = new URL(uri); } catch { return 'is not an absolute URI'; }
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'is not an absolute URI';
+  }
   if (url.username || url.password) return 'must not contain a user name or password';
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return url.hostname ? null : 'must name a host';

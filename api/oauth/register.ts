@@ -47,7 +47,11 @@ export function registerPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>
     const text = await readCappedText(request, MAX_REGISTRATION_BYTES);
     if (text === null) return oauthError(fail('invalid_client_metadata', `The client metadata is larger than ${MAX_REGISTRATION_BYTES} bytes.`, 413));
     let body: unknown;
-    try { body = JSON.parse(text); } catch { return oauthError(fail('invalid_client_metadata', 'The body is not valid JSON.')); }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return oauthError(fail('invalid_client_metadata', 'The body is not valid JSON.'));
+    }
     const checked = validateClientMetadata(body, 'registration');
     if ('error' in checked) return oauthError(fail(checked.error, checked.description));
     const secret = checked.fields.authMethod === 'none' ? null : newSecret(SECRET_PREFIX.clientSecret);

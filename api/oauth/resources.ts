@@ -12,7 +12,11 @@ import { resourcesOf } from '../auth/challenge.ts';
 export function canonicalResource(config: Config, raw: string): string | null {
   if (raw.length === 0 || raw.length > 2048 || raw.includes('#')) return null;
   let url: URL;
-  try { url = new URL(raw); } catch { return null; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
   if (url.search || url.username || url.password) return null;
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : '';
   const candidate = `${url.origin}${path}`;
@@ -21,5 +25,4 @@ export function canonicalResource(config: Config, raw: string): string | null {
 
 export const defaultResource = (config: Config) => resourcesOf(config).mcp;
 
-export const resourceLabel = (config: Config, resource: string) =>
-  resource === resourcesOf(config).rest ? 'the REST API' : 'the MCP server (AI agents)';
+export const resourceLabel = (config: Config, resource: string) => (resource === resourcesOf(config).rest ? 'the REST API' : 'the MCP server (AI agents)');

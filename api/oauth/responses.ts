@@ -20,12 +20,30 @@ export function oauthJson(body: unknown, status = 200, headers: Record<string, s
 
 /** RFC 6749 section 5.2 error codes we answer with (plus RFC 7591's and RFC 8707's). */
 export type OAuthErrorCode =
-  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope'
-  | 'invalid_target' | 'invalid_redirect_uri' | 'invalid_client_metadata' | 'unsupported_token_type';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'unsupported_token_type';
 
-export interface OAuthFailure { error: OAuthErrorCode; description: string; status?: number; headers?: Record<string, string> }
+export interface OAuthFailure {
+  error: OAuthErrorCode;
+  description: string;
+  status?: number;
+  headers?: Record<string, string>;
+}
 
-export const fail = (error: OAuthErrorCode, description: string, status = 400, headers?: Record<string, string>): OAuthFailure => ({ error, description, status, headers });
+export const fail = (error: OAuthErrorCode, description: string, status = 400, headers?: Record<string, string>): OAuthFailure => ({
+  error,
+  description,
+  status,
+  headers,
+});
 
 export function oauthError(f: OAuthFailure): Response {
   return oauthJson({ error: f.error, error_description: f.description }, f.status ?? 400, f.headers);

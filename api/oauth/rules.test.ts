@@ -65,9 +65,21 @@ test('client ID metadata document URLs and cache lifetimes', () => {
 
 test('client metadata: defaults, our scopes kept, documents must be public and named', () => {
   const ok = validateClientMetadata({ redirect_uris: ['https://a.example/cb'], scope: 'openid orders:write account:read' }, 'registration');
-  expect(ok).toEqual({ fields: { clientName: null, clientUri: null, redirectUris: ['https://a.example/cb'], authMethod: 'none', extras: { scope: ['account:read', 'orders:write'], grant_types: ['authorization_code'], response_types: ['code'] } } });
+  expect(ok).toEqual({
+    fields: {
+      clientName: null,
+      clientUri: null,
+      redirectUris: ['https://a.example/cb'],
+      authMethod: 'none',
+      extras: { scope: ['account:read', 'orders:write'], grant_types: ['authorization_code'], response_types: ['code'] },
+    },
+  });
   expect(validateClientMetadata({ redirect_uris: ['https://a.example/cb'] }, 'document')).toMatchObject({ error: 'invalid_client_metadata' });
-  expect(validateClientMetadata({ client_name: 'A', redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'client_secret_basic' }, 'document')).toMatchObject({ error: 'invalid_client_metadata' });
-  expect(validateClientMetadata({ client_name: 'A\u202eevil', redirect_uris: ['https://a.example/cb'] }, 'registration')).toMatchObject({ error: 'invalid_client_metadata' });
+  expect(
+    validateClientMetadata({ client_name: 'A', redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'client_secret_basic' }, 'document'),
+  ).toMatchObject({ error: 'invalid_client_metadata' });
+  expect(validateClientMetadata({ client_name: 'A\u202eevil', redirect_uris: ['https://a.example/cb'] }, 'registration')).toMatchObject({
+    error: 'invalid_client_metadata',
+  });
   expect(validateClientMetadata([], 'registration')).toMatchObject({ error: 'invalid_client_metadata' });
 });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import {
-  Client, StreamableHTTPClientTransport, UnauthorizedError,
-  type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens,
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { consentAndFollow, pkcePair, selfSignedCertificate, signedInCookie, startEdgeProcess, type EdgeProcess } from '../../test/oauth-kit.ts';
@@ -18,21 +24,48 @@ class MemoryProvider implements OAuthClientProvider {
   discovery?: OAuthDiscoveryState;
   authorizationUrl?: URL;
   readonly clientMetadataUrl?: string;
-  constructor(readonly redirect: string, opts: { clientMetadataUrl?: string } = {}) { this.clientMetadataUrl = opts.clientMetadataUrl; }
-  get redirectUrl() { return this.redirect; }
+  constructor(
+    readonly redirect: string,
+    opts: { clientMetadataUrl?: string } = {},
+  ) {
+    this.clientMetadataUrl = opts.clientMetadataUrl;
+  }
+  get redirectUrl() {
+    return this.redirect;
+  }
   get clientMetadata(): OAuthClientMetadata {
     return { client_name: 'SDK test agent', client_uri: 'https://agent.example/', redirect_uris: [this.redirect], token_endpoint_auth_method: 'none' };
   }
-  state() { return 'state-from-the-sdk-test'; }
-  clientInformation() { return this.info; }
-  saveClientInformation(info: StoredOAuthClientInformation) { this.info = info; }
-  tokens() { return this.saved; }
-  saveTokens(tokens: StoredOAuthTokens) { this.saved = tokens; }
-  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
-  saveCodeVerifier(v: string) { this.verifier = v; }
-  codeVerifier() { return this.verifier; }
-  saveDiscoveryState(s: OAuthDiscoveryState) { this.discovery = s; }
-  discoveryState() { return this.discovery; }
+  state() {
+    return 'state-from-the-sdk-test';
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: StoredOAuthClientInformation) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  saveDiscoveryState(s: OAuthDiscoveryState) {
+    this.discovery = s;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
 }
 
 const REDIRECT = 'http://127.0.0.1:47123/callback';
@@ -66,7 +99,9 @@ async function sdkFlow(siteUrl: string, cookie: string, provider: MemoryProvider
 
 describe('MCP SDK OAuth flow with dynamic client registration', () => {
   let app: TestApp;
-  beforeAll(async () => { app = await startTestApp({ env: { ALLOW_LOOPBACK_FETCH: 'true' } }); });
+  beforeAll(async () => {
+    app = await startTestApp({ env: { ALLOW_LOOPBACK_FETCH: 'true' } });
+  });
   afterAll(() => app.stop());
 
   test('401, discovery, registration, consent, code exchange, then get_account as the person', async () => {
@@ -103,8 +138,16 @@ describe('MCP SDK OAuth flow with dynamic client registration', () => {
     url.searchParams.set('code_challenge', pkce.challenge);
     const back = await consentAndFollow(app.url, url.href, cookie);
     const tokenRes = await fetch(`${app.url}/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: pkce.verifier, redirect_uri: REDIRECT, client_id: provider.info!.client_id, resource: `${app.url}/api/v1` }),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        code_verifier: pkce.verifier,
+        redirect_uri: REDIRECT,
+        client_id: provider.info!.client_id,
+        resource: `${app.url}/api/v1`,
+      }),
     });
     expect(tokenRes.status).toBe(200);
     const restToken = (await tokenRes.json()).access_token;
@@ -114,7 +157,12 @@ describe('MCP SDK OAuth flow with dynamic client registration', () => {
     expect(me.body.credential.kind).toBe('oauth');
     const onMcp = await fetch(`${app.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${restToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: `Bearer ${restToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
     });
     expect(onMcp.status).toBe(401);
@@ -134,20 +182,34 @@ describe('MCP SDK OAuth flow with a client ID metadata document', () => {
   beforeAll(async () => {
     tls = selfSignedCertificate();
     docServer = Bun.serve({
-      port: 0, hostname: '127.0.0.1', tls: { cert: tls.cert, key: tls.key },
+      port: 0,
+      hostname: '127.0.0.1',
+      tls: { cert: tls.cert, key: tls.key },
       fetch(req) {
         if (new URL(req.url).pathname !== '/oauth/client.json') return new Response('no', { status: 404 });
         fetches++;
-        return Response.json({
-          client_id: documentUrl, client_name: 'Metadata Document Agent', client_uri: `https://127.0.0.1:${docServer.port}/`,
-          redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
-        }, { headers: { 'cache-control': 'max-age=600' } });
+        return Response.json(
+          {
+            client_id: documentUrl,
+            client_name: 'Metadata Document Agent',
+            client_uri: `https://127.0.0.1:${docServer.port}/`,
+            redirect_uris: [REDIRECT],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+          },
+          { headers: { 'cache-control': 'max-age=600' } },
+        );
       },
     });
     documentUrl = `https://127.0.0.1:${docServer.port}/oauth/client.json`;
     edge = await startEdgeProcess({ ALLOW_LOOPBACK_FETCH: 'true', NODE_EXTRA_CA_CERTS: tls.certPath });
   }, 60_000);
-  afterAll(async () => { await edge?.stop(); docServer?.stop(true); tls?.cleanup(); });
+  afterAll(async () => {
+    await edge?.stop();
+    docServer?.stop(true);
+    tls?.cleanup();
+  });
 
   test('the client_id is the document URL; the server fetches, checks and caches it; get_account works', async () => {
     const cookie = await signedInCookie(edge.sql, 'cimd-owner@example.com');

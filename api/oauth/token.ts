@@ -13,10 +13,14 @@ import { verifyS256 } from './pkce.ts';
 import { canonicalResource } from './resources.ts';
 import { fail, oauthError, oauthJson, type OAuthFailure } from './responses.ts';
 
-const tokenResponse = (t: IssuedTokens) => oauthJson({
-  access_token: t.accessToken, token_type: 'Bearer', expires_in: t.expiresIn, scope: t.scopes.join(' '),
-  ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
-});
+const tokenResponse = (t: IssuedTokens) =>
+  oauthJson({
+    access_token: t.accessToken,
+    token_type: 'Bearer',
+    expires_in: t.expiresIn,
+    scope: t.scopes.join(' '),
+    ...(t.refreshToken ? { refresh_token: t.refreshToken } : {}),
+  });
 
 /**
  * POST /oauth/token (OAuth 2.1 section 3.2), application/x-www-form-urlencoded.
@@ -67,7 +71,13 @@ export function tokenPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>) {
       if (resourceParam !== undefined && canonicalResource(config, resourceParam) !== c.resource) {
         return fail('invalid_target', 'resource must be the one the authorization was granted for.');
       }
-      return issueTokens(t, { grantId: c.grantId, accessScopes: c.scopes, refreshScopes: client.extras.grant_types.includes('refresh_token') ? c.scopes : null, resource: c.resource, ...ttl });
+      return issueTokens(t, {
+        grantId: c.grantId,
+        accessScopes: c.scopes,
+        refreshScopes: client.extras.grant_types.includes('refresh_token') ? c.scopes : null,
+        resource: c.resource,
+        ...ttl,
+      });
     });
   }
 

@@ -34,15 +34,16 @@ const IDEMPOTENCY_NOTE = [
   `MCP tools of these operations take the key as the optional \`${IDEMPOTENCY_ARGUMENT}\` argument (or the same header on the HTTP request).`,
 ].join(' ');
 
-const AUTH_NOTE = (siteUrl: string) => [
-  'Authentication: public reads need no credential (a valid one is accepted; an invalid one is 401, so a mistyped key never reads as anonymous).',
-  'Authenticated operations take `Authorization: Bearer <API key or OAuth access token>`: missing or invalid → 401 with `WWW-Authenticate` naming the protected resource metadata,',
-  'a credential without the operation\'s scope → 403 (`error="insufficient_scope"`), another account\'s object → 404.',
-  `API keys (\`ldk_...\`) are made on ${siteUrl}/account/api-keys with any of the scopes account:read, listings:write and orders:write; the secret is shown once and stored only as a hash.`,
-  `AI agents sign in with OAuth 2.1 (authorization code + PKCE S256; dynamic client registration or client ID metadata documents):`,
-  `authorization server metadata at ${siteUrl}/.well-known/oauth-authorization-server, protected resource metadata at ${siteUrl}/.well-known/oauth-protected-resource/mcp and /api/v1.`,
-  'Access tokens are bound to the resource they were issued for (RFC 8707): a token for /mcp is refused on /api/v1 and the other way round.',
-].join(' ');
+const AUTH_NOTE = (siteUrl: string) =>
+  [
+    'Authentication: public reads need no credential (a valid one is accepted; an invalid one is 401, so a mistyped key never reads as anonymous).',
+    'Authenticated operations take `Authorization: Bearer <API key or OAuth access token>`: missing or invalid → 401 with `WWW-Authenticate` naming the protected resource metadata,',
+    'a credential without the operation\'s scope → 403 (`error="insufficient_scope"`), another account\'s object → 404.',
+    `API keys (\`ldk_...\`) are made on ${siteUrl}/account/api-keys with any of the scopes account:read, listings:write and orders:write; the secret is shown once and stored only as a hash.`,
+    `AI agents sign in with OAuth 2.1 (authorization code + PKCE S256; dynamic client registration or client ID metadata documents):`,
+    `authorization server metadata at ${siteUrl}/.well-known/oauth-authorization-server, protected resource metadata at ${siteUrl}/.well-known/oauth-protected-resource/mcp and /api/v1.`,
+    'Access tokens are bound to the resource they were issued for (RFC 8707): a token for /mcp is refused on /api/v1 and the other way round.',
+  ].join(' ');
 
 const RATE_NOTE = [
   'Rate limits: budgets per credential (reads and writes separately) and, without a credential, per client address (IPv6 by /64), shared by every instance.',
@@ -63,14 +64,15 @@ function errorCodes(siteUrl: string) {
   });
 }
 
-const CODES_NOTE = (siteUrl: string) => [
-  'Error codes: every problem carries `code`, a stable machine code finer than its `type` (new codes may be added; none is renamed or reused). '
-    + 'Branch on `code`, not on `detail` (which is for people). The same list is in `x-error-codes`, and each problem type\'s page lists its codes.',
-  '',
-  '| code | status | meaning |',
-  '|---|---|---|',
-  ...errorCodes(siteUrl).map((c) => `| \`${c.code}\` | ${c.status} | ${c.about.replace(/\|/g, '\\|')} |`),
-].join('\n');
+const CODES_NOTE = (siteUrl: string) =>
+  [
+    'Error codes: every problem carries `code`, a stable machine code finer than its `type` (new codes may be added; none is renamed or reused). ' +
+      "Branch on `code`, not on `detail` (which is for people). The same list is in `x-error-codes`, and each problem type's page lists its codes.",
+    '',
+    '| code | status | meaning |',
+    '|---|---|---|',
+    ...errorCodes(siteUrl).map((c) => `| \`${c.code}\` | ${c.status} | ${c.about.replace(/\|/g, '\\|')} |`),
+  ].join('\n');
 
 const DOC_NOTES = [
   'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail, `code` (below) and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
@@ -87,40 +89,69 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
   for (const op of ops) {
     const method = op.method.toLowerCase();
     const params: Parameter[] = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')];
-    if (op.idempotent) params.push({
-      name: 'Idempotency-Key', in: 'header', required: false,
-      description: 'Makes a retried request safe: the same key with the same input replays the first response (status and body) for at least 24 hours; '
-        + 'the same key with another input is 422, and while the first request runs 409. 1 to 255 printable ASCII characters, '
-        + 'as a structured-field string ("...") or bare; a UUID is recommended. Keys are per account and operation.',
-      schema: { type: 'string', minLength: 1, maxLength: 512 },
-    });
+    if (op.idempotent)
+      params.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'Makes a retried request safe: the same key with the same input replays the first response (status and body) for at least 24 hours; ' +
+          'the same key with another input is 422, and while the first request runs 409. 1 to 255 printable ASCII characters, ' +
+          'as a structured-field string ("...") or bare; a UUID is recommended. Keys are per account and operation.',
+        schema: { type: 'string', minLength: 1, maxLength: 512 },
+      });
     const responses: Record<string, unknown> = {
       [String(op.status ?? 200)]: {
         description: op.status === 201 ? 'Created' : 'OK',
         headers: {
           ...RATE_HEADERS,
           ...(isCacheable(op) ? { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } : {}),
-          ...(op.idempotent ? { 'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } : {}),
+          ...(op.idempotent
+            ? {
+                'Idempotent-Replayed': {
+                  description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+                  schema: { type: 'string', enum: ['true'] },
+                },
+              }
+            : {}),
         },
         content: { 'application/json': { schema: plain(op.output) } },
       },
       ...(isCacheable(op) ? { 304: { description: 'Not modified: the If-None-Match ETag still matches.' } } : {}),
       400: problemResponse('Invalid input; `errors` names each offending field.'),
-      401: { ...problemResponse(op.scope ? 'Missing or invalid credential.' : 'An invalid credential was sent (send none, or a valid one).'),
-        headers: { 'WWW-Authenticate': { description: 'Bearer challenge with `resource_metadata` (RFC 9728).', schema: { type: 'string' } } } },
-      ...(op.scope ? { 403: { ...problemResponse('The credential lacks the required scope.'), headers: { 'WWW-Authenticate': { description: 'Bearer error="insufficient_scope" with the scope needed.', schema: { type: 'string' } } } } } : {}),
+      401: {
+        ...problemResponse(op.scope ? 'Missing or invalid credential.' : 'An invalid credential was sent (send none, or a valid one).'),
+        headers: { 'WWW-Authenticate': { description: 'Bearer challenge with `resource_metadata` (RFC 9728).', schema: { type: 'string' } } },
+      },
+      ...(op.scope
+        ? {
+            403: {
+              ...problemResponse('The credential lacks the required scope.'),
+              headers: { 'WWW-Authenticate': { description: 'Bearer error="insufficient_scope" with the scope needed.', schema: { type: 'string' } } },
+            },
+          }
+        : {}),
       ...(op.params || /leaderboard|launch_week/.test(op.name) ? { 404: problemResponse('No such resource.') } : {}),
       ...(op.body ? { 413: problemResponse('The body is too large.'), 415: problemResponse('The body is not JSON.') } : {}),
-      ...(op.idempotent ? {
-        409: { ...problemResponse('A request with the same Idempotency-Key is still being processed; retry after Retry-After seconds.'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
-        422: problemResponse('The Idempotency-Key was already used with a different input.'),
-      } : {}),
-      429: { ...problemResponse('Rate limited; see Retry-After.'), headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until a request may pass.', schema: { type: 'integer' } } } },
+      ...(op.idempotent
+        ? {
+            409: {
+              ...problemResponse('A request with the same Idempotency-Key is still being processed; retry after Retry-After seconds.'),
+              headers: { 'Retry-After': { schema: { type: 'integer' } } },
+            },
+            422: problemResponse('The Idempotency-Key was already used with a different input.'),
+          }
+        : {}),
+      429: {
+        ...problemResponse('Rate limited; see Retry-After.'),
+        headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until a request may pass.', schema: { type: 'integer' } } },
+      },
       ...Object.fromEntries(Object.entries(op.responses ?? {}).map(([status, about]) => [status, problemResponse(about)])),
       500: problemResponse('Internal error.'),
     };
     const description = [op.description, op.notes, op.scope ? `Requires scope \`${op.scope}\`.` : 'Public: no credential needed (a valid one is accepted).']
-      .filter(Boolean).join('\n\n');
+      .filter(Boolean)
+      .join('\n\n');
     (paths[op.path] ??= {})[method] = {
       operationId: op.name,
       summary: op.summary,
@@ -139,7 +170,12 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
     info: {
       title: 'Listing Directory API',
       version: '1.0.0',
-      description: ['A public directory of software products with a weekly launch calendar, leaderboards and awards.', ...DOC_NOTES, AUTH_NOTE(siteUrl), CODES_NOTE(siteUrl)].join('\n\n'),
+      description: [
+        'A public directory of software products with a weekly launch calendar, leaderboards and awards.',
+        ...DOC_NOTES,
+        AUTH_NOTE(siteUrl),
+        CODES_NOTE(siteUrl),
+      ].join('\n\n'),
     },
     'x-error-codes': errorCodes(siteUrl),
     servers: [{ url: `${siteUrl}/api/v1` }],
@@ -147,10 +183,15 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: `An API key from ${siteUrl}/account/api-keys: \`Authorization: Bearer ldk_...\`. Its scopes are chosen when it is made.` },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An API key from ${siteUrl}/account/api-keys: \`Authorization: Bearer ldk_...\`. Its scopes are chosen when it is made.`,
+        },
         oauth: {
           type: 'oauth2',
-          description: 'OAuth 2.1 for AI agents and apps: authorization code with PKCE S256, dynamic client registration (RFC 7591) or client ID metadata documents; pass `resource` (RFC 8707) = the API base URL for REST tokens, or the /mcp URL for MCP tokens. Refresh tokens rotate on every use.',
+          description:
+            'OAuth 2.1 for AI agents and apps: authorization code with PKCE S256, dynamic client registration (RFC 7591) or client ID metadata documents; pass `resource` (RFC 8707) = the API base URL for REST tokens, or the /mcp URL for MCP tokens. Refresh tokens rotate on every use.',
           flows: {
             authorizationCode: {
               authorizationUrl: `${siteUrl}/oauth/authorize`,
@@ -166,19 +207,32 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
           type: 'object',
           required: ['type', 'title', 'status', 'detail', 'code'],
           properties: {
-            type: { type: 'string', format: 'uri', description: `One of ${Object.keys(PROBLEM_KINDS).map((k) => `${siteUrl}/problems/${k}`).join(', ')}.` },
+            type: {
+              type: 'string',
+              format: 'uri',
+              description: `One of ${Object.keys(PROBLEM_KINDS)
+                .map((k) => `${siteUrl}/problems/${k}`)
+                .join(', ')}.`,
+            },
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
             code: {
-              type: 'string', enum: Object.keys(ERROR_CODES),
-              description: 'The stable machine code of the condition (see the error code table in the description, or `x-error-codes`): '
-                + (Object.keys(ERROR_CODES) as ErrorCode[]).map((c) => `\`${c}\` (${PROBLEM_KINDS[problemKindOf(c)].status})`).join(', ') + '.',
+              type: 'string',
+              enum: Object.keys(ERROR_CODES),
+              description:
+                'The stable machine code of the condition (see the error code table in the description, or `x-error-codes`): ' +
+                (Object.keys(ERROR_CODES) as ErrorCode[]).map((c) => `\`${c}\` (${PROBLEM_KINDS[problemKindOf(c)].status})`).join(', ') +
+                '.',
             },
             instance: { type: 'string', description: 'The request id.' },
             errors: {
               type: 'array',
-              items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, in: { type: 'string', enum: ['path', 'query', 'body', 'header'] }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                required: ['field', 'message'],
+                properties: { field: { type: 'string' }, in: { type: 'string', enum: ['path', 'query', 'body', 'header'] }, message: { type: 'string' } },
+              },
             },
           },
         },

@@ -17,8 +17,17 @@ export function openApiPlugin({ config }: Pick<AppDeps, 'config'>, ops: Operatio
   const cache = `public, max-age=${config.httpCacheMaxAge}`;
   return new Elysia({ name: 'openapi' })
     .get(`${prefix}/openapi.json`, () => new Response(doc, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cache } }))
-    .get('/docs', () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': cache, 'content-security-policy': DOCS_CSP } }))
+    .get(
+      '/docs',
+      () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': cache, 'content-security-policy': DOCS_CSP } }),
+    )
     .get('/docs/plain', () => new Response(plain, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': cache } }))
     .get('/docs/openapi.json', () => new Response(docsDoc, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': cache } }))
-    .get('/docs/scalar.js', () => new Response(scalarBundle(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } }));
+    .get(
+      '/docs/scalar.js',
+      () =>
+        new Response(scalarBundle(), {
+          headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
+        }),
+    );
 }

@@ -5,7 +5,9 @@ import { ERROR_CODES } from '../../core/errors/index.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp(); });
+beforeAll(async () => {
+  app = await startTestApp();
+});
 afterAll(() => app.stop());
 
 test('the OpenAPI document passes a standard OpenAPI 3.1 validator', async () => {
@@ -21,11 +23,16 @@ test('the OpenAPI document passes a standard OpenAPI 3.1 validator', async () =>
 
 test('the OpenAPI document has exactly the registry operations', async () => {
   const doc = await (await app.get(`${app.url}/api/v1/openapi.json`)).json();
-  const ids = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId)).sort();
+  const ids = Object.values(doc.paths)
+    .flatMap((p: any) => Object.values(p).map((o: any) => o.operationId))
+    .sort();
   expect(ids).toEqual(operations.map((o) => o.name).sort());
   for (const op of operations) {
     const entry = doc.paths[op.path][op.method.toLowerCase()];
-    const names = (entry.parameters ?? []).filter((p: any) => p.in !== 'header').map((p: any) => p.name).sort();
+    const names = (entry.parameters ?? [])
+      .filter((p: any) => p.in !== 'header')
+      .map((p: any) => p.name)
+      .sort();
     expect(names).toEqual([...Object.keys(op.params?.properties ?? {}), ...Object.keys(op.query?.properties ?? {})].sort());
   }
 });
@@ -43,7 +50,8 @@ test('parameters with a default are optional in the document', async () => {
   const doc = await (await app.get(`${app.url}/api/v1/openapi.json`)).json();
   for (const path of Object.values(doc.paths) as any[]) {
     for (const op of Object.values(path) as any[]) {
-      for (const p of op.parameters ?? []) if (p.schema?.default !== undefined) expect([op.operationId, p.name, p.required]).toEqual([op.operationId, p.name, false]);
+      for (const p of op.parameters ?? [])
+        if (p.schema?.default !== undefined) expect([op.operationId, p.name, p.required]).toEqual([op.operationId, p.name, false]);
     }
   }
 });
@@ -54,8 +62,12 @@ test('the document lists every error code with its status, problem type and mean
   expect(doc.components.schemas.Problem.required).toContain('code');
   expect([...doc.components.schemas.Problem.properties.code.enum].sort()).toEqual(codes);
   expect(doc['x-error-codes'].map((c: any) => c.code).sort()).toEqual(codes);
-  expect(doc['x-error-codes'].find((c: any) => c.code === 'draft_in_progress'))
-    .toEqual({ code: 'draft_in_progress', status: 409, type: `${app.url}/problems/conflict`, about: ERROR_CODES.draft_in_progress.about });
+  expect(doc['x-error-codes'].find((c: any) => c.code === 'draft_in_progress')).toEqual({
+    code: 'draft_in_progress',
+    status: 409,
+    type: `${app.url}/problems/conflict`,
+    about: ERROR_CODES.draft_in_progress.about,
+  });
   expect(doc['x-error-codes'].find((c: any) => c.code === 'unavailable')).toMatchObject({ status: 503, type: `${app.url}/problems/service-unavailable` });
   for (const code of codes) expect(doc.info.description).toContain(`| \`${code}\` |`);
 });

@@ -20,7 +20,9 @@ export function scalarBundle(): string {
 
 /** The opening sections, as Markdown for the document's info.description (Scalar renders it first). */
 export function docsIntroMarkdown(siteUrl: string): string {
-  const scopes = Object.entries(SCOPE_DESCRIPTIONS).map(([s, d]) => `- \`${s}\`: ${d}`).join('\n');
+  const scopes = Object.entries(SCOPE_DESCRIPTIONS)
+    .map(([s, d]) => `- \`${s}\`: ${d}`)
+    .join('\n');
   return `## Authentication
 Public reads need no credential. Everything else takes \`Authorization: Bearer <API key or OAuth access token>\`.
 Make an API key on [your account's API keys page](${siteUrl}/account/api-keys) (sign in by e-mail link), or let an AI agent sign in with OAuth 2.1 (PKCE, dynamic registration or client ID metadata documents). A missing or invalid credential is 401; a credential without the scope is 403.
@@ -54,9 +56,17 @@ export function documentForDocs(doc: { info: { description?: string } } & Record
   return JSON.stringify({ ...doc, info: { ...doc.info, description: `${docsIntroMarkdown(siteUrl)}\n\n## About\n${doc.info.description ?? ''}` } });
 }
 
-const SCALAR_CONFIG = JSON.stringify({ withDefaultFonts: false, telemetry: false, showDeveloperTools: 'never', agent: { disabled: true }, hideClientButton: false, layout: 'modern' });
+const SCALAR_CONFIG = JSON.stringify({
+  withDefaultFonts: false,
+  telemetry: false,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  hideClientButton: false,
+  layout: 'modern',
+});
 
-export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function renderReferencePage(plainReference: string, siteUrl: string): string {
   const body = /<body>([\s\S]*)<\/body>/.exec(plainReference)?.[1] ?? '';

@@ -15,8 +15,10 @@ const Account = Type.Object({
     last_sign_in_at: Nullable(Type.String({ format: 'date-time', description: 'Last sign-in on the site by e-mail link.' })),
   }),
   credential: Type.Object({
-    kind: Type.Union([Type.Literal('api_key'), Type.Literal('oauth')], { description: 'api_key: a key from the API keys page; oauth: an access token an AI agent obtained with the person\'s consent.' }),
-    name: Nullable(Type.String({ description: 'The API key\'s name, or the OAuth client\'s name.' })),
+    kind: Type.Union([Type.Literal('api_key'), Type.Literal('oauth')], {
+      description: "api_key: a key from the API keys page; oauth: an access token an AI agent obtained with the person's consent.",
+    }),
+    name: Nullable(Type.String({ description: "The API key's name, or the OAuth client's name." })),
     client_id: Nullable(Type.String({ description: 'The OAuth client, for oauth credentials.' })),
     scopes: Scopes,
     created_at: Nullable(Type.String({ format: 'date-time' })),
@@ -30,10 +32,16 @@ const Account = Type.Object({
 export function accountOperations(all: () => Operation[]): Operation[] {
   return [
     defineOperation({
-      name: 'get_account', method: 'GET', path: '/me', tag: 'Account', scope: 'account:read',
+      name: 'get_account',
+      method: 'GET',
+      path: '/me',
+      tag: 'Account',
+      scope: 'account:read',
       summary: 'Who is signed in and what this credential allows',
-      description: 'The account behind the credential, the credential\'s kind (API key or OAuth access token) and scopes, and the authenticated operations those scopes open.',
-      notes: 'Any valid credential with account:read may call it. Sessions on the site\'s pages are not API credentials: API calls always use `Authorization: Bearer`.',
+      description:
+        "The account behind the credential, the credential's kind (API key or OAuth access token) and scopes, and the authenticated operations those scopes open.",
+      notes:
+        "Any valid credential with account:read may call it. Sessions on the site's pages are not API credentials: API calls always use `Authorization: Bearer`.",
       output: Account,
       handler: async (_input, { sql, principal }) => {
         const user = await accountOf(sql, principal.userId);
@@ -41,8 +49,18 @@ export function accountOperations(all: () => Operation[]): Operation[] {
         const cred = await credentialOf(sql, principal.credentialId);
         return {
           user: { ...user, created_at: user.created_at.toISOString(), last_sign_in_at: user.last_sign_in_at?.toISOString() ?? null },
-          credential: { kind: principal.kind, name: cred.name, client_id: cred.client_id, scopes: principal.scopes, created_at: cred.created_at?.toISOString() ?? null },
-          access: { operations: all().filter((o) => o.scope && principal.scopes.includes(o.scope)).map((o) => o.name) },
+          credential: {
+            kind: principal.kind,
+            name: cred.name,
+            client_id: cred.client_id,
+            scopes: principal.scopes,
+            created_at: cred.created_at?.toISOString() ?? null,
+          },
+          access: {
+            operations: all()
+              .filter((o) => o.scope && principal.scopes.includes(o.scope))
+              .map((o) => o.name),
+          },
         };
       },
     }),

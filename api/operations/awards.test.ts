@@ -5,7 +5,6 @@ import { conforms } from '../../test/conforms.ts';
 import { awardsOperations } from './awards.ts';
 import { makeCompany, makeListing, makeUsers, makeVote } from '../../test/builders.ts';
 
-
 const DAY = 86_400_000;
 const t = new Date();
 const CUR = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()) - ((t.getUTCDay() + 6) % 7) * DAY;
@@ -18,14 +17,25 @@ async function insertFixtures(sql: Sql, siteId: number) {
   const ids: Record<string, number> = {};
   // [slug, week, votes cast during the week, status, other site]
   const fx: [string, number, number, string, boolean][] = [
-    ['a3', W(-1), 1, 'live', false], ['a1', W(-1), 3, 'live', false], ['a2', W(-1), 2, 'live', false], ['a4', W(-1), 0, 'live', false],
-    ['b1', W(-2), 0, 'live', false], ['b2', W(-2), 0, 'live', false], ['c1', W(-3), 0, 'live', false],
-    ['nn', W(-3), 0, 'live', false], ['dd', W(-3), 0, 'draft', false], ['xo', W(-1), 5, 'live', true],
+    ['a3', W(-1), 1, 'live', false],
+    ['a1', W(-1), 3, 'live', false],
+    ['a2', W(-1), 2, 'live', false],
+    ['a4', W(-1), 0, 'live', false],
+    ['b1', W(-2), 0, 'live', false],
+    ['b2', W(-2), 0, 'live', false],
+    ['c1', W(-3), 0, 'live', false],
+    ['nn', W(-3), 0, 'live', false],
+    ['dd', W(-3), 0, 'draft', false],
+    ['xo', W(-1), 5, 'live', true],
   ];
   for (const [slug, week, votes, status, isOther] of fx) {
     const c = await makeCompany(sql, { name: slug, domain: `${slug}.test` });
     const l = await makeListing(sql, {
-      siteId: isOther ? other.id : siteId, companyId: c.id, slug, name: slug.toUpperCase(), status,
+      siteId: isOther ? other.id : siteId,
+      companyId: c.id,
+      slug,
+      name: slug.toUpperCase(),
+      status,
       columns: { launch_week: iso(week), launched_at: new Date(week) },
     });
     ids[slug] = l.id;
@@ -41,7 +51,9 @@ async function insertFixtures(sql: Sql, siteId: number) {
 }
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ prepare: insertFixtures }); }, 120_000);
+beforeAll(async () => {
+  app = await startTestApp({ prepare: insertFixtures });
+}, 120_000);
 afterAll(() => app?.stop(), 60_000);
 
 const rows = (body: any) => body.items.map((i: any) => [i.week, i.rank, i.listing.slug, i.votes]);
@@ -51,8 +63,11 @@ describe('list_awards', () => {
     const { status, body } = await app.json('/awards');
     expect(status).toBe(200);
     expect(rows(body)).toEqual([
-      [iso(W(-1)), 1, 'a1', 3], [iso(W(-1)), 2, 'a2', 2], [iso(W(-1)), 3, 'a3', 1],
-      [iso(W(-2)), 1, 'b1', 5], [iso(W(-2)), 2, 'b2', 4],
+      [iso(W(-1)), 1, 'a1', 3],
+      [iso(W(-1)), 2, 'a2', 2],
+      [iso(W(-1)), 3, 'a3', 1],
+      [iso(W(-2)), 1, 'b1', 5],
+      [iso(W(-2)), 2, 'b2', 4],
       [iso(W(-3)), 1, 'c1', 7],
     ]);
     expect(body).toMatchObject({ page: 1, per_page: 20, total: 6, has_more: false });
@@ -61,7 +76,9 @@ describe('list_awards', () => {
   test('items carry the title, the week end and the listing summary', async () => {
     const { body } = await app.json('/awards?per_page=2');
     expect(body.items[0]).toMatchObject({
-      title: 'Launch of the Week #1', week: iso(W(-1)), week_end: iso(W(-1) + 6 * DAY),
+      title: 'Launch of the Week #1',
+      week: iso(W(-1)),
+      week_end: iso(W(-1) + 6 * DAY),
       listing: { slug: 'a1', name: 'A1', url: 'https://a1.test', votes: 3, status: 'live' },
     });
     expect(body.items[1].title).toBe('Launch of the Week #2');
@@ -77,7 +94,8 @@ describe('list_awards', () => {
   });
 
   test('a slug that is no live listing here filters to an empty list', async () => {
-    for (const slug of ['nope', 'dd', 'xo']) { // unknown, a draft with an award, another site's winner
+    for (const slug of ['nope', 'dd', 'xo']) {
+      // unknown, a draft with an award, another site's winner
       const res = await app.json(`/awards?listing=${slug}`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ items: [], total: 0, has_more: false });
@@ -95,7 +113,10 @@ describe('list_awards', () => {
 
   test('paging and bounds', async () => {
     const p2 = await app.json('/awards?page=2&per_page=2');
-    expect(rows(p2.body)).toEqual([[iso(W(-1)), 3, 'a3', 1], [iso(W(-2)), 1, 'b1', 5]]);
+    expect(rows(p2.body)).toEqual([
+      [iso(W(-1)), 3, 'a3', 1],
+      [iso(W(-2)), 1, 'b1', 5],
+    ]);
     expect(p2.body).toMatchObject({ page: 2, per_page: 2, total: 6, has_more: true });
     expect((await app.json('/awards?page=3&per_page=2')).body.has_more).toBe(false);
     expect((await app.json('/awards?page=1000&per_page=100')).body).toMatchObject({ items: [], total: 6 });

@@ -16,23 +16,35 @@ const Award = Type.Object({
 
 export const awardsOperations: Operation[] = [
   defineOperation({
-    name: 'list_awards', method: 'GET', path: '/awards', tag: 'Awards', scope: null,
+    name: 'list_awards',
+    method: 'GET',
+    path: '/awards',
+    tag: 'Awards',
+    scope: null,
     summary: 'Launch of the Week awards',
     description: 'Awards are Launch of the Week #1, #2, #3, decided by community votes cast during the launch week; newest week first.',
-    query: Type.Object({
-      listing: Type.Optional(Slug('Only the awards of the listing with this slug.')),
-      ...Paging,
-    }, { additionalProperties: false }),
+    query: Type.Object(
+      {
+        listing: Type.Optional(Slug('Only the awards of the listing with this slug.')),
+        ...Paging,
+      },
+      { additionalProperties: false },
+    ),
     output: ListOf(Award),
-    notes: 'Only awards of live listings on this site are shown, ordered by week (newest first) then rank. Awards are granted ' +
+    notes:
+      'Only awards of live listings on this site are shown, ordered by week (newest first) then rank. Awards are granted ' +
       'once a week is over, to the top three of that week with at least one vote. `listing` is a filter, not a ' +
       'path resource: a slug that matches no live listing on this site gives an empty list (200), like a listing without ' +
       'awards, rather than a 404 (the API answers 404 only for resources named in the path).',
     handler: async ({ listing, page, per_page }, { sql, site, config }) => {
       const { total, rows } = await pagedRanking(sql, awardsRanking(sql, site.id, listing, pageOf(sql, page, per_page)));
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing: summary }) => ({
-        week: row.week as string, week_end: row.week_end as string, rank: row.rank as number,
-        title: `Launch of the Week #${row.rank}`, votes: row.votes as number, listing: summary,
+        week: row.week as string,
+        week_end: row.week_end as string,
+        rank: row.rank as number,
+        title: `Launch of the Week #${row.rank}`,
+        votes: row.votes as number,
+        listing: summary,
       }));
       return { items, ...pageInfo(page, per_page, total) };
     },

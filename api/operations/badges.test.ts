@@ -42,7 +42,13 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const attr = (html: string, tag: string, name: string) => {
   const m = html.match(new RegExp(`<${tag}\\b[^>]*\\s${name}="([^"]*)"`));
   return m ? unescapeHtml(m[1]) : null;
@@ -50,7 +56,8 @@ const attr = (html: string, tag: string, name: string) => {
 const kindsOf = (body: any) => body.items.map((b: any) => b.kind);
 type XmlNode = { name: string; attributes: Record<string, string>; children: unknown[] };
 const svgRoot = (text: string) => Bun.XML.parse(text, { compact: false }) as unknown as XmlNode;
-const textOf = (n: XmlNode): string => n.children.map((c) => (typeof c === 'string' ? c : c && typeof c === 'object' && 'name' in c ? textOf(c as XmlNode) : '')).join('');
+const textOf = (n: XmlNode): string =>
+  n.children.map((c) => (typeof c === 'string' ? c : c && typeof c === 'object' && 'name' in c ? textOf(c as XmlNode) : '')).join('');
 
 describe('get_badges', () => {
   test('defaults to standard, auto, m and lists what the listing earned, in order', async () => {
@@ -104,39 +111,47 @@ describe('get_badges', () => {
 
   test('every shape, mode and size is accepted, carried in the URLs, and every URL serves that SVG', async () => {
     const seen = new Map<string, string>();
-    for (const shape of ['standard', 'outline', 'pill', 'banner', 'square']) for (const mode of ['light', 'dark', 'auto']) for (const size of ['s', 'm', 'l']) {
-      const { status, body } = await app.json(`/listings/alpha/badges?shape=${shape}&mode=${mode}&size=${size}`);
-      expect(status).toBe(200);
-      expect(body).toMatchObject({ shape, mode, size });
-      expect(body.items.length).toBe(7);
-      for (const b of body.items) {
-        const urls = [b.svg_url, b.light_svg_url, b.dark_svg_url].filter(Boolean);
-        expect(urls.length).toBe(mode === 'auto' ? 3 : 1);
-        for (const url of urls) {
-          expect(url).toStartWith(`${app.url}/badges/alpha/${b.kind}.svg?`);
-          expect(url).toContain(`shape=${shape}`);
-          expect(url).toContain(`size=${size}`);
-          if (seen.has(url)) continue;
-          const res = await fetch(url);
-          expect(res.status).toBe(200);
-          expect(res.headers.get('content-type')).toStartWith('image/svg+xml');
-          const text = await res.text();
-          const root = svgRoot(text); // throws unless well-formed
-          expect(root.name).toBe('svg');
-          expect(root.attributes.width).toBe(String(b.width));
-          expect(root.attributes.height).toBe(String(b.height));
-          seen.set(url, text);
+    for (const shape of ['standard', 'outline', 'pill', 'banner', 'square'])
+      for (const mode of ['light', 'dark', 'auto'])
+        for (const size of ['s', 'm', 'l']) {
+          const { status, body } = await app.json(`/listings/alpha/badges?shape=${shape}&mode=${mode}&size=${size}`);
+          expect(status).toBe(200);
+          expect(body).toMatchObject({ shape, mode, size });
+          expect(body.items.length).toBe(7);
+          for (const b of body.items) {
+            const urls = [b.svg_url, b.light_svg_url, b.dark_svg_url].filter(Boolean);
+            expect(urls.length).toBe(mode === 'auto' ? 3 : 1);
+            for (const url of urls) {
+              expect(url).toStartWith(`${app.url}/badges/alpha/${b.kind}.svg?`);
+              expect(url).toContain(`shape=${shape}`);
+              expect(url).toContain(`size=${size}`);
+              if (seen.has(url)) continue;
+              const res = await fetch(url);
+              expect(res.status).toBe(200);
+              expect(res.headers.get('content-type')).toStartWith('image/svg+xml');
+              const text = await res.text();
+              const root = svgRoot(text); // throws unless well-formed
+              expect(root.name).toBe('svg');
+              expect(root.attributes.width).toBe(String(b.width));
+              expect(root.attributes.height).toBe(String(b.height));
+              seen.set(url, text);
+            }
+            if (mode === 'auto') expect(seen.get(b.dark_svg_url)).not.toBe(seen.get(b.light_svg_url));
+          }
         }
-        if (mode === 'auto') expect(seen.get(b.dark_svg_url)).not.toBe(seen.get(b.light_svg_url));
-      }
-    }
     // Sizes really differ: s < m < l for the same shape.
-    const widths = ['s', 'm', 'l'].map((z) => Number(svgRoot(seen.get(`${app.url}/badges/alpha/listed.svg?shape=pill&mode=light&size=${z}`)!).attributes.width));
+    const widths = ['s', 'm', 'l'].map((z) =>
+      Number(svgRoot(seen.get(`${app.url}/badges/alpha/listed.svg?shape=pill&mode=light&size=${z}`)!).attributes.width),
+    );
     expect(widths[0]).toBeLessThan(widths[1]);
     expect(widths[1]).toBeLessThan(widths[2]);
   });
 
-  for (const [field, bad] of [['shape', 'round'], ['mode', 'sepia'], ['size', 'xl']]) {
+  for (const [field, bad] of [
+    ['shape', 'round'],
+    ['mode', 'sepia'],
+    ['size', 'xl'],
+  ]) {
     test(`a bad ${field} is a 400 naming it`, async () => {
       const res = await app.get(`/listings/alpha/badges?${field}=${bad}`);
       expect(res.status).toBe(400);
@@ -151,7 +166,7 @@ describe('get_badges', () => {
     expect(res.status).toBe(400);
   });
 
-  test('404 for an unknown slug, a draft, another site\'s listing and a malformed slug', async () => {
+  test("404 for an unknown slug, a draft, another site's listing and a malformed slug", async () => {
     for (const slug of ['nope', 'hidden', 'foreign', 'Not_A_Slug']) {
       const res = await app.get(`/listings/${slug}/badges`);
       expect(res.status).toBe(404);
@@ -209,8 +224,19 @@ describe('badge images', () => {
   });
 
   test('404 for a kind the listing may not show, an unknown kind or file, an unknown or hidden listing', async () => {
-    for (const path of ['waiting/launched.svg', 'plain/featured.svg', 'plain/top-rated.svg', 'alpha/award-2024-01-01.svg',
-      'alpha/gold.svg', 'alpha/listed.png', 'alpha/listed', 'nope/listed.svg', 'hidden/listed.svg', 'foreign/listed.svg', 'Bad_Slug/listed.svg']) {
+    for (const path of [
+      'waiting/launched.svg',
+      'plain/featured.svg',
+      'plain/top-rated.svg',
+      'alpha/award-2024-01-01.svg',
+      'alpha/gold.svg',
+      'alpha/listed.png',
+      'alpha/listed',
+      'nope/listed.svg',
+      'hidden/listed.svg',
+      'foreign/listed.svg',
+      'Bad_Slug/listed.svg',
+    ]) {
       const res = await img(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
@@ -218,7 +244,11 @@ describe('badge images', () => {
   });
 
   test('400 naming the field for a bad shape, mode (auto is not an image) or size', async () => {
-    for (const [field, bad] of [['shape', 'hexagon'], ['mode', 'auto'], ['size', 'xxl']]) {
+    for (const [field, bad] of [
+      ['shape', 'hexagon'],
+      ['mode', 'auto'],
+      ['size', 'xxl'],
+    ]) {
       const res = await img(`alpha/listed.svg?${field}=${bad}`);
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toBe('application/problem+json');

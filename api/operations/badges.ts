@@ -7,7 +7,10 @@ import { badgeImageUrl, describeBadge, embedHtml, embedMarkdown, profileUrl } fr
 import { badgeDimensions, SHAPES, SIZES, type Mode } from '../badges/svg.ts';
 
 const oneOf = <T extends string>(values: readonly T[], dflt: T, description: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), { default: dflt, description });
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { default: dflt, description },
+  );
 
 const Badge = Type.Object({
   kind: Type.String({ description: 'listed, launched, featured, verified, top-rated, or award-YYYY-MM-DD (one per Launch of the Week award).' }),
@@ -27,15 +30,22 @@ const Badge = Type.Object({
 
 const Badges = Type.Object({
   listing: Type.Object({ slug: Type.String(), name: Type.String(), status: Type.String(), profile_url: Type.String() }),
-  shape: Type.String(), mode: Type.String(), size: Type.String(),
+  shape: Type.String(),
+  mode: Type.String(),
+  size: Type.String(),
   items: Type.Array(Badge, { description: 'The badges this listing may show, "Listed on" first, awards newest week first.' }),
 });
 
 export const badgesOperations: Operation[] = [
   defineOperation({
-    name: 'get_badges', method: 'GET', path: '/listings/{slug}/badges', tag: 'Badges', scope: null,
+    name: 'get_badges',
+    method: 'GET',
+    path: '/listings/{slug}/badges',
+    tag: 'Badges',
+    scope: null,
     summary: 'Badges a listing may show, with embed code',
-    description: 'Returns the badges the listing may show (Listed on, Launched on, Featured, Verified, Top rated, Launch of the Week) with HTML embed code and SVG image URLs. 404 when unknown.',
+    description:
+      'Returns the badges the listing may show (Listed on, Launched on, Featured, Verified, Top rated, Launch of the Week) with HTML embed code and SVG image URLs. 404 when unknown.',
     notes: [
       'Every listing of this site except drafts has badges, whatever its status: a free listing awaiting_badge goes live once the "Listed on" badge is on its homepage, so it must be able to get that embed code.',
       'Which badges: `listed` always; `launched` when the listing is live; `featured` on the paid plan; `verified` when the listing has a verified claim (claim_listing, then verify_claim or the mailed link); ' +
@@ -47,11 +57,16 @@ export const badgesOperations: Operation[] = [
       'The image route defaults to standard, light, m when a parameter is left out and ignores parameters it does not know (so cache busters work); a bad shape, mode or size (auto is not an image) is a 400 naming the field; an unknown listing, a draft, or a kind the listing may not show is a 404. A malformed slug is a 404 here too: it names no listing.',
     ].join('\n\n'),
     params: Type.Object({ slug: Slug('The listing slug.') }, { additionalProperties: false }),
-    query: Type.Object({
-      shape: Type.Optional(oneOf(SHAPES, 'standard', 'Badge shape.')),
-      mode: Type.Optional(oneOf(['light', 'dark', 'auto'] as const, 'auto', 'Colour mode; auto gives embed code that follows the visitor\'s light/dark preference.')),
-      size: Type.Optional(oneOf(SIZES, 'm', 'Badge size: s, m or l.')),
-    }, { additionalProperties: false }),
+    query: Type.Object(
+      {
+        shape: Type.Optional(oneOf(SHAPES, 'standard', 'Badge shape.')),
+        mode: Type.Optional(
+          oneOf(['light', 'dark', 'auto'] as const, 'auto', "Colour mode; auto gives embed code that follows the visitor's light/dark preference."),
+        ),
+        size: Type.Optional(oneOf(SIZES, 'm', 'Badge size: s, m or l.')),
+      },
+      { additionalProperties: false },
+    ),
     notFoundParams: ['slug'],
     output: Badges,
     handler: async ({ slug, shape = 'standard', mode = 'auto', size = 'm' }, { sql, site, config }) => {
@@ -66,9 +81,17 @@ export const badgesOperations: Operation[] = [
         const src = url(row.kind, mode === 'dark' ? 'dark' : 'light'); // auto falls back to light
         const dark = mode === 'auto' ? url(row.kind, 'dark') : null;
         return {
-          kind: row.kind, label: words.label, alt: words.alt, rank: row.rank, week: row.week,
-          svg_url: src, light_svg_url: mode === 'auto' ? src : null, dark_svg_url: dark,
-          link_url: link, width, height,
+          kind: row.kind,
+          label: words.label,
+          alt: words.alt,
+          rank: row.rank,
+          week: row.week,
+          svg_url: src,
+          light_svg_url: mode === 'auto' ? src : null,
+          dark_svg_url: dark,
+          link_url: link,
+          width,
+          height,
           html: embedHtml({ link, src, dark, alt: words.alt, width, height }),
           markdown: embedMarkdown({ link, src, alt: words.alt }),
         };

@@ -7,12 +7,20 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql) => {
-      const post = (slug: string, title: string, body: string, publishedAt: string, extra: { tags?: string[]; faqs?: JSONValue[]; author?: string; excerpt?: string } = {}) =>
+      const post = (
+        slug: string,
+        title: string,
+        body: string,
+        publishedAt: string,
+        extra: { tags?: string[]; faqs?: JSONValue[]; author?: string; excerpt?: string } = {},
+      ) =>
         sql`insert into blog_posts (slug, title, excerpt, body_md, author, tags, faqs, published_at)
             values (${slug}, ${title}, ${extra.excerpt ?? ''}, ${body}, ${extra.author ?? ''}, ${extra.tags ?? []},
                     ${sql.json(extra.faqs ?? [])}, ${publishedAt})`;
       await post('launch-on-monday', 'How to launch on Monday', '# Launch\n\nPick a **Monday** and tell your users.', '2025-03-01T09:30:00Z', {
-        tags: ['launch', 'tips'], author: 'Sam Writer', excerpt: 'Why Mondays work.',
+        tags: ['launch', 'tips'],
+        author: 'Sam Writer',
+        excerpt: 'Why Mondays work.',
         faqs: [{ question: 'Why Monday?', answer: 'Weeks start on Monday.' }, 'junk', { question: 'No answer' }],
       });
       await post('postgres-tips', 'Ten Postgres tips for founders', 'Run vacuum and analyze regularly.', '2025-02-01T00:00:00Z', { tags: ['db'] });
@@ -33,8 +41,13 @@ describe('list_blog_posts', () => {
     expect(slugs(body)).toEqual(['launch-on-monday', 'postgres-tips', 'seo-basics']);
     expect(body).toMatchObject({ page: 1, per_page: 20, total: 3, has_more: false });
     expect(body.items[0]).toEqual({
-      slug: 'launch-on-monday', title: 'How to launch on Monday', excerpt: 'Why Mondays work.', author: 'Sam Writer',
-      tags: ['launch', 'tips'], published_at: '2025-03-01T09:30:00Z', url: `${app.url}/blog/launch-on-monday`,
+      slug: 'launch-on-monday',
+      title: 'How to launch on Monday',
+      excerpt: 'Why Mondays work.',
+      author: 'Sam Writer',
+      tags: ['launch', 'tips'],
+      published_at: '2025-03-01T09:30:00Z',
+      url: `${app.url}/blog/launch-on-monday`,
     });
   });
 
@@ -83,8 +96,13 @@ describe('get_blog_post', () => {
     const { status, body } = await app.json('/blog/launch-on-monday');
     expect(status).toBe(200);
     expect(body).toEqual({
-      slug: 'launch-on-monday', title: 'How to launch on Monday', excerpt: 'Why Mondays work.', author: 'Sam Writer',
-      tags: ['launch', 'tips'], published_at: '2025-03-01T09:30:00Z', url: `${app.url}/blog/launch-on-monday`,
+      slug: 'launch-on-monday',
+      title: 'How to launch on Monday',
+      excerpt: 'Why Mondays work.',
+      author: 'Sam Writer',
+      tags: ['launch', 'tips'],
+      published_at: '2025-03-01T09:30:00Z',
+      url: `${app.url}/blog/launch-on-monday`,
       body_markdown: '# Launch\n\nPick a **Monday** and tell your users.',
       faqs: [{ question: 'Why Monday?', answer: 'Weeks start on Monday.' }],
     });

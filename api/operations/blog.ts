@@ -9,10 +9,10 @@ const PostFields = {
   slug: Type.String(),
   title: Type.String(),
   excerpt: Type.String(),
-  author: Type.String({ description: 'The author\'s name; empty when not credited.' }),
+  author: Type.String({ description: "The author's name; empty when not credited." }),
   tags: Type.Array(Type.String()),
   published_at: Type.String({ format: 'date-time' }),
-  url: Type.String({ description: 'The post\'s page on this site.' }),
+  url: Type.String({ description: "The post's page on this site." }),
 };
 const BlogItem = Type.Object(PostFields);
 const BlogPost = Type.Object({
@@ -23,13 +23,22 @@ const BlogPost = Type.Object({
 
 export const blogOperations: Operation[] = [
   defineOperation({
-    name: 'list_blog_posts', method: 'GET', path: '/blog', tag: 'Blog', scope: null,
+    name: 'list_blog_posts',
+    method: 'GET',
+    path: '/blog',
+    tag: 'Blog',
+    scope: null,
     summary: 'List blog posts',
     description: 'Published blog posts, newest first, or those matching q best first.',
-    query: Type.Object({
-      q: Type.Optional(Type.String({ maxLength: 200, description: 'Words to look for in the title, excerpt and body; quotes, OR and -word work as in web search.' })),
-      ...Paging,
-    }, { additionalProperties: false }),
+    query: Type.Object(
+      {
+        q: Type.Optional(
+          Type.String({ maxLength: 200, description: 'Words to look for in the title, excerpt and body; quotes, OR and -word work as in web search.' }),
+        ),
+        ...Paging,
+      },
+      { additionalProperties: false },
+    ),
     output: ListOf(BlogItem),
     notes: [
       'Only published posts are listed (published_at in the past); scheduled posts appear once their time comes.',
@@ -43,7 +52,11 @@ export const blogOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'get_blog_post', method: 'GET', path: '/blog/{slug}', tag: 'Blog', scope: null,
+    name: 'get_blog_post',
+    method: 'GET',
+    path: '/blog/{slug}',
+    tag: 'Blog',
+    scope: null,
     summary: 'Get a blog post',
     description: 'A blog post in full: Markdown body, FAQs, tags, author and publication time.',
     params: Type.Object({ slug: Slug('The post slug.') }, { additionalProperties: false }),

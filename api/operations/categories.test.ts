@@ -5,12 +5,25 @@ import { makeCategory, makeCompany, makeListing, makeUser, makeVote } from '../.
 
 let app: TestApp;
 
-async function addListing(sql: Sql, siteId: number, companyId: number, slug: string, status: string,
-  primary: number | null, extras: number[] = [], opts: { joinRow?: boolean } = {}) {
+async function addListing(
+  sql: Sql,
+  siteId: number,
+  companyId: number,
+  slug: string,
+  status: string,
+  primary: number | null,
+  extras: number[] = [],
+  opts: { joinRow?: boolean } = {},
+) {
   // joinRow false: primary_category_id without its listing_categories row.
   const l = await makeListing(sql, {
-    siteId, companyId, slug, name: 'Listing ' + slug, status,
-    categoryId: opts.joinRow !== false ? primary : null, columns: { primary_category_id: primary },
+    siteId,
+    companyId,
+    slug,
+    name: 'Listing ' + slug,
+    status,
+    categoryId: opts.joinRow !== false ? primary : null,
+    columns: { primary_category_id: primary },
   });
   for (const c of extras) await sql`insert into listing_categories (listing_id, category_id) values (${l.id}, ${c})`;
   return String(l.id);
@@ -29,9 +42,19 @@ beforeAll(async () => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const co = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
       const cat = async (slug: string, name: string, position: number, parent: number | null = null, extra: Record<string, unknown> = {}) =>
-        (await makeCategory(sql, { slug, name, position, parentId: parent, columns: {
-          description: (extra.description as string) ?? '', faqs: sql.json((extra.faqs ?? []) as never), attributes: sql.json((extra.attributes ?? []) as never),
-        } })).id;
+        (
+          await makeCategory(sql, {
+            slug,
+            name,
+            position,
+            parentId: parent,
+            columns: {
+              description: (extra.description as string) ?? '',
+              faqs: sql.json((extra.faqs ?? []) as never),
+              attributes: sql.json((extra.attributes ?? []) as never),
+            },
+          })
+        ).id;
       const design = await cat('design', 'Design', 0);
       const dev = await cat('dev', 'Developer Tools', 1, null, {
         description: 'Tools for developers.',
@@ -71,11 +94,16 @@ describe('list_categories', () => {
     expect(Object.keys(body)).toEqual(['items']);
     expect(body.items.map(strip)).toEqual([
       { slug: 'design', count: 2, direct: 2, subs: [] },
-      { slug: 'dev', count: 4, direct: 2, subs: [
-        { slug: 'apis', count: 2, direct: 2, subs: undefined },
-        { slug: 'ides', count: 1, direct: 1, subs: undefined },
-        { slug: 'testing', count: 0, direct: 0, subs: undefined },
-      ] },
+      {
+        slug: 'dev',
+        count: 4,
+        direct: 2,
+        subs: [
+          { slug: 'apis', count: 2, direct: 2, subs: undefined },
+          { slug: 'ides', count: 1, direct: 1, subs: undefined },
+          { slug: 'testing', count: 0, direct: 0, subs: undefined },
+        ],
+      },
       { slug: 'empty', count: 0, direct: 0, subs: [] },
       { slug: 'marketing', count: 1, direct: 0, subs: [{ slug: 'seo', count: 1, direct: 1, subs: undefined }] },
     ]);
@@ -96,10 +124,15 @@ describe('list_categories', () => {
     expect(status).toBe(200);
     expect(body.items.map(strip)).toEqual([
       { slug: 'design', count: 2, direct: 2, subs: [] },
-      { slug: 'dev', count: 4, direct: 2, subs: [
-        { slug: 'apis', count: 2, direct: 2, subs: undefined },
-        { slug: 'ides', count: 1, direct: 1, subs: undefined },
-      ] },
+      {
+        slug: 'dev',
+        count: 4,
+        direct: 2,
+        subs: [
+          { slug: 'apis', count: 2, direct: 2, subs: undefined },
+          { slug: 'ides', count: 1, direct: 1, subs: undefined },
+        ],
+      },
       { slug: 'marketing', count: 1, direct: 0, subs: [{ slug: 'seo', count: 1, direct: 1, subs: undefined }] },
     ]);
   });
@@ -136,14 +169,27 @@ describe('get_category', () => {
     const { status, body } = await app.json('/categories/dev');
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      slug: 'dev', name: 'Developer Tools', description: 'Tools for developers.', count: 4, direct_count: 2,
+      slug: 'dev',
+      name: 'Developer Tools',
+      description: 'Tools for developers.',
+      count: 4,
+      direct_count: 2,
       faqs: [{ question: 'What is here?', answer: 'Developer tools.' }],
       attributes: [{ key: 'open_source', label: 'Open source' }],
       parent: null,
-      subcategories: [{ slug: 'apis', name: 'APIs', count: 2 }, { slug: 'ides', name: 'IDEs', count: 1 }, { slug: 'testing', name: 'Testing', count: 0 }],
+      subcategories: [
+        { slug: 'apis', name: 'APIs', count: 2 },
+        { slug: 'ides', name: 'IDEs', count: 1 },
+        { slug: 'testing', name: 'Testing', count: 0 },
+      ],
     });
     // l4 (scheduled) and l5 (other site) never show; l7 is here through its extra category apis
-    expect(body.listings.items.map((l: any) => [l.slug, l.votes])).toEqual([['l2', 3], ['l7', 2], ['l1', 1], ['l3', 0]]);
+    expect(body.listings.items.map((l: any) => [l.slug, l.votes])).toEqual([
+      ['l2', 3],
+      ['l7', 2],
+      ['l1', 1],
+      ['l3', 0],
+    ]);
     expect(body.listings).toMatchObject({ page: 1, per_page: 20, total: 4, has_more: false });
     expect(body.listings.items[0]).toMatchObject({ name: 'Listing l2', url: 'https://l2.test', status: 'live', category: { slug: 'apis', name: 'APIs' } });
   });

@@ -25,8 +25,9 @@ const CategoryPage = Type.Object({
   count: Count,
   direct_count: DirectCount,
   faqs: Type.Array(Faq),
-  attributes: Type.Array(Type.Object({ key: Type.String(), label: Type.String() }),
-    { description: 'The facts compare_listings shows side by side for listings of this category.' }),
+  attributes: Type.Array(Type.Object({ key: Type.String(), label: Type.String() }), {
+    description: 'The facts compare_listings shows side by side for listings of this category.',
+  }),
   parent: Nullable(Type.Object({ slug: Type.String(), name: Type.String() })),
   subcategories: Type.Array(Type.Object({ slug: Type.String(), name: Type.String(), count: Count })),
   listings: ListOf(ListingSummary),
@@ -34,12 +35,19 @@ const CategoryPage = Type.Object({
 
 export const categoriesOperations: Operation[] = [
   defineOperation({
-    name: 'list_categories', method: 'GET', path: '/categories', tag: 'Categories', scope: null,
+    name: 'list_categories',
+    method: 'GET',
+    path: '/categories',
+    tag: 'Categories',
+    scope: null,
     summary: 'List the category tree',
     description: 'The full two-level category tree: top-level categories with their subcategories nested, each with its live listing counts.',
-    query: Type.Object({
-      include_empty: Type.Boolean({ default: true, description: 'Include categories with no live listings (default true).' }),
-    }, { additionalProperties: false }),
+    query: Type.Object(
+      {
+        include_empty: Type.Boolean({ default: true, description: 'Include categories with no live listings (default true).' }),
+      },
+      { additionalProperties: false },
+    ),
     output: Type.Object({ items: Type.Array(TopCategory) }),
     notes: [
       'Not paginated: `items` holds the whole tree (top-level categories, each with `subcategories`), ordered by position, then name.',
@@ -50,9 +58,14 @@ export const categoriesOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'get_category', method: 'GET', path: '/categories/{slug}', tag: 'Categories', scope: null,
+    name: 'get_category',
+    method: 'GET',
+    path: '/categories/{slug}',
+    tag: 'Categories',
+    scope: null,
     summary: 'Get a category and its listings',
-    description: 'A category\'s description, FAQs, attributes, parent and subcategories, and a page of the live listings in it or its subcategories, most voted first.',
+    description:
+      "A category's description, FAQs, attributes, parent and subcategories, and a page of the live listings in it or its subcategories, most voted first.",
     params: Type.Object({ slug: Slug('The category slug.') }, { additionalProperties: false }),
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     notFoundParams: ['slug'],

@@ -25,10 +25,17 @@ const Claim = Type.Object({
     file: Nullable(Type.Object({ path: Type.String(), url: Type.String(), content: Type.String() })),
     email: Nullable(Type.Object({ sent_to: Type.String() })),
   }),
-  last_check: Nullable(Type.Object({ at: Nullable(Iso), reason: Type.String(), detail: Nullable(Type.String()) }, {
-    description: 'Why the last check did not verify the claim.',
-  })),
-  created_at: Iso, expires_at: Iso, verified_at: Nullable(Iso),
+  last_check: Nullable(
+    Type.Object(
+      { at: Nullable(Iso), reason: Type.String(), detail: Nullable(Type.String()) },
+      {
+        description: 'Why the last check did not verify the claim.',
+      },
+    ),
+  ),
+  created_at: Iso,
+  expires_at: Iso,
+  verified_at: Nullable(Iso),
 });
 const ClaimIdPath = Type.Object({ claim_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 }) }, { additionalProperties: false });
 
@@ -38,44 +45,69 @@ const checks = (ctx: OperationContext): ClaimChecks => ({
   txt: createTxtLookup({ server: ctx.config.claimDnsServer, timeoutMs: 3000 }),
   siteName: ctx.site.name,
 });
-const NOT_YOURS = '404 when the claim is unknown or another account\'s (the same 404).';
+const NOT_YOURS = "404 when the claim is unknown or another account's (the same 404).";
 
 export const claimsOperations: Operation[] = [
   defineOperation({
-    name: 'claim_listing', method: 'POST', path: '/claims', tag: 'Claims', scope: 'listings:write', status: 201, idempotent: true,
+    name: 'claim_listing',
+    method: 'POST',
+    path: '/claims',
+    tag: 'Claims',
+    scope: 'listings:write',
+    status: 201,
+    idempotent: true,
     summary: 'Claim a listing of your company',
-    description: 'Starts a claim of an existing listing and answers exactly what to publish: a DNS TXT record, a meta tag, a file, or (method email) "we sent a link to ...".',
-    body: Type.Object({
-      slug: Type.String({ minLength: 1, maxLength: 220, pattern: '^[a-z0-9][a-z0-9-]{0,219}$', description: 'The listing\'s slug.' }),
-      method: Type.Union(CLAIM_METHODS.map((m) => Type.Literal(m)), { description: 'dns, meta, file or email.' }),
-      email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'Method email only: an address at the listing\'s domain or a subdomain of it.' })),
-    }, { additionalProperties: false }),
+    description:
+      'Starts a claim of an existing listing and answers exactly what to publish: a DNS TXT record, a meta tag, a file, or (method email) "we sent a link to ...".',
+    body: Type.Object(
+      {
+        slug: Type.String({ minLength: 1, maxLength: 220, pattern: '^[a-z0-9][a-z0-9-]{0,219}$', description: "The listing's slug." }),
+        method: Type.Union(
+          CLAIM_METHODS.map((m) => Type.Literal(m)),
+          { description: 'dns, meta, file or email.' },
+        ),
+        email: Type.Optional(
+          Type.String({ format: 'email', maxLength: 254, description: "Method email only: an address at the listing's domain or a subdomain of it." }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: Claim,
     notes: notes(
-      '404 when no listing of this site has the slug (drafts cannot be claimed). 409 already_owner when you own it already. email is required for method email and refused for the others (400); an address outside the listing\'s domain (a leading www. is ignored) or its subdomains is 400.',
+      "404 when no listing of this site has the slug (drafts cannot be claimed). 409 already_owner when you own it already. email is required for method email and refused for the others (400); an address outside the listing's domain (a leading www. is ignored) or its subdomains is 400.",
       `What to publish: dns: a TXT record named ${DNS_LABEL}.<domain> with the value listing-directory-verification=<token>; meta: <meta name="${META_NAME}" content="<token>"> on the homepage (the listing's url); file: ${FILE_PATH} on the listing's site holding listing-directory-verification=<token> on a line of its own; email: a single link mailed to the address, whose page shows a "Confirm claim" button, and only pressing it (a POST) verifies the claim, so mail scanners opening links do nothing.`,
       `A pending claim expires ${CLAIM_TTL_DAYS} days after it was made (its link with it); start a new one then. Each call starts a new claim with its own token.`,
     ),
-    handler: async (input, ctx) => createClaim({ sql: ctx.sql, userId: userId(ctx), siteId: ctx.site.id, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, input),
+    handler: async (input, ctx) =>
+      createClaim({ sql: ctx.sql, userId: userId(ctx), siteId: ctx.site.id, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, input),
   }),
 
   defineOperation({
-    name: 'verify_claim', method: 'POST', path: '/claims/{claim_id}/verify', tag: 'Claims', scope: 'listings:write', idempotent: true,
+    name: 'verify_claim',
+    method: 'POST',
+    path: '/claims/{claim_id}/verify',
+    tag: 'Claims',
+    scope: 'listings:write',
+    idempotent: true,
     summary: 'Check a claim now',
-    description: 'Checks the DNS record, meta tag or file now and answers the claim\'s new status, with the reason when the check failed.',
+    description: "Checks the DNS record, meta tag or file now and answers the claim's new status, with the reason when the check failed.",
     params: ClaimIdPath,
     notFoundParams: ['claim_id'],
     output: Claim,
     notes: notes(
       NOT_YOURS,
       'A failed check leaves the claim pending (fix and call again until it expires) with last_check.reason: dns_record_not_found, dns_record_mismatch, dns_unavailable, meta_tag_not_found, file_not_found, file_mismatch, site_unreachable, site_error, site_too_large, site_not_html, site_refused (a redirect to a private address, ...), or email_link_not_opened for method email. Pages are read through the SSRF-safe fetcher (10 s, 1 MB); DNS with a 3 s timeout. A verified or expired claim is answered as it is.',
-      'A verified claim makes you the listing\'s owner (it appears in list_my_listings) and an owner of its company (every listing of the company); the earlier owner is told by e-mail, and the ownership history keeps both. The listing\'s `verified` badge means it has a verified claim.',
+      "A verified claim makes you the listing's owner (it appears in list_my_listings) and an owner of its company (every listing of the company); the earlier owner is told by e-mail, and the ownership history keeps both. The listing's `verified` badge means it has a verified claim.",
     ),
     handler: async ({ claim_id }, ctx) => verifyClaim(ctx.sql, userId(ctx), claim_id, checks(ctx)),
   }),
 
   defineOperation({
-    name: 'list_my_claims', method: 'GET', path: '/claims', tag: 'Claims', scope: 'account:read',
+    name: 'list_my_claims',
+    method: 'GET',
+    path: '/claims',
+    tag: 'Claims',
+    scope: 'account:read',
     summary: 'List your claims',
     description: 'Your claims, newest first, with status and instructions.',
     query: Type.Object({ ...Paging }, { additionalProperties: false }),

@@ -15,13 +15,24 @@ beforeAll(async () => {
   app = await startTestApp({
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
-      const cat = async (slug: string, attributes: unknown[]) =>
-        (await makeCategory(sql, { slug, columns: { attributes: sql.json(attributes as never) } })).id;
-      const crm = await cat('crm', [{ key: 'seats', label: 'Seats' }, { key: 'api', label: 'Public API' }, { key: 'mobile', label: 'Mobile app' }]);
-      const helpdesk = await cat('helpdesk', [{ key: 'api', label: 'API' }, { key: 'sla', label: 'SLA' }, { key: 'votes', label: 'Votes (attribute)' }]);
+      const cat = async (slug: string, attributes: unknown[]) => (await makeCategory(sql, { slug, columns: { attributes: sql.json(attributes as never) } })).id;
+      const crm = await cat('crm', [
+        { key: 'seats', label: 'Seats' },
+        { key: 'api', label: 'Public API' },
+        { key: 'mobile', label: 'Mobile app' },
+      ]);
+      const helpdesk = await cat('helpdesk', [
+        { key: 'api', label: 'API' },
+        { key: 'sla', label: 'SLA' },
+        { key: 'votes', label: 'Votes (attribute)' },
+      ]);
       const a = await listing(sql, siteId, 'alpha', {
-        primary_category_id: crm, attributes: sql.json({ seats: 10, api: true, mobile: '', sla: 'ignored: not in alpha\'s category' } as never),
-        pricing_model: 'freemium', country: 'US', founded_year: 2019, stage: 'beta',
+        primary_category_id: crm,
+        attributes: sql.json({ seats: 10, api: true, mobile: '', sla: "ignored: not in alpha's category" } as never),
+        pricing_model: 'freemium',
+        country: 'US',
+        founded_year: 2019,
+        stage: 'beta',
       });
       const b = await listing(sql, siteId, 'beta', { primary_category_id: helpdesk, attributes: sql.json({ api: false, sla: '99.9%', seats: [] } as never) });
       await listing(sql, siteId, 'gamma'); // no category, no facts
@@ -36,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => app?.stop(), 60_000);
 
 describe('compare_listings', () => {
-  test('rows: a\'s category attributes, then b\'s new ones, then the listing facts', async () => {
+  test("rows: a's category attributes, then b's new ones, then the listing facts", async () => {
     const { status, body } = await app.json('/compare?a=alpha&b=beta');
     expect(status).toBe(200);
     expect(body.a).toMatchObject({ slug: 'alpha', name: 'Listing alpha', votes: 3, category: { slug: 'crm', name: 'crm' } });
@@ -45,7 +56,7 @@ describe('compare_listings', () => {
       ['seats', 'Seats', 'category', 10, null], // an empty list is no fact
       ['api', 'Public API', 'category', true, false], // the label of a's category wins
       ['mobile', 'Mobile app', 'category', null, null], // on neither listing: both cells empty
-      ['sla', 'SLA', 'category', 'ignored: not in alpha\'s category', '99.9%'],
+      ['sla', 'SLA', 'category', "ignored: not in alpha's category", '99.9%'],
       ['pricing_model', 'Pricing model', 'listing', 'freemium', null],
       ['country', 'Country', 'listing', 'US', null],
       ['founded_year', 'Founded', 'listing', 2019, null],
@@ -59,7 +70,10 @@ describe('compare_listings', () => {
   test('swapping a and b swaps the cells and the attribute order', async () => {
     const { body } = await app.json('/compare?a=beta&b=alpha');
     expect(body.rows.slice(0, 5).map((r: any) => [r.key, r.a, r.b])).toEqual([
-      ['api', false, true], ['sla', '99.9%', 'ignored: not in alpha\'s category'], ['seats', null, 10], ['mobile', null, null],
+      ['api', false, true],
+      ['sla', '99.9%', "ignored: not in alpha's category"],
+      ['seats', null, 10],
+      ['mobile', null, null],
       ['pricing_model', null, 'freemium'],
     ]);
     expect(body.rows.find((r: any) => r.key === 'api').label).toBe('API');
@@ -73,7 +87,11 @@ describe('compare_listings', () => {
   });
 
   test('404 names the listing that is not a live listing of this site', async () => {
-    for (const [qs, named] of [['a=nope&b=alpha', '"nope" (a)'], ['a=alpha&b=draft-one', '"draft-one" (b)'], ['a=elsewhere&b=alpha', '"elsewhere" (a)']]) {
+    for (const [qs, named] of [
+      ['a=nope&b=alpha', '"nope" (a)'],
+      ['a=alpha&b=draft-one', '"draft-one" (b)'],
+      ['a=elsewhere&b=alpha', '"elsewhere" (a)'],
+    ]) {
       const { status, body } = await app.json(`/compare?${qs}`);
       expect(status).toBe(404);
       expect(body.detail).toContain(named);
@@ -87,7 +105,13 @@ describe('compare_listings', () => {
     const same = await app.json('/compare?a=alpha&b=alpha');
     expect(same.status).toBe(400);
     expect(same.body.errors.map((e: any) => e.field)).toEqual(['b']);
-    for (const [qs, field] of [['b=alpha', 'a'], ['a=alpha', 'b'], ['a=Alpha&b=beta', 'a'], [`a=alpha&b=${'x'.repeat(221)}`, 'b'], ['a=alpha&b=beta&c=1', 'c']]) {
+    for (const [qs, field] of [
+      ['b=alpha', 'a'],
+      ['a=alpha', 'b'],
+      ['a=Alpha&b=beta', 'a'],
+      [`a=alpha&b=${'x'.repeat(221)}`, 'b'],
+      ['a=alpha&b=beta&c=1', 'c'],
+    ]) {
       const { status, body } = await app.json(`/compare?${qs}`);
       expect(status).toBe(400);
       expect(body.errors.map((e: any) => e.field)).toContain(field);

@@ -31,7 +31,11 @@ async function draftWithInvite(email: string, founders = 1) {
   const id = await transaction(db.sql, (tx) => insertDraft(tx, { siteId, userId: ownerId, url: 'https://lumen.example/', domain: 'lumen.example' }));
   const row = (await draftById(db.sql, id))!;
   const content = contentOf(row);
-  setSection(content, 'founders', Array.from({ length: founders }, (_, i) => ({ name: `Founder ${i + 1}`, title: null, bio: null, evidence: [] })));
+  setSection(
+    content,
+    'founders',
+    Array.from({ length: founders }, (_, i) => ({ name: `Founder ${i + 1}`, title: null, bio: null, evidence: [] })),
+  );
   await writeContent(db.sql, id, content);
   const invite = await transaction(db.sql, (tx) => createInvite(tx, { draftId: id, email, invitedBy: ownerId }));
   return { id, token: invite.token };
@@ -45,9 +49,14 @@ async function submitForm(token: string, fields: Record<string, string>, opts: {
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
   const cookie = shown.headers.get('set-cookie')!.split(';')[0];
   const form = new URLSearchParams({ csrf: opts.csrf ?? csrf, ...fields });
-  return pages.accept(new Request(`${config.siteUrl}/invites/${token}`, {
-    method: 'POST', body: form, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-  }), token);
+  return pages.accept(
+    new Request(`${config.siteUrl}/invites/${token}`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+    token,
+  );
 }
 
 describe('the invite page', () => {
@@ -77,13 +86,14 @@ describe('the invite page', () => {
     expect((await pages.show(new Request(`${config.siteUrl}/invites/${token}`), token)).status).toBe(410);
   });
 
-  test('a submitted draft\'s listing gains the founder too', async () => {
+  test("a submitted draft's listing gains the founder too", async () => {
     const { id, token } = await draftWithInvite('cy@example.com');
     const row = (await draftById(db.sql, id))!;
     const { listingId } = await transaction(db.sql, (tx) => syncListing(tx, row, contentOf(row), 'all'));
     await db.sql`update drafts set listing_id = ${listingId} where id = ${id}`;
     expect((await submitForm(token, { name: 'Cy Ode' })).status).toBe(200);
-    const founders = await db.sql`select f.name from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;
+    const founders =
+      await db.sql`select f.name from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;
     expect(founders.map((f) => f.name)).toEqual(['Founder 1', 'Cy Ode']);
   });
 

@@ -17,30 +17,42 @@ const notes = (...lines: string[]) => lines.join('\n\n');
 /** Every draft operation needs an account (its scope), so its context has the principal. */
 const owner = (ctx: ScopedOperationContext): DraftOwner => ({ sql: ctx.sql, userId: ctx.principal.userId, siteId: ctx.site.id });
 
-const NOT_YOURS = '404 when the id is not a UUID, unknown, or another account\'s draft (drafts are private to their owner).';
+const NOT_YOURS = "404 when the id is not a UUID, unknown, or another account's draft (drafts are private to their owner).";
 
 export const draftsOperations: Operation[] = [
   defineOperation({
-    name: 'submit_listing', method: 'POST', path: '/drafts', tag: 'Drafts', scope: 'listings:write', status: 201, idempotent: true,
+    name: 'submit_listing',
+    method: 'POST',
+    path: '/drafts',
+    tag: 'Drafts',
+    scope: 'listings:write',
+    status: 201,
+    idempotent: true,
     summary: 'Submit a product by its website URL',
-    description: 'Creates a draft from a public website: the service reads the site (respecting robots.txt) and an AI drafts the profile, every value with quotes from the site; facts the site does not state stay blank. Nothing is published or charged. Poll get_draft every few seconds until status is ready.',
+    description:
+      'Creates a draft from a public website: the service reads the site (respecting robots.txt) and an AI drafts the profile, every value with quotes from the site; facts the site does not state stay blank. Nothing is published or charged. Poll get_draft every few seconds until status is ready.',
     body: SubmitListingBody,
     output: Draft,
     notes: notes(
       'The URL is normalised (scheme and host lower case, fragment removed; a bare domain gets https://). 400 when it is not http(s), carries a user name or password, names an IP address that is not public (private, loopback, link-local, ...) or a private name (localhost, *.local, *.internal, ...). Names are resolved and checked again, address by address and redirect by redirect, when the site is read; a site that turns out not to be public ends the draft as failed with reason refused_address.',
-      'The draft is written and its crawl enqueued in one transaction; the answer (201) is the draft with status crawling. Status then goes crawling -> drafting -> ready, usually within seconds. failed (our addition to the spec\'s list) ends a draft whose site cannot be read or drafted, with failure.reason (robots_disallowed, robots_unavailable, unreachable, refused_address, not_html, too_large, http_error, off_site, drafting_failed, timed_out) and a detail; submit the URL again once the cause is fixed.',
+      "The draft is written and its crawl enqueued in one transaction; the answer (201) is the draft with status crawling. Status then goes crawling -> drafting -> ready, usually within seconds. failed (our addition to the spec's list) ends a draft whose site cannot be read or drafted, with failure.reason (robots_disallowed, robots_unavailable, unreachable, refused_address, not_html, too_large, http_error, off_site, drafting_failed, timed_out) and a detail; submit the URL again once the cause is fixed.",
       'The crawl reads robots.txt first and obeys it for our user agent (including Crawl-delay), stays on the submitted site, reads at most 25 pages (home, about, pricing, FAQ, contact, team and blog first) within 30 seconds.',
     ),
     handler: async ({ url }, ctx) => createDraft({ ...owner(ctx), allowLoopback: ctx.config.allowLoopbackFetch }, url),
   }),
 
   defineOperation({
-    name: 'list_my_drafts', method: 'GET', path: '/drafts', tag: 'Drafts', scope: 'account:read',
+    name: 'list_my_drafts',
+    method: 'GET',
+    path: '/drafts',
+    tag: 'Drafts',
+    scope: 'account:read',
     summary: 'List your drafts',
     description: 'Your drafts on this site, newest first, with status and completeness.',
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(DraftSummary),
-    notes: 'Newest first (created_at, then id). name is the draft\'s name field (null until drafted or when the site does not state it). status includes failed (see submit_listing).',
+    notes:
+      "Newest first (created_at, then id). name is the draft's name field (null until drafted or when the site does not state it). status includes failed (see submit_listing).",
     handler: async ({ page, per_page }, ctx) => {
       const { items, total } = await listDrafts(ctx.sql, owner(ctx), page, per_page);
       return {
@@ -51,16 +63,21 @@ export const draftsOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'get_draft', method: 'GET', path: '/drafts/{id}', tag: 'Drafts', scope: 'account:read',
+    name: 'get_draft',
+    method: 'GET',
+    path: '/drafts/{id}',
+    tag: 'Drafts',
+    scope: 'account:read',
     summary: 'Get a draft',
-    description: 'A draft with every profile field (value, state and evidence quotes), FAQs, founders, socials, story, milestones, SEO, the competitor comparison, completeness and what is still missing.',
+    description:
+      'A draft with every profile field (value, state and evidence quotes), FAQs, founders, socials, story, milestones, SEO, the competitor comparison, completeness and what is still missing.',
     params: IdPath,
     notFoundParams: ['id'],
     output: Draft,
     notes: notes(
       NOT_YOURS,
       'Poll every few seconds while status is crawling or drafting. Field and section state is null until the AI has drafted it.',
-      'Each part\'s value has the shape its update_draft key takes: fields.<name>.value is a string or a list of strings; faqs, founders and milestones values are lists whose items carry their own evidence; company_socials, founder_socials and story values are maps with an evidence map beside them. Evidence quotes are words found exactly (after normalising whitespace, case and entities) in the visible text of the crawled page named by url; text in scripts, styles, comments and hidden elements is never evidence.',
+      "Each part's value has the shape its update_draft key takes: fields.<name>.value is a string or a list of strings; faqs, founders and milestones values are lists whose items carry their own evidence; company_socials, founder_socials and story values are maps with an evidence map beside them. Evidence quotes are words found exactly (after normalising whitespace, case and entities) in the visible text of the crawled page named by url; text in scripts, styles, comments and hidden elements is never evidence.",
       'completeness is the whole percent (rounded) of 21 parts holding a value: the 18 profile fields plus at least one FAQ, one founder and one company social link; missing names the others in that order. The story, milestones and founder socials are optional (paid) sections and do not count.',
       'crawl lists the pages read and the links left out with the reason. failure is set when status is failed. listing_id is set once submit_draft has made the listing.',
     ),
@@ -68,28 +85,40 @@ export const draftsOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'update_draft', method: 'PATCH', path: '/drafts/{id}', tag: 'Drafts', scope: 'listings:write', idempotent: true,
+    name: 'update_draft',
+    method: 'PATCH',
+    path: '/drafts/{id}',
+    tag: 'Drafts',
+    scope: 'listings:write',
+    idempotent: true,
     summary: 'Edit a draft',
-    description: 'Changes what is sent and nothing else: profile fields, locks, AI redrafts (regenerate), restores of the AI\'s values, FAQs, socials, founders, story, milestones, competitor URL and SEO. Returns the updated draft. Once the draft was submitted, the listing is updated too.',
+    description:
+      "Changes what is sent and nothing else: profile fields, locks, AI redrafts (regenerate), restores of the AI's values, FAQs, socials, founders, story, milestones, competitor URL and SEO. Returns the updated draft. Once the draft was submitted, the listing is updated too.",
     params: IdPath,
     notFoundParams: ['id'],
     body: UpdateBody,
     output: Draft,
     notes: notes(
       NOT_YOURS,
-      'Field states (spec section 3): a typed value makes the field edited (the AI had a value) or manual (it had none); null, a blank string or an empty list deletes it (deleted). lock_fields makes it override: it keeps its value and AI redrafts leave it alone. restore brings back the AI\'s latest value and evidence (state ai, or not_found when the site did not state it). Sections (faqs, founders, company_socials, founder_socials, story, milestones) follow the same rules as one unit, and lock_fields, regenerate and restore accept their names too.',
-      'Sections replace the whole section: faqs (max 10 items; the spec\'s description mentions 5, its bound says 10: 10 is enforced), founders (max 6, the first is primary), milestones (max 50), company_socials and founder_socials (platforms left out or empty are removed), story (sections left out or empty are removed). An empty list or map deletes the section. seo replaces both title and meta.',
-      'regenerate (max 5 names) redrafts those parts from the stored crawl in a background job: they are listed in regenerating until the job writes them (a few seconds; poll get_draft). The status stays ready meanwhile. Editing, locking or restoring a part while it is regenerating takes it off the list (the user\'s change wins). regenerate_error tells why the last redraft failed, if it did.',
+      "Field states (spec section 3): a typed value makes the field edited (the AI had a value) or manual (it had none); null, a blank string or an empty list deletes it (deleted). lock_fields makes it override: it keeps its value and AI redrafts leave it alone. restore brings back the AI's latest value and evidence (state ai, or not_found when the site did not state it). Sections (faqs, founders, company_socials, founder_socials, story, milestones) follow the same rules as one unit, and lock_fields, regenerate and restore accept their names too.",
+      "Sections replace the whole section: faqs (max 10 items; the spec's description mentions 5, its bound says 10: 10 is enforced), founders (max 6, the first is primary), milestones (max 50), company_socials and founder_socials (platforms left out or empty are removed), story (sections left out or empty are removed). An empty list or map deletes the section. seo replaces both title and meta.",
+      "regenerate (max 5 names) redrafts those parts from the stored crawl in a background job: they are listed in regenerating until the job writes them (a few seconds; poll get_draft). The status stays ready meanwhile. Editing, locking or restoring a part while it is regenerating takes it off the list (the user's change wins). regenerate_error tells why the last redraft failed, if it did.",
       'While the draft is crawling or drafting, user values may be set (fields, sections, locks, seo, competitor_url): the AI draft then skips the parts the user set. regenerate and restore need the AI draft: 409 while crawling or drafting, and regenerate also 409 on a failed draft. restore of a part the AI never drafted is 409. regenerate of a part in state override is 409 (restore it or type a value first).',
       'A name may not be in regenerate and also typed, restored or locked in the same call, nor in restore and also typed or locked (400). A value may be typed and locked in one call.',
-      'categories must be names from list_categories (matched case-insensitively, returned as list_categories spells them; duplicates are dropped); an unknown name is 400 naming it. competitor_url follows submit_listing\'s URL rules; the competitor\'s site is read the same way and comparison gains points backed by quotes from both sites (status crawling -> comparing -> ready, or failed with a reason). Sending the current competitor_url again does nothing unless its comparison failed (then it is retried); an empty string clears it.',
+      "categories must be names from list_categories (matched case-insensitively, returned as list_categories spells them; duplicates are dropped); an unknown name is 400 naming it. competitor_url follows submit_listing's URL rules; the competitor's site is read the same way and comparison gains points backed by quotes from both sites (status crawling -> comparing -> ready, or failed with a reason). Sending the current competitor_url again does nothing unless its comparison failed (then it is retried); an empty string clears it.",
       'After submit_draft, the listing is updated in the same transaction with the parts this call changed (the same mapping as submit_draft); the regenerate job does the same when it finishes.',
     ),
     handler: async (input, ctx) => updateDraft({ ...owner(ctx), allowLoopback: ctx.config.allowLoopbackFetch }, input as unknown as DraftUpdate),
   }),
 
   defineOperation({
-    name: 'invite_cofounder', method: 'POST', path: '/drafts/{id}/invites', tag: 'Drafts', scope: 'listings:write', status: 201, idempotent: true,
+    name: 'invite_cofounder',
+    method: 'POST',
+    path: '/drafts/{id}/invites',
+    tag: 'Drafts',
+    scope: 'listings:write',
+    status: 201,
+    idempotent: true,
     summary: 'Invite a co-founder to add their own profile',
     description: 'E-mails a co-founder a single-use link to add their own founder profile (name, role, bio) to the draft. Up to 10 invites per draft.',
     params: IdPath,
@@ -101,25 +130,30 @@ export const draftsOperations: Operation[] = [
       `At most ${INVITES_MAX} addresses per draft: inviting an 11th address is 409. Inviting an address again sends a fresh link (the earlier one stops working) and does not count twice; an address that has already accepted is 409.`,
       `The link (${'{site_url}'}/invites/{token}) works once and expires after ${INVITE_TTL_DAYS} days; the token is never returned by the API. The invitee adds themselves as a founder on that page (no account needed: the link is the proof); the founders section of the draft (and of the listing, once submitted) gains them, at most 6 founders.`,
     ),
-    handler: async ({ id, email }, ctx) => inviteCofounder(
-      { ...owner(ctx), email: ctx.principal.email, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, id, email),
+    handler: async ({ id, email }, ctx) =>
+      inviteCofounder({ ...owner(ctx), email: ctx.principal.email, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, id, email),
   }),
 
   defineOperation({
-    name: 'submit_draft', method: 'POST', path: '/drafts/{id}/submit', tag: 'Drafts', scope: 'listings:write', idempotent: true,
+    name: 'submit_draft',
+    method: 'POST',
+    path: '/drafts/{id}/submit',
+    tag: 'Drafts',
+    scope: 'listings:write',
+    idempotent: true,
     summary: 'Turn a draft into a listing',
-    description: 'Saves the draft as a listing, not yet published (status draft). Running it again after edits updates the same listing. Publish it with choose_free_listing or a paid launch.',
+    description:
+      'Saves the draft as a listing, not yet published (status draft). Running it again after edits updates the same listing. Publish it with choose_free_listing or a paid launch.',
     params: IdPath,
     notFoundParams: ['id'],
     output: SubmittedListing,
     notes: notes(
       NOT_YOURS,
       '409 while the draft is crawling or drafting. A failed draft may be submitted with the values the user typed.',
-      'Mapping: the listing belongs to the caller, under the company of the draft\'s domain (made when new). Its slug comes from the name and stays the same on later runs. Profile fields go to the listing\'s fields where the listing\'s own bounds allow: tagline 200, short_description and pricing_summary 300, pricing_model 40 and city 120 characters are cut at a word; country must be a two-letter code and founded_year a year 1800..2100, stage becomes a slug, otherwise they are left out; tags stay on the draft (a listing has no tags). adjusted lists every such case. A draft without a name gives the listing its domain as name.',
-      'categories: the first name is the primary category; a free listing keeps only that one (extra categories come with a paid plan), a paid one up to 3 more. FAQs, company socials, founders (the first is primary; founder_socials go to the primary founder), story and milestones replace the listing\'s. not_found_on_website lists the profile fields whose state is not_found. seo goes to the listing\'s SEO title and description.',
+      "Mapping: the listing belongs to the caller, under the company of the draft's domain (made when new). Its slug comes from the name and stays the same on later runs. Profile fields go to the listing's fields where the listing's own bounds allow: tagline 200, short_description and pricing_summary 300, pricing_model 40 and city 120 characters are cut at a word; country must be a two-letter code and founded_year a year 1800..2100, stage becomes a slug, otherwise they are left out; tags stay on the draft (a listing has no tags). adjusted lists every such case. A draft without a name gives the listing its domain as name.",
+      "categories: the first name is the primary category; a free listing keeps only that one (extra categories come with a paid plan), a paid one up to 3 more. FAQs, company socials, founders (the first is primary; founder_socials go to the primary founder), story and milestones replace the listing's. not_found_on_website lists the profile fields whose state is not_found. seo goes to the listing's SEO title and description.",
       'Nothing is published: a listing in status draft appears on no public page. If the listing was published since, public reads are refreshed at once.',
     ),
     handler: async ({ id }, ctx) => submitDraft(owner(ctx), id),
   }),
 ];
-

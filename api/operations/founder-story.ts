@@ -9,7 +9,12 @@ const sections = Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(
 
 export const founderStoryOperations: Operation[] = [
   defineOperation({
-    name: 'set_founder_story', method: 'PUT', path: '/me/listings/{listing_id}/story', tag: 'My listings', scope: 'listings:write', idempotent: true,
+    name: 'set_founder_story',
+    method: 'PUT',
+    path: '/me/listings/{listing_id}/story',
+    tag: 'My listings',
+    scope: 'listings:write',
+    idempotent: true,
     summary: 'Set the founder story',
     description: `Replaces the listing's founder story: sections ${STORY_SECTIONS.join(', ')} (title max 200, the others max 8000). Published with the listing.`,
     params: ListingIdPath,

@@ -10,21 +10,38 @@ beforeAll(async () => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const co = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
       const listing = async (slug: string, site: number, status: string, launchedAt: string | null, unlocked: string[] = []) =>
-        (await makeListing(sql, { siteId: site, companyId: co.id, slug, name: 'Listing ' + slug, status, columns: { launched_at: launchedAt, unlocked_sections: unlocked } })).id;
+        (
+          await makeListing(sql, {
+            siteId: site,
+            companyId: co.id,
+            slug,
+            name: 'Listing ' + slug,
+            status,
+            columns: { launched_at: launchedAt, unlocked_sections: unlocked },
+          })
+        ).id;
       const l1 = await listing('l1', siteId, 'live', '2024-01-01T00:00:00Z', ['story']);
       const l2 = await listing('l2', siteId, 'live', '2025-01-01T00:00:00Z');
       const l3 = await listing('l3', siteId, 'scheduled', null, ['story']);
       const l5 = await listing('l5', other.id, 'live', '2025-01-01T00:00:00Z');
 
       const u = await makeUser(sql, { email: 'ada@example.test', name: 'Ada' });
-      const founder = async (slug: string, name: string, country: string | null, extra: { user?: unknown; title?: string; bio?: string; socials?: object } = {}) => {
+      const founder = async (
+        slug: string,
+        name: string,
+        country: string | null,
+        extra: { user?: unknown; title?: string; bio?: string; socials?: object } = {},
+      ) => {
         const [f] = await sql`insert into founders (slug, name, country, user_id, title, bio, avatar_url, socials)
                               values (${slug}, ${name}, ${country}, ${(extra.user ?? null) as never}, ${extra.title ?? null}, ${extra.bio ?? null},
                                       ${'https://img.test/' + slug + '.png'}, ${sql.json((extra.socials ?? {}) as never)}) returning id`;
         return f.id;
       };
       const ada = await founder('ada', 'Ada Lovelace', 'GB', {
-        user: u.id, title: 'CEO', bio: 'Wrote the first program.', socials: { x: 'https://x.com/ada', github: 'https://github.com/ada' },
+        user: u.id,
+        title: 'CEO',
+        bio: 'Wrote the first program.',
+        socials: { x: 'https://x.com/ada', github: 'https://github.com/ada' },
       });
       const grace = await founder('grace', 'Grace Hopper', 'US');
       const jane = await founder('jane', 'Jane Smith', 'US');
@@ -49,7 +66,11 @@ beforeAll(async () => {
       const [q1] = await sql`insert into interview_questions (position, question) values (2, 'Why did you start?') returning id`;
       const [q2] = await sql`insert into interview_questions (position, question) values (1, 'What do you build?') returning id`;
       const [q3] = await sql`insert into interview_questions (position, question, active) values (0, 'Retired question', false) returning id`;
-      for (const [q, a] of [[q1.id, 'Curiosity.'], [q2.id, 'Engines.'], [q3.id, 'Old answer.']]) {
+      for (const [q, a] of [
+        [q1.id, 'Curiosity.'],
+        [q2.id, 'Engines.'],
+        [q3.id, 'Old answer.'],
+      ]) {
         await sql`insert into interview_answers (user_id, question_id, answer) values (${u.id}, ${q}, ${a})`;
       }
     },
@@ -121,20 +142,43 @@ describe('get_founder', () => {
     const { status, body } = await app.json('/founders/ada');
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      slug: 'ada', name: 'Ada Lovelace', title: 'CEO', bio: 'Wrote the first program.', country: 'GB',
-      avatar_url: 'https://img.test/ada.png', socials: { github: 'https://github.com/ada', x: 'https://x.com/ada' },
+      slug: 'ada',
+      name: 'Ada Lovelace',
+      title: 'CEO',
+      bio: 'Wrote the first program.',
+      country: 'GB',
+      avatar_url: 'https://img.test/ada.png',
+      socials: { github: 'https://github.com/ada', x: 'https://x.com/ada' },
     });
     // newest launch first; the scheduled listing l3 is not shown
-    expect(body.companies.map((c: any) => [c.slug, c.role])).toEqual([['l2', 'Advisor'], ['l1', 'CEO']]);
+    expect(body.companies.map((c: any) => [c.slug, c.role])).toEqual([
+      ['l2', 'Advisor'],
+      ['l1', 'CEO'],
+    ]);
     expect(body.companies[0]).toMatchObject({ name: 'Listing l2', url: 'https://l2.test', status: 'live', votes: 0 });
     // only l1 has the story section unlocked
-    expect(body.stories).toEqual([{
-      listing_slug: 'l1', listing_name: 'Listing l1', title: 'How it began',
-      sections: { story: 'Once upon a time.', why_started: null, problem: null, journey: null, challenges: null,
-                  achievements: null, lessons: 'Ship early.', whats_next: null },
-    }]);
+    expect(body.stories).toEqual([
+      {
+        listing_slug: 'l1',
+        listing_name: 'Listing l1',
+        title: 'How it began',
+        sections: {
+          story: 'Once upon a time.',
+          why_started: null,
+          problem: null,
+          journey: null,
+          challenges: null,
+          achievements: null,
+          lessons: 'Ship early.',
+          whats_next: null,
+        },
+      },
+    ]);
     // active questions only, in question order
-    expect(body.interview.map((a: any) => [a.question, a.answer])).toEqual([['What do you build?', 'Engines.'], ['Why did you start?', 'Curiosity.']]);
+    expect(body.interview.map((a: any) => [a.question, a.answer])).toEqual([
+      ['What do you build?', 'Engines.'],
+      ['Why did you start?', 'Curiosity.'],
+    ]);
     expect(typeof body.interview[0].question_id).toBe('number');
   });
 

@@ -11,7 +11,11 @@ const Question = Type.Object({
 
 export const interviewOperations: Operation[] = [
   defineOperation({
-    name: 'list_interview_questions', method: 'GET', path: '/interview-questions', tag: 'Founders', scope: null,
+    name: 'list_interview_questions',
+    method: 'GET',
+    path: '/interview-questions',
+    tag: 'Founders',
+    scope: null,
     summary: 'List the founder interview questions',
     description: 'The questions of the founder interview that owners may answer for their public founder profile.',
     output: Type.Object({ items: Type.Array(Question) }),
@@ -20,21 +24,39 @@ export const interviewOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'answer_interview', method: 'PUT', path: '/me/interview', tag: 'Founders', scope: 'listings:write', idempotent: true,
+    name: 'answer_interview',
+    method: 'PUT',
+    path: '/me/interview',
+    tag: 'Founders',
+    scope: 'listings:write',
+    idempotent: true,
     summary: 'Answer founder interview questions',
     description: 'Stores your answers to founder interview questions (up to 30 per call); answering a question again replaces its answer.',
-    body: Type.Object({
-      answers: Type.Array(Type.Object({
-        question_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'An id from list_interview_questions.' }),
-        answer: Type.String({ minLength: 1, maxLength: 4000, pattern: '\\S' }),
-      }, { additionalProperties: false }), { minItems: 1, maxItems: 30 }),
-    }, { additionalProperties: false }),
+    body: Type.Object(
+      {
+        answers: Type.Array(
+          Type.Object(
+            {
+              question_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'An id from list_interview_questions.' }),
+              answer: Type.String({ minLength: 1, maxLength: 4000, pattern: '\\S' }),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: 30 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: Type.Object({
-      items: Type.Array(Type.Object({ question_id: Type.Integer(), question: Type.String(), answer: Type.String(), updated_at: Type.String({ format: 'date-time' }) }), {
-        description: 'All your answers after this call, in interview order.',
-      }),
+      items: Type.Array(
+        Type.Object({ question_id: Type.Integer(), question: Type.String(), answer: Type.String(), updated_at: Type.String({ format: 'date-time' }) }),
+        {
+          description: 'All your answers after this call, in interview order.',
+        },
+      ),
     }),
-    notes: 'Answers belong to your account (your founder interview), not to one listing. Every question_id must name an active question from list_interview_questions, and each at most once per call (400 naming answers.<i>.question_id otherwise; nothing is stored then). Questions left out keep their earlier answers.',
+    notes:
+      'Answers belong to your account (your founder interview), not to one listing. Every question_id must name an active question from list_interview_questions, and each at most once per call (400 naming answers.<i>.question_id otherwise; nothing is stored then). Questions left out keep their earlier answers.',
     handler: async ({ answers }, ctx) => answerInterview(ctx.sql, (ctx.principal as Principal).userId, answers),
   }),
 ];

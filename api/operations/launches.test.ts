@@ -5,7 +5,6 @@ import { conforms } from '../../test/conforms.ts';
 import { launchesOperations } from './launches.ts';
 import { makeCompany, makeListing, makeUsers, makeVote } from '../../test/builders.ts';
 
-
 // Times relative to the real clock: the service computes weeks against now(), UTC.
 const DAY = 86_400_000;
 const NOW = Date.now();
@@ -15,7 +14,17 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const W = (n: number) => CUR + n * 7 * DAY;
 const times = (n: number, at: number) => Array<number>(n).fill(at);
 
-interface Fx { slug: string; name?: string; status: string; week: number | null; launched: number | null; votes: number[]; views?: number; follows?: number; other?: boolean }
+interface Fx {
+  slug: string;
+  name?: string;
+  status: string;
+  week: number | null;
+  launched: number | null;
+  votes: number[];
+  views?: number;
+  follows?: number;
+  other?: boolean;
+}
 // Insertion order is id order; ties in the service break by id.
 const FX: Fx[] = [
   // This week: alpha has the most votes in total, but most were cast before its launch week.
@@ -46,7 +55,11 @@ async function insertFixtures(sql: Sql, siteId: number) {
   for (const f of FX) {
     const c = await makeCompany(sql, { name: f.slug, domain: `${f.slug}.test` });
     const l = await makeListing(sql, {
-      siteId: f.other ? other.id : siteId, companyId: c.id, slug: f.slug, name: f.name ?? f.slug, status: f.status,
+      siteId: f.other ? other.id : siteId,
+      companyId: c.id,
+      slug: f.slug,
+      name: f.name ?? f.slug,
+      status: f.status,
       columns: { launch_week: f.week === null ? null : iso(f.week), launched_at: f.launched === null ? null : new Date(f.launched) },
     });
     for (const [i, at] of f.votes.entries()) await makeVote(sql, l.id, users[i].id, new Date(at));
@@ -61,27 +74,57 @@ async function insertFixtures(sql: Sql, siteId: number) {
 const idx = (f: Fx) => FX.indexOf(f);
 const shown = FX.filter((f) => !f.other && f.status === 'live');
 const weekVotes = (f: Fx, week: number) => f.votes.filter((t) => t >= week && t < week + 7 * DAY).length;
-const trending = (f: Fx) => f.votes.reduce((s, t) => s + Math.exp(-Math.LN2 * (NOW - t) / (3 * DAY)), 0);
-const by = (...keys: ((f: Fx) => number)[]) => (a: Fx, b: Fx) => {
-  for (const k of keys) { const d = k(a) - k(b); if (d !== 0) return d; }
-  return 0;
-};
-const weekOrder = (week: number) => shown.filter((f) => f.week === week)
-  .sort(by((f) => -weekVotes(f, week), (f) => f.launched!, idx)).map((f) => f.slug);
+const trending = (f: Fx) => f.votes.reduce((s, t) => s + Math.exp((-Math.LN2 * (NOW - t)) / (3 * DAY)), 0);
+const by =
+  (...keys: ((f: Fx) => number)[]) =>
+  (a: Fx, b: Fx) => {
+    for (const k of keys) {
+      const d = k(a) - k(b);
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+const weekOrder = (week: number) =>
+  shown
+    .filter((f) => f.week === week)
+    .sort(
+      by(
+        (f) => -weekVotes(f, week),
+        (f) => f.launched!,
+        idx,
+      ),
+    )
+    .map((f) => f.slug);
 const slugs = (body: any) => body.items.map((i: any) => i.slug ?? i.listing.slug);
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ prepare: insertFixtures }); }, 120_000);
+beforeAll(async () => {
+  app = await startTestApp({ prepare: insertFixtures });
+}, 120_000);
 afterAll(() => app?.stop(), 60_000);
 
 describe('get_launch_week', () => {
   test('this week: live launches ranked by votes cast during the week', async () => {
     const { status, body } = await app.json('/launches/weeks/this');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ week: iso(W(0)), week_end: iso(W(0) + 6 * DAY), label: 'this', is_future: false, total: 4, page: 1, per_page: 20, has_more: false });
+    expect(body).toMatchObject({
+      week: iso(W(0)),
+      week_end: iso(W(0) + 6 * DAY),
+      label: 'this',
+      is_future: false,
+      total: 4,
+      page: 1,
+      per_page: 20,
+      has_more: false,
+    });
     expect(slugs(body)).toEqual(weekOrder(W(0)));
     expect(slugs(body)).toEqual(['charlie', 'bravo', 'alpha', 'delta']);
-    expect(body.items.map((i: any) => [i.rank, i.votes])).toEqual([[1, 4], [2, 3], [3, 2], [4, 1]]);
+    expect(body.items.map((i: any) => [i.rank, i.votes])).toEqual([
+      [1, 4],
+      [2, 3],
+      [3, 2],
+      [4, 1],
+    ]);
     expect(body.items[2].listing.votes).toBe(7); // alpha's all-time votes, most cast before the week
     expect(body.items.every((i: any) => !('award' in i))).toBe(true);
   });
@@ -90,7 +133,11 @@ describe('get_launch_week', () => {
     const { body } = await app.json('/launches/weeks/last');
     expect(body).toMatchObject({ week: iso(W(-1)), week_end: iso(W(-1) + 6 * DAY), label: 'last', is_future: false });
     expect(slugs(body)).toEqual(['echo', 'foxtrot', 'golf']);
-    expect(body.items.map((i: any) => [i.rank, i.votes, i.award])).toEqual([[1, 3, 1], [2, 1, 2], [3, 0, undefined]]);
+    expect(body.items.map((i: any) => [i.rank, i.votes, i.award])).toEqual([
+      [1, 3, 1],
+      [2, 1, 2],
+      [3, 0, undefined],
+    ]);
     expect(body.items[1].listing.votes).toBe(6);
   });
 
@@ -139,7 +186,10 @@ describe('get_launch_week', () => {
   test('pages keep the weekly rank', async () => {
     const p2 = await app.json('/launches/weeks/this?page=2&per_page=2');
     expect(p2.body).toMatchObject({ page: 2, per_page: 2, total: 4, has_more: false });
-    expect(p2.body.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([['alpha', 3], ['delta', 4]]);
+    expect(p2.body.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([
+      ['alpha', 3],
+      ['delta', 4],
+    ]);
     expect((await app.json('/launches/weeks/this?per_page=2')).body.has_more).toBe(true);
     const beyond = await app.json('/launches/weeks/this?page=1000&per_page=100');
     expect(beyond.body).toMatchObject({ items: [], total: 4, has_more: false });
@@ -162,19 +212,39 @@ describe('list_launches', () => {
     const { body } = await app.json('/launches');
     expect(body.section).toBe('this-week');
     expect(slugs(body)).toEqual(weekOrder(W(0)));
-    expect(body.items.map((i: any) => [i.rank, i.metric.name, i.metric.value])).toEqual([[1, 'week_votes', 4], [2, 'week_votes', 3], [3, 'week_votes', 2], [4, 'week_votes', 1]]);
+    expect(body.items.map((i: any) => [i.rank, i.metric.name, i.metric.value])).toEqual([
+      [1, 'week_votes', 4],
+      [2, 'week_votes', 3],
+      [3, 'week_votes', 2],
+      [4, 'week_votes', 1],
+    ]);
     const week = await app.json('/launches/weeks/this');
     expect(slugs(await section('this-week'))).toEqual(slugs(week.body));
   });
 
   test('items are listing summaries with name, url and votes', async () => {
     const { body } = await app.json('/launches?section=most-voted&per_page=1');
-    expect(body.items[0]).toMatchObject({ slug: 'alpha', name: 'alpha', url: 'https://alpha.test', votes: 7, status: 'live', profile_url: `${app.url}/listings/alpha` });
+    expect(body.items[0]).toMatchObject({
+      slug: 'alpha',
+      name: 'alpha',
+      url: 'https://alpha.test',
+      votes: 7,
+      status: 'live',
+      profile_url: `${app.url}/listings/alpha`,
+    });
   });
 
   test('today: live listings launched today (UTC), most votes first', async () => {
     const day = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-    const expected = shown.filter((f) => f.launched! >= day && f.launched! < day + DAY).sort(by((f) => -f.votes.length, (f) => f.launched!, idx));
+    const expected = shown
+      .filter((f) => f.launched! >= day && f.launched! < day + DAY)
+      .sort(
+        by(
+          (f) => -f.votes.length,
+          (f) => f.launched!,
+          idx,
+        ),
+      );
     const body = await section('today');
     expect(slugs(body)).toEqual(expected.map((f) => f.slug));
     expect(slugs(body)).toContain('charlie');
@@ -183,7 +253,15 @@ describe('list_launches', () => {
 
   test('trending prefers recent votes over older ones with equal counts', async () => {
     const body = await section('trending');
-    const expected = [...shown].sort(by((f) => -trending(f), (f) => -f.votes.length, idx)).map((f) => f.slug);
+    const expected = [...shown]
+      .sort(
+        by(
+          (f) => -trending(f),
+          (f) => -f.votes.length,
+          idx,
+        ),
+      )
+      .map((f) => f.slug);
     expect(slugs(body)).toEqual(expected);
     const s = slugs(body);
     expect(s.indexOf('india')).toBeLessThan(s.indexOf('juliet'));
@@ -194,7 +272,9 @@ describe('list_launches', () => {
 
   test('most-voted, most-viewed and most-followed order by their counters', async () => {
     const cases: [string, string, (f: Fx) => number][] = [
-      ['most-voted', 'votes', (f) => f.votes.length], ['most-viewed', 'views', (f) => f.views ?? 0], ['most-followed', 'follows', (f) => f.follows ?? 0],
+      ['most-voted', 'votes', (f) => f.votes.length],
+      ['most-viewed', 'views', (f) => f.views ?? 0],
+      ['most-followed', 'follows', (f) => f.follows ?? 0],
     ];
     for (const [name, metricName, count] of cases) {
       const body = await section(name, '&per_page=100');
@@ -208,7 +288,12 @@ describe('list_launches', () => {
 
   test('recent: newest launch first', async () => {
     const body = await section('recent');
-    const expected = [...shown].sort(by((f) => -f.launched!, (f) => -idx(f)));
+    const expected = [...shown].sort(
+      by(
+        (f) => -f.launched!,
+        (f) => -idx(f),
+      ),
+    );
     expect(slugs(body)).toEqual(expected.map((f) => f.slug));
     expect(metric(body)).toEqual(expected.map((f) => new Date(f.launched!).toISOString().replace(/\.\d{3}Z$/, 'Z')));
   });
@@ -216,7 +301,11 @@ describe('list_launches', () => {
   test('upcoming: scheduled listings, soonest week first, then name', async () => {
     const body = await section('upcoming');
     expect(slugs(body)).toEqual(['mike', 'zulu', 'kilo']);
-    expect(body.items.map((i: any) => [i.rank, i.metric.name, i.metric.value])).toEqual([[1, 'launch_week', iso(W(1))], [2, 'launch_week', iso(W(1))], [3, 'launch_week', iso(W(2))]]);
+    expect(body.items.map((i: any) => [i.rank, i.metric.name, i.metric.value])).toEqual([
+      [1, 'launch_week', iso(W(1))],
+      [2, 'launch_week', iso(W(1))],
+      [3, 'launch_week', iso(W(2))],
+    ]);
   });
 
   test('paging, bounds and a bad section', async () => {
@@ -256,31 +345,59 @@ describe('a listing hidden since the last view refresh', () => {
     try {
       // The week walks its ranking past charlie: the others keep their weekly ranks, pages count live rows.
       const p1 = await read('/launches/weeks/this?per_page=7');
-      expect(p1.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([['bravo', 2], ['alpha', 3], ['delta', 4]]);
+      expect(p1.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([
+        ['bravo', 2],
+        ['alpha', 3],
+        ['delta', 4],
+      ]);
       expect(p1.total).toBe(4); // counted at the last refresh
       const p2 = await read('/launches/weeks/this?per_page=1&page=2');
       expect(p2.items.map((i: any) => [i.listing.slug, i.rank])).toEqual([['alpha', 3]]);
-      expect((await read('/launches?section=this-week&per_page=7')).items.map((i: any) => [i.slug, i.rank])).toEqual([['bravo', 2], ['alpha', 3], ['delta', 4]]);
+      expect((await read('/launches?section=this-week&per_page=7')).items.map((i: any) => [i.slug, i.rank])).toEqual([
+        ['bravo', 2],
+        ['alpha', 3],
+        ['delta', 4],
+      ]);
       // Sections number the live listings they show.
       const live = shown.filter((f) => f.slug !== 'charlie');
       const cases: [string, ((f: Fx) => number)[]][] = [
-        ['most-voted', [(f) => -f.votes.length, idx]], ['most-viewed', [(f) => -(f.views ?? 0), idx]],
+        ['most-voted', [(f) => -f.votes.length, idx]],
+        ['most-viewed', [(f) => -(f.views ?? 0), idx]],
         ['trending', [(f) => -trending(f), (f) => -f.votes.length, idx]],
       ];
       for (const [name, keys] of cases) {
         const body = await read(`/launches?section=${name}&per_page=7`);
-        expect(slugs(body)).toEqual([...live].sort(by(...keys)).slice(0, 7).map((f) => f.slug));
+        expect(slugs(body)).toEqual(
+          [...live]
+            .sort(by(...keys))
+            .slice(0, 7)
+            .map((f) => f.slug),
+        );
         expect(body.items.map((i: any) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
         expect(body).toMatchObject({ total: shown.length, has_more: true });
       }
       const recent = await read('/launches?section=recent&per_page=7');
       expect(slugs(recent)).not.toContain('charlie');
-      expect(slugs(recent)).toEqual([...live].sort(by((f) => -f.launched!, (f) => -idx(f))).slice(0, 7).map((f) => f.slug));
+      expect(slugs(recent)).toEqual(
+        [...live]
+          .sort(
+            by(
+              (f) => -f.launched!,
+              (f) => -idx(f),
+            ),
+          )
+          .slice(0, 7)
+          .map((f) => f.slug),
+      );
       expect(slugs(await read('/launches?section=today&per_page=7'))).not.toContain('charlie');
 
       await app.sql`select refresh_directory_views()`;
       const week = await read('/launches/weeks/this?per_page=8');
-      expect(week.items.map((i: any) => [i.listing.slug, i.rank, i.votes])).toEqual([['bravo', 1, 3], ['alpha', 2, 2], ['delta', 3, 1]]);
+      expect(week.items.map((i: any) => [i.listing.slug, i.rank, i.votes])).toEqual([
+        ['bravo', 1, 3],
+        ['alpha', 2, 2],
+        ['delta', 3, 1],
+      ]);
       expect(week.total).toBe(3);
       expect((await read('/launches?section=most-voted&per_page=8')).total).toBe(live.length);
       expect((await read('/launches?section=recent&per_page=8')).total).toBe(live.length);

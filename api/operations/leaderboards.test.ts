@@ -5,7 +5,6 @@ import { conforms } from '../../test/conforms.ts';
 import { leaderboardsOperations } from './leaderboards.ts';
 import { makeListing, makeUsers, makeVote } from '../../test/builders.ts';
 
-
 const DAY = 86_400_000;
 const NOW = Date.now();
 const t = new Date(NOW);
@@ -17,15 +16,42 @@ const LAST_MONTH = iso(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() - 1, 1));
 const OLDER_MONTH = iso(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() - 3, 1));
 
 interface Fx {
-  slug: string; status?: string; week?: number; votes?: number[]; other?: boolean;
-  billboard?: number[]; ratings?: [number, number][]; revenue?: [string, number, boolean][];
+  slug: string;
+  status?: string;
+  week?: number;
+  votes?: number[];
+  other?: boolean;
+  billboard?: number[];
+  ratings?: [number, number][];
+  revenue?: [string, number, boolean][];
 }
 const FX: Fx[] = [
-  { slug: 'ann', week: W(0), votes: [NOW], billboard: [500, 700], ratings: [[0, 40], [30, 30]],
-    revenue: [[LAST_MONTH, 100000, true], [OLDER_MONTH, 999999, false]] },
+  {
+    slug: 'ann',
+    week: W(0),
+    votes: [NOW],
+    billboard: [500, 700],
+    ratings: [
+      [0, 40],
+      [30, 30],
+    ],
+    revenue: [
+      [LAST_MONTH, 100000, true],
+      [OLDER_MONTH, 999999, false],
+    ],
+  },
   { slug: 'ben', week: W(0), votes: [NOW, NOW, NOW], billboard: [5000], ratings: [[0, 70]], revenue: [[LAST_MONTH, 50000, false]] },
   // cat launched last week: 2 votes inside the week, 4 after it.
-  { slug: 'cat', week: W(-1), votes: [W(-1) + DAY, W(-1) + 2 * DAY, NOW, NOW, NOW, NOW], ratings: [[1, 55], [10, 10], [40, 60]] },
+  {
+    slug: 'cat',
+    week: W(-1),
+    votes: [W(-1) + DAY, W(-1) + 2 * DAY, NOW, NOW, NOW, NOW],
+    ratings: [
+      [1, 55],
+      [10, 10],
+      [40, 60],
+    ],
+  },
   { slug: 'dan' },
   // Not shown anywhere: a scheduled listing and another site's live one.
   { slug: 'eve', status: 'scheduled', week: W(1), billboard: [90000], ratings: [[0, 99]], revenue: [[LAST_MONTH, 9999999, true]] },
@@ -38,7 +64,9 @@ async function insertFixtures(sql: Sql, siteId: number) {
   await sql`update sites set first_launch_week = ${iso(W(-10))}::date where id = ${siteId}`;
   for (const f of FX) {
     const l = await makeListing(sql, {
-      siteId: f.other ? other.id : siteId, slug: f.slug, status: f.status,
+      siteId: f.other ? other.id : siteId,
+      slug: f.slug,
+      status: f.status,
       columns: { launch_week: f.week === undefined ? null : iso(f.week), launched_at: f.week === undefined ? null : new Date(f.week) },
     });
     const c = { id: l.companyId };
@@ -54,7 +82,9 @@ async function insertFixtures(sql: Sql, siteId: number) {
 }
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ prepare: insertFixtures }); }, 120_000);
+beforeAll(async () => {
+  app = await startTestApp({ prepare: insertFixtures });
+}, 120_000);
 afterAll(() => app?.stop(), 60_000);
 
 const board = async (path: string) => {
@@ -67,9 +97,20 @@ const rows = (body: any) => body.items.map((i: any) => [i.rank, i.listing.slug, 
 describe('get_leaderboard', () => {
   test('community-weekly defaults to this week and counts votes cast during it', async () => {
     const body = await board('community-weekly');
-    expect(body).toMatchObject({ board: 'community-weekly', week: iso(W(0)), week_end: iso(W(0) + 6 * DAY), label: 'this', is_future: false, paid: false, total: 2 });
+    expect(body).toMatchObject({
+      board: 'community-weekly',
+      week: iso(W(0)),
+      week_end: iso(W(0) + 6 * DAY),
+      label: 'this',
+      is_future: false,
+      paid: false,
+      total: 2,
+    });
     expect(body.disclosure).toBeUndefined();
-    expect(rows(body)).toEqual([[1, 'ben', 3], [2, 'ann', 1]]);
+    expect(rows(body)).toEqual([
+      [1, 'ben', 3],
+      [2, 'ann', 1],
+    ]);
     expect(body.items[0].metric.name).toBe('week_votes');
     expect(body.items[0].listing).toMatchObject({ name: 'ben', url: 'https://ben.test', votes: 3 });
   });
@@ -98,7 +139,11 @@ describe('get_leaderboard', () => {
     const body = await board('community-all-time');
     expect(body).toMatchObject({ board: 'community-all-time', paid: false, total: 3 });
     expect(body.week).toBeUndefined();
-    expect(rows(body)).toEqual([[1, 'cat', 6], [2, 'ben', 3], [3, 'ann', 1]]);
+    expect(rows(body)).toEqual([
+      [1, 'cat', 6],
+      [2, 'ben', 3],
+      [3, 'ann', 1],
+    ]);
     expect(body.items.every((i: any) => i.metric.name === 'votes' && i.paid === false)).toBe(true);
   });
 
@@ -184,17 +229,26 @@ describe('a listing hidden since the last view refresh', () => {
     await setStatus('draft');
     try {
       // Pages count the live rows: page 2 of one is ann, ranked 3rd when the board was last refreshed.
-      expect(rows(await board('community-all-time?per_page=5'))).toEqual([[1, 'cat', 6], [3, 'ann', 1]]);
+      expect(rows(await board('community-all-time?per_page=5'))).toEqual([
+        [1, 'cat', 6],
+        [3, 'ann', 1],
+      ]);
       expect(rows(await board('community-all-time?per_page=1&page=2'))).toEqual([[3, 'ann', 1]]);
       expect(await board('community-all-time?per_page=6')).toMatchObject({ total: 3 }); // counted at the last refresh
       expect(rows(await board('community-weekly?per_page=5'))).toEqual([[2, 'ann', 1]]);
       expect(rows(await board('billboard?per_page=5'))).toEqual([[2, 'ann', 1200]]);
-      expect(rows(await board('domain-rating?per_page=5'))).toEqual([[2, 'cat', 55], [3, 'ann', 40]]);
+      expect(rows(await board('domain-rating?per_page=5'))).toEqual([
+        [2, 'cat', 55],
+        [3, 'ann', 40],
+      ]);
       expect(rows(await board('revenue?per_page=5'))).toEqual([[1, 'ann', 100000]]);
 
       await app.sql`select refresh_directory_views()`;
       const after = await board('community-all-time?per_page=7');
-      expect(rows(after)).toEqual([[1, 'cat', 6], [2, 'ann', 1]]);
+      expect(rows(after)).toEqual([
+        [1, 'cat', 6],
+        [2, 'ann', 1],
+      ]);
       expect(after).toMatchObject({ total: 2, has_more: false });
       expect(await board('domain-rating?per_page=7')).toMatchObject({ total: 2 });
       expect(await board('community-weekly?per_page=7')).toMatchObject({ total: 1 });

@@ -11,11 +11,31 @@ import { WeekFields } from './launches.ts';
 const DISCLOSURE = 'Paid ranking: billboard positions are bought with money contributed; they are not community votes and do not lead to awards.';
 
 const BOARD_INFO: Record<Board, { title: string; description: string; metric: string }> = {
-  'community-weekly': { title: 'Community: weekly', metric: 'week_votes', description: 'Live launches of one week ranked by community votes cast during that week. Launch of the Week awards follow this board.' },
-  'community-all-time': { title: 'Community: all time', metric: 'votes', description: 'Live listings ranked by all community votes they ever received; listings without votes are not ranked.' },
-  billboard: { title: 'Billboard (paid)', metric: 'amount_cents', description: 'A paid ranking: live listings ordered by the money contributed to the billboard, always presented as paid.' },
-  'domain-rating': { title: 'Domain Rating', metric: 'domain_rating', description: 'Live listings ranked by the latest Domain Rating of their website; trend is the change against a rating at least four weeks older.' },
-  revenue: { title: 'Revenue', metric: 'mrr_cents', description: 'Live listings ranked by the latest monthly recurring revenue their company reported; verified marks checked figures.' },
+  'community-weekly': {
+    title: 'Community: weekly',
+    metric: 'week_votes',
+    description: 'Live launches of one week ranked by community votes cast during that week. Launch of the Week awards follow this board.',
+  },
+  'community-all-time': {
+    title: 'Community: all time',
+    metric: 'votes',
+    description: 'Live listings ranked by all community votes they ever received; listings without votes are not ranked.',
+  },
+  billboard: {
+    title: 'Billboard (paid)',
+    metric: 'amount_cents',
+    description: 'A paid ranking: live listings ordered by the money contributed to the billboard, always presented as paid.',
+  },
+  'domain-rating': {
+    title: 'Domain Rating',
+    metric: 'domain_rating',
+    description: 'Live listings ranked by the latest Domain Rating of their website; trend is the change against a rating at least four weeks older.',
+  },
+  revenue: {
+    title: 'Revenue',
+    metric: 'mrr_cents',
+    description: 'Live listings ranked by the latest monthly recurring revenue their company reported; verified marks checked figures.',
+  },
 };
 
 const Metric = Type.Object({
@@ -42,36 +62,59 @@ const weekFieldsOptional = Object.fromEntries(Object.entries(WeekFields).map(([k
 function metricOf(board: Board, row: RankedRow) {
   const m = { name: BOARD_INFO[board].metric, value: row.metric_num ?? 0 };
   switch (board) {
-    case 'billboard': return { ...m, currency: row.currency as string, contributions: row.contributions as number };
-    case 'domain-rating': return { ...m, trend: row.trend as number | null, measured_on: row.measured_on as string };
-    case 'revenue': return { ...m, currency: row.currency as string, month: row.month as string, verified: row.verified as boolean };
-    default: return m;
+    case 'billboard':
+      return { ...m, currency: row.currency as string, contributions: row.contributions as number };
+    case 'domain-rating':
+      return { ...m, trend: row.trend as number | null, measured_on: row.measured_on as string };
+    case 'revenue':
+      return { ...m, currency: row.currency as string, month: row.month as string, verified: row.verified as boolean };
+    default:
+      return m;
   }
 }
 
 export const leaderboardsOperations: Operation[] = [
   defineOperation({
-    name: 'get_leaderboard', method: 'GET', path: '/leaderboards/{board}', tag: 'Leaderboards', scope: null,
+    name: 'get_leaderboard',
+    method: 'GET',
+    path: '/leaderboards/{board}',
+    tag: 'Leaderboards',
+    scope: null,
     summary: 'One leaderboard',
     description: 'Items carry rank, the listing and the metric. Boards: community-weekly, community-all-time, billboard (paid), domain-rating, revenue.',
-    params: Type.Object({
-      board: Type.Union(BOARDS.map((b) => Type.Literal(b)), { description: 'Which leaderboard.' }),
-    }, { additionalProperties: false }),
-    query: Type.Object({
-      week: Type.Optional(Type.String({
-        maxLength: 10, pattern: '^(this|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$',
-        description: 'community-weekly only: this (the default), last, or a date YYYY-MM-DD snapped to its Monday.',
-      })),
-      ...Paging,
-    }, { additionalProperties: false }),
+    params: Type.Object(
+      {
+        board: Type.Union(
+          BOARDS.map((b) => Type.Literal(b)),
+          { description: 'Which leaderboard.' },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    query: Type.Object(
+      {
+        week: Type.Optional(
+          Type.String({
+            maxLength: 10,
+            pattern: '^(this|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$',
+            description: 'community-weekly only: this (the default), last, or a date YYYY-MM-DD snapped to its Monday.',
+          }),
+        ),
+        ...Paging,
+      },
+      { additionalProperties: false },
+    ),
     notFoundParams: ['board'],
     output: ListOf(BoardItem, {
-      board: Type.String(), title: Type.String(), description: Type.String(),
+      board: Type.String(),
+      title: Type.String(),
+      description: Type.String(),
       paid: Type.Boolean({ description: 'True for the billboard, a paid ranking.' }),
       disclosure: Type.Optional(Type.String({ description: 'Present on paid boards: how the ranking is bought.' })),
       ...weekFieldsOptional,
     }),
-    notes: 'An unknown board is a 404. `week` applies to community-weekly only (default this week); sending it with another ' +
+    notes:
+      'An unknown board is a 404. `week` applies to community-weekly only (default this week); sending it with another ' +
       'board is a 400 naming `week`. Weeks are UTC, Monday to Sunday; a date that does not exist is a 400, and a week before ' +
       `the site's first launch week or more than ${MAX_WEEKS_AHEAD} weeks ahead is a 404. The weekly response also carries ` +
       'week, week_end, label and is_future. The billboard is a paid ranking: the response and every item carry paid: true ' +
@@ -89,12 +132,22 @@ export const leaderboardsOperations: Operation[] = [
       const { total, rows } = await pagedRanking(sql, boardRanking(sql, site.id, board, w?.week ?? null, pageOf(sql, page, per_page)));
       const paid = board === 'billboard';
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
-        rank: row.rank ?? row.pos, listing, metric: metricOf(board, row), paid, ...(paid ? { disclosure: DISCLOSURE } : {}),
+        rank: row.rank ?? row.pos,
+        listing,
+        metric: metricOf(board, row),
+        paid,
+        ...(paid ? { disclosure: DISCLOSURE } : {}),
       }));
       const { title, description } = BOARD_INFO[board];
       return {
-        board, title, description, paid, ...(paid ? { disclosure: DISCLOSURE } : {}), ...(w ?? {}),
-        items, ...pageInfo(page, per_page, total),
+        board,
+        title,
+        description,
+        paid,
+        ...(paid ? { disclosure: DISCLOSURE } : {}),
+        ...(w ?? {}),
+        items,
+        ...pageInfo(page, per_page, total),
       };
     },
   }),

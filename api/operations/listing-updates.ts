@@ -7,17 +7,29 @@ import { postListingUpdate } from '../../core/listings/updates.ts';
 
 export const listingUpdatesOperations: Operation[] = [
   defineOperation({
-    name: 'post_listing_update', method: 'POST', path: '/me/listings/{listing_id}/updates', tag: 'My listings', scope: 'listings:write', status: 201, idempotent: true,
-    summary: 'Post an update (what\'s new)',
-    description: 'Adds an update to the listing\'s latest updates on its public profile; every follower of the listing is told by e-mail.',
+    name: 'post_listing_update',
+    method: 'POST',
+    path: '/me/listings/{listing_id}/updates',
+    tag: 'My listings',
+    scope: 'listings:write',
+    status: 201,
+    idempotent: true,
+    summary: "Post an update (what's new)",
+    description: "Adds an update to the listing's latest updates on its public profile; every follower of the listing is told by e-mail.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
-    body: Type.Object({
-      title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-      body: Type.String({ minLength: 1, maxLength: 5000, pattern: '\\S', description: 'Plain text (shown as text, never as HTML).' }),
-    }, { additionalProperties: false }),
+    body: Type.Object(
+      {
+        title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+        body: Type.String({ minLength: 1, maxLength: 5000, pattern: '\\S', description: 'Plain text (shown as text, never as HTML).' }),
+      },
+      { additionalProperties: false },
+    ),
     output: Type.Object({
-      id: Type.Integer({ minimum: 1 }), listing_id: Type.Integer(), title: Type.String(), body: Type.String(),
+      id: Type.Integer({ minimum: 1 }),
+      listing_id: Type.Integer(),
+      title: Type.String(),
+      body: Type.String(),
       created_at: Type.String({ format: 'date-time' }),
       followers: Type.Integer({ description: 'Followers who will be told by e-mail.' }),
       published: Type.Boolean({ description: 'false while the listing is not live: the update waits and no one is mailed.' }),

@@ -6,7 +6,12 @@ import { makeCategory, makeListing, makeUser, makeVote } from '../../test/builde
 let app: TestApp;
 const user = async (sql: Sql) => Number((await makeUser(sql)).id);
 
-async function listing(sql: Sql, site: number, slug: string, o: { status?: string; category?: number | null; votes?: number; extra?: Record<string, unknown> } = {}) {
+async function listing(
+  sql: Sql,
+  site: number,
+  slug: string,
+  o: { status?: string; category?: number | null; votes?: number; extra?: Record<string, unknown> } = {},
+) {
   const l = await makeListing(sql, { siteId: site, slug, name: `Listing ${slug}`, status: o.status, categoryId: o.category, columns: o.extra });
   for (let i = 0; i < (o.votes ?? 0); i++) await makeVote(sql, l.id, await user(sql));
   return { id: l.id, company_id: l.companyId };
@@ -24,16 +29,39 @@ beforeAll(async () => {
       const analytics = await cat('analytics', null, 2);
       const owner = await user(sql);
 
-      const acme = await listing(sql, siteId, 'acme-crm', { category: crm, votes: 2, extra: {
-        owner_user_id: owner, tagline: 'The CRM', short_description: 'Short', description: 'Long description', headline: 'Headline',
-        summary: 'Summary', features: ['Pipelines', 'Reports'], usps: ['Fast'], keywords: ['crm'], pricing_model: 'freemium',
-        pricing_summary: 'Free up to 3 seats', stage: 'growth', country: 'NL', city: 'Utrecht', founded_year: 2019,
-        demo_video_url: 'https://video.test/acme', contact_email: 'hi@acme-crm.test', logo_url: 'https://acme-crm.test/logo.png',
-        plan: 'paid', launched_at: new Date('2024-03-05T10:00:00Z'), launch_week: '2024-03-04',
-        unlocked_sections: ['story', 'milestones'], not_found_on_website: ['founded_year'],
-      } });
+      const acme = await listing(sql, siteId, 'acme-crm', {
+        category: crm,
+        votes: 2,
+        extra: {
+          owner_user_id: owner,
+          tagline: 'The CRM',
+          short_description: 'Short',
+          description: 'Long description',
+          headline: 'Headline',
+          summary: 'Summary',
+          features: ['Pipelines', 'Reports'],
+          usps: ['Fast'],
+          keywords: ['crm'],
+          pricing_model: 'freemium',
+          pricing_summary: 'Free up to 3 seats',
+          stage: 'growth',
+          country: 'NL',
+          city: 'Utrecht',
+          founded_year: 2019,
+          demo_video_url: 'https://video.test/acme',
+          contact_email: 'hi@acme-crm.test',
+          logo_url: 'https://acme-crm.test/logo.png',
+          plan: 'paid',
+          launched_at: new Date('2024-03-05T10:00:00Z'),
+          launch_week: '2024-03-04',
+          unlocked_sections: ['story', 'milestones'],
+          not_found_on_website: ['founded_year'],
+        },
+      });
       await sql`insert into listing_categories (listing_id, category_id) values (${acme.id}, ${analytics}), (${acme.id}, ${email})`;
-      const f1 = (await sql`insert into founders (slug, name, title, socials) values ('ann', 'Ann', 'CEO', ${sql.json({ x: 'https://x.test/ann' })}) returning id`)[0].id;
+      const f1 = (
+        await sql`insert into founders (slug, name, title, socials) values ('ann', 'Ann', 'CEO', ${sql.json({ x: 'https://x.test/ann' })}) returning id`
+      )[0].id;
       const f2 = (await sql`insert into founders (slug, name, title) values ('bob', 'Bob', 'Engineer') returning id`)[0].id;
       await sql`insert into listing_founders (listing_id, founder_id, role, position) values (${acme.id}, ${f2}, 'CTO', 1), (${acme.id}, ${f1}, null, 0)`;
       await sql`insert into listing_faqs (listing_id, position, question, answer) values (${acme.id}, 1, 'Second?', 'B'), (${acme.id}, 0, 'First?', 'A')`;
@@ -71,8 +99,14 @@ beforeAll(async () => {
       await listing(sql, siteId, 'crm-two', { category: crm, votes: 5 });
       await listing(sql, siteId, 'crm-three', { category: crm, votes: 2 });
       await listing(sql, siteId, 'sales-top', { category: sales, votes: 7 }); // the parent category is not the same category
-      for (const [alt, approved] of [[approvedHigh, true], [approvedLow, true], [approvedSame, true], [notApproved, false],
-        [approvedDraft, true], [approvedOther, true]] as const) {
+      for (const [alt, approved] of [
+        [approvedHigh, true],
+        [approvedLow, true],
+        [approvedSame, true],
+        [notApproved, false],
+        [approvedDraft, true],
+        [approvedOther, true],
+      ] as const) {
         await sql`insert into listing_alternatives (listing_id, alternative_id, approved) values (${acme.id}, ${alt.id}, ${approved})`;
       }
     },
@@ -85,16 +119,38 @@ describe('get_listing', () => {
     const { status, body } = await app.json('/listings/acme-crm');
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      slug: 'acme-crm', name: 'Listing acme-crm', url: 'https://acme-crm.test', tagline: 'The CRM', short_description: 'Short',
-      description: 'Long description', headline: 'Headline', summary: 'Summary', features: ['Pipelines', 'Reports'], usps: ['Fast'],
-      keywords: ['crm'], pricing: { model: 'freemium', summary: 'Free up to 3 seats' }, stage: 'growth', country: 'NL', city: 'Utrecht',
-      founded_year: 2019, demo_video_url: 'https://video.test/acme', contact_email: 'hi@acme-crm.test',
-      logo_url: 'https://acme-crm.test/logo.png', plan: 'paid', launch_week: '2024-03-04', launched_at: '2024-03-05T10:00:00Z',
-      not_found_on_website: ['founded_year'], votes: 2, follows: 0, views: 0,
+      slug: 'acme-crm',
+      name: 'Listing acme-crm',
+      url: 'https://acme-crm.test',
+      tagline: 'The CRM',
+      short_description: 'Short',
+      description: 'Long description',
+      headline: 'Headline',
+      summary: 'Summary',
+      features: ['Pipelines', 'Reports'],
+      usps: ['Fast'],
+      keywords: ['crm'],
+      pricing: { model: 'freemium', summary: 'Free up to 3 seats' },
+      stage: 'growth',
+      country: 'NL',
+      city: 'Utrecht',
+      founded_year: 2019,
+      demo_video_url: 'https://video.test/acme',
+      contact_email: 'hi@acme-crm.test',
+      logo_url: 'https://acme-crm.test/logo.png',
+      plan: 'paid',
+      launch_week: '2024-03-04',
+      launched_at: '2024-03-05T10:00:00Z',
+      not_found_on_website: ['founded_year'],
+      votes: 2,
+      follows: 0,
+      views: 0,
       profile_url: `${app.url}/listings/acme-crm`,
       links: {
-        website: 'https://acme-crm.test', profile: `${app.url}/listings/acme-crm`,
-        badges: `${app.api}/listings/acme-crm/badges`, alternatives: `${app.api}/listings/acme-crm/alternatives`,
+        website: 'https://acme-crm.test',
+        profile: `${app.url}/listings/acme-crm`,
+        badges: `${app.api}/listings/acme-crm/badges`,
+        alternatives: `${app.api}/listings/acme-crm/alternatives`,
       },
     });
     expect(body.categories).toEqual([
@@ -106,7 +162,10 @@ describe('get_listing', () => {
       { slug: 'ann', name: 'Ann', title: 'CEO', avatar_url: null, socials: { x: 'https://x.test/ann' }, primary: true },
       { slug: 'bob', name: 'Bob', title: 'CTO', avatar_url: null, socials: {}, primary: false },
     ]);
-    expect(body.faqs).toEqual([{ question: 'First?', answer: 'A' }, { question: 'Second?', answer: 'B' }]);
+    expect(body.faqs).toEqual([
+      { question: 'First?', answer: 'A' },
+      { question: 'Second?', answer: 'B' },
+    ]);
     expect(body.socials).toEqual({ github: 'https://github.test/acme', x: 'https://x.test/acme' });
     expect(body.latest_updates.map((u: any) => u.title)).toEqual(['Update 6', 'Update 5', 'Update 4', 'Update 3', 'Update 2']);
     expect(body.latest_updates[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -130,7 +189,10 @@ describe('get_listing', () => {
   test('story, milestones and media only when unlocked', async () => {
     const acme = (await app.json('/listings/acme-crm')).body;
     expect(acme.story).toMatchObject({ title: 'How we started', story: 'Once upon a time', why_started: null });
-    expect(acme.milestones.map((m: any) => [m.date, m.title])).toEqual([['2024-01-01', 'Series A'], ['2023-01-01', 'Founded']]);
+    expect(acme.milestones.map((m: any) => [m.date, m.title])).toEqual([
+      ['2024-01-01', 'Series A'],
+      ['2023-01-01', 'Founded'],
+    ]);
     expect(acme.media).toBeNull(); // has media rows, but media is not unlocked
     const plain = (await app.json('/listings/plain')).body;
     expect([plain.story, plain.milestones, plain.media]).toEqual([null, null, null]);
@@ -138,7 +200,7 @@ describe('get_listing', () => {
     expect([mediaOnly.story, mediaOnly.milestones, mediaOnly.media]).toEqual([null, null, []]);
   });
 
-  test('404 for unknown, draft, scheduled and other sites\' listings, and malformed slugs', async () => {
+  test("404 for unknown, draft, scheduled and other sites' listings, and malformed slugs", async () => {
     for (const slug of ['nope', 'draft-one', 'soon', 'elsewhere', 'Bad_Slug']) {
       const res = await app.get(`/listings/${slug}`);
       expect(res.status).toBe(404);
@@ -152,7 +214,11 @@ describe('get_alternatives', () => {
     const { status, body } = await app.json('/listings/acme-crm/alternatives');
     expect(status).toBe(200);
     expect(body.items.map((i: any) => [i.slug, i.approved])).toEqual([
-      ['alt-high', true], ['alt-low', true], ['crm-approved', true], ['crm-two', false], ['crm-three', false],
+      ['alt-high', true],
+      ['alt-low', true],
+      ['crm-approved', true],
+      ['crm-two', false],
+      ['crm-three', false],
     ]);
     expect(body).toMatchObject({ total: 5, page: 1, per_page: 20, has_more: false });
     expect(body.items[0]).toMatchObject({ name: 'Listing alt-high', url: 'https://alt-high.test', votes: 3, status: 'live' });
@@ -168,7 +234,9 @@ describe('get_alternatives', () => {
   test('a listing without approved alternatives lists its category', async () => {
     const { body } = await app.json('/listings/crm-two/alternatives');
     expect(body.items.map((i: any) => [i.slug, i.approved])).toEqual([
-      ['acme-crm', false], ['crm-three', false], ['crm-approved', false], // a tie on votes: the launched one first
+      ['acme-crm', false],
+      ['crm-three', false],
+      ['crm-approved', false], // a tie on votes: the launched one first
     ]);
   });
 

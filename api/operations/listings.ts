@@ -18,103 +18,187 @@ const Strings = Type.Array(Type.String());
 const SocialMap = Type.Record(Type.String(), Type.String(), { description: 'Platform name (linkedin, x, github, ...) to link.' });
 
 const ListingProfile = Type.Object({
-  id: Type.Integer(), slug: Type.String(), name: Type.String(),
+  id: Type.Integer(),
+  slug: Type.String(),
+  name: Type.String(),
   url: Type.String({ description: 'The product website.' }),
   domain: Type.String(),
   profile_url: Type.String({ description: 'The listing page on this site.' }),
-  tagline: Nullable(Type.String()), short_description: Nullable(Type.String()), description: Nullable(Type.String()),
-  headline: Nullable(Type.String({ description: 'This site\'s headline for the listing.' })),
-  summary: Nullable(Type.String({ description: 'This site\'s summary of the listing.' })),
-  features: Strings, usps: Strings, keywords: Strings,
+  tagline: Nullable(Type.String()),
+  short_description: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  headline: Nullable(Type.String({ description: "This site's headline for the listing." })),
+  summary: Nullable(Type.String({ description: "This site's summary of the listing." })),
+  features: Strings,
+  usps: Strings,
+  keywords: Strings,
   pricing: Type.Object({ model: Nullable(Type.String()), summary: Nullable(Type.String()) }),
-  stage: Nullable(Type.String()), country: Nullable(Type.String()), city: Nullable(Type.String()),
-  founded_year: Nullable(Type.Integer()), demo_video_url: Nullable(Type.String()), contact_email: Nullable(Type.String()),
+  stage: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  founded_year: Nullable(Type.Integer()),
+  demo_video_url: Nullable(Type.String()),
+  contact_email: Nullable(Type.String()),
   logo_url: Nullable(Type.String()),
   seo: Type.Object({ title: Nullable(Type.String()), description: Nullable(Type.String()) }),
-  categories: Type.Array(Type.Object({ slug: Type.String(), name: Type.String(), primary: Type.Boolean(), parent: Nullable(Named) }),
-    { description: 'The primary category first, then the extra ones.' }),
-  founders: Type.Array(Type.Object({
-    slug: Type.String(), name: Type.String(), title: Nullable(Type.String({ description: 'Role at this company.' })),
-    avatar_url: Nullable(Type.String()), socials: SocialMap, primary: Type.Boolean(),
-  }), { description: 'The primary founder first.' }),
+  categories: Type.Array(Type.Object({ slug: Type.String(), name: Type.String(), primary: Type.Boolean(), parent: Nullable(Named) }), {
+    description: 'The primary category first, then the extra ones.',
+  }),
+  founders: Type.Array(
+    Type.Object({
+      slug: Type.String(),
+      name: Type.String(),
+      title: Nullable(Type.String({ description: 'Role at this company.' })),
+      avatar_url: Nullable(Type.String()),
+      socials: SocialMap,
+      primary: Type.Boolean(),
+    }),
+    { description: 'The primary founder first.' },
+  ),
   faqs: Type.Array(Faq),
   socials: SocialMap,
-  latest_updates: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), body: Type.String(), created_at: Iso }),
-    { description: 'The 5 newest updates, newest first.' }),
+  latest_updates: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), body: Type.String(), created_at: Iso }), {
+    description: 'The 5 newest updates, newest first.',
+  }),
   community_rating: Type.Object({
     average: Nullable(Type.Number({ description: 'Average of genuine reviews, 1..5, two decimals.' })),
     count: Type.Integer({ description: 'Genuine reviews: not by the owner, not flagged.' }),
   }),
-  domain_rating: Nullable(Type.Object({
-    rating: Type.Integer({ minimum: 0, maximum: 100 }), measured_on: Day,
-    trend: Nullable(Type.Integer({ description: 'Change since the latest measurement at least 28 days older.' })),
-    history: Type.Array(Type.Object({ measured_on: Day, rating: Type.Integer() }), { description: 'Up to 12 latest measurements, oldest first.' }),
-  })),
+  domain_rating: Nullable(
+    Type.Object({
+      rating: Type.Integer({ minimum: 0, maximum: 100 }),
+      measured_on: Day,
+      trend: Nullable(Type.Integer({ description: 'Change since the latest measurement at least 28 days older.' })),
+      history: Type.Array(Type.Object({ measured_on: Day, rating: Type.Integer() }), { description: 'Up to 12 latest measurements, oldest first.' }),
+    }),
+  ),
   links: Type.Object({
-    website: Type.String(), profile: Type.String(),
+    website: Type.String(),
+    profile: Type.String(),
     badges: Type.String({ description: 'get_badges for this listing.' }),
     alternatives: Type.String({ description: 'get_alternatives for this listing.' }),
   }),
-  votes: Type.Integer(), follows: Type.Integer(), views: Type.Integer(),
-  launch_week: Nullable(Day), launched_at: Nullable(Iso),
+  votes: Type.Integer(),
+  follows: Type.Integer(),
+  views: Type.Integer(),
+  launch_week: Nullable(Day),
+  launched_at: Nullable(Iso),
   plan: Type.String({ description: 'free or paid.' }),
-  not_found_on_website: Type.Array(Type.String(), { description: 'Profile facts the company\'s own website did not state.' }),
-  story: Nullable(Type.Object({
-    title: Nullable(Type.String()), story: Nullable(Type.String()), why_started: Nullable(Type.String()), problem: Nullable(Type.String()),
-    journey: Nullable(Type.String()), challenges: Nullable(Type.String()), achievements: Nullable(Type.String()),
-    lessons: Nullable(Type.String()), whats_next: Nullable(Type.String()), updated_at: Iso,
-  }, { description: 'The founder story; null unless the story section is unlocked and written.' })),
-  milestones: Nullable(Type.Array(Type.Object({
-    id: Type.Integer({ minimum: 1 }), date: Day, title: Type.String(), description: Nullable(Type.String()), url: Nullable(Type.String()),
-  }), { description: 'Newest first; null unless the milestones section is unlocked.' })),
-  media: Nullable(Type.Array(Type.Object({
-    kind: Type.Union([Type.Literal('image'), Type.Literal('video')]), url: Type.String(), caption: Nullable(Type.String()),
-  }), { description: 'Screenshots and videos; null unless the media section is unlocked.' })),
+  not_found_on_website: Type.Array(Type.String(), { description: "Profile facts the company's own website did not state." }),
+  story: Nullable(
+    Type.Object(
+      {
+        title: Nullable(Type.String()),
+        story: Nullable(Type.String()),
+        why_started: Nullable(Type.String()),
+        problem: Nullable(Type.String()),
+        journey: Nullable(Type.String()),
+        challenges: Nullable(Type.String()),
+        achievements: Nullable(Type.String()),
+        lessons: Nullable(Type.String()),
+        whats_next: Nullable(Type.String()),
+        updated_at: Iso,
+      },
+      { description: 'The founder story; null unless the story section is unlocked and written.' },
+    ),
+  ),
+  milestones: Nullable(
+    Type.Array(
+      Type.Object({
+        id: Type.Integer({ minimum: 1 }),
+        date: Day,
+        title: Type.String(),
+        description: Nullable(Type.String()),
+        url: Nullable(Type.String()),
+      }),
+      { description: 'Newest first; null unless the milestones section is unlocked.' },
+    ),
+  ),
+  media: Nullable(
+    Type.Array(
+      Type.Object({
+        kind: Type.Union([Type.Literal('image'), Type.Literal('video')]),
+        url: Type.String(),
+        caption: Nullable(Type.String()),
+      }),
+      { description: 'Screenshots and videos; null unless the media section is unlocked.' },
+    ),
+  ),
   featured_until: Nullable(Type.String({ format: 'date-time', description: 'Set while a bought featured placement runs: when it ends.' })),
-  ai_review: Nullable(Type.Object({
-    body: Type.String({ description: 'The written review (plain text).' }),
-    quotes: Type.Array(Type.Object({ quote: Type.String(), url: Type.String() }), { description: 'Words from the product\'s own website the review is drawn from.' }),
-    created_at: Iso,
-  }, { description: 'The latest AI review bought for the listing (ai_review product); null when none.' })),
+  ai_review: Nullable(
+    Type.Object(
+      {
+        body: Type.String({ description: 'The written review (plain text).' }),
+        quotes: Type.Array(Type.Object({ quote: Type.String(), url: Type.String() }), {
+          description: "Words from the product's own website the review is drawn from.",
+        }),
+        created_at: Iso,
+      },
+      { description: 'The latest AI review bought for the listing (ai_review product); null when none.' },
+    ),
+  ),
 });
 
-const AlternativeItem = Type.Composite([ListingSummary, Type.Object({
-  approved: Type.Boolean({ description: 'True for alternatives the listing\'s owner approved; false for other listings of the same primary category.' }),
-})]);
+const AlternativeItem = Type.Composite([
+  ListingSummary,
+  Type.Object({
+    approved: Type.Boolean({ description: "True for alternatives the listing's owner approved; false for other listings of the same primary category." }),
+  }),
+]);
 
-const Cell = Nullable(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.Unknown()), Type.Object({})], {
-  description: 'The listing\'s value for this fact, or null when the listing does not state it.',
-}));
+const Cell = Nullable(
+  Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.Unknown()), Type.Object({})], {
+    description: "The listing's value for this fact, or null when the listing does not state it.",
+  }),
+);
 const Comparison = Type.Object({
   a: ListingSummary,
   b: ListingSummary,
-  rows: Type.Array(Type.Object({
-    key: Type.String(),
-    label: Type.String(),
-    source: Type.Union([Type.Literal('category'), Type.Literal('listing')], {
-      description: 'category: an attribute of a primary category; listing: a fact every listing has a place for.',
+  rows: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      label: Type.String(),
+      source: Type.Union([Type.Literal('category'), Type.Literal('listing')], {
+        description: 'category: an attribute of a primary category; listing: a fact every listing has a place for.',
+      }),
+      a: Cell,
+      b: Cell,
     }),
-    a: Cell,
-    b: Cell,
-  })),
+  ),
 });
 
 export const listingsOperations: Operation[] = [
   defineOperation({
-    name: 'search_listings', method: 'GET', path: '/listings', tag: 'Listings', scope: null,
+    name: 'search_listings',
+    method: 'GET',
+    path: '/listings',
+    tag: 'Listings',
+    scope: null,
     summary: 'Search and filter listings',
-    description: 'Typo-tolerant full-text search over name, tagline, description and keywords, with filters by category (including its subcategories), stage, country, pricing model, domain and status, sorted as asked. Returns listing summaries.',
-    query: Type.Object({
-      q: Type.Optional(Type.String({ maxLength: 200, description: 'Free text, typo-tolerant, over name, tagline, description and keywords.' })),
-      category: Type.Optional(Slug('Category slug; a top-level category includes its subcategories. Extra categories count too.')),
-      stage: Type.Optional(Slug('Stage slug, e.g. beta.')),
-      country: Type.Optional(CountryCode),
-      pricing_model: Type.Optional(Type.String({ maxLength: 40, description: 'Pricing model, compared case-insensitively, e.g. freemium.' })),
-      domain: Type.Optional(Type.String({ maxLength: 253, description: 'A web domain: matches listings on it or on a subdomain of it; www. and case are ignored.' })),
-      status: Type.Union([Type.Literal('live'), Type.Literal('upcoming')], { default: 'live', description: 'live (default) or upcoming (scheduled for a launch week not yet past).' }),
-      sort: Type.Union(SEARCH_SORTS.map((s) => Type.Literal(s)), { default: 'relevance', description: 'Order of the results; default relevance.' }),
-      ...Paging,
-    }, { additionalProperties: false }),
+    description:
+      'Typo-tolerant full-text search over name, tagline, description and keywords, with filters by category (including its subcategories), stage, country, pricing model, domain and status, sorted as asked. Returns listing summaries.',
+    query: Type.Object(
+      {
+        q: Type.Optional(Type.String({ maxLength: 200, description: 'Free text, typo-tolerant, over name, tagline, description and keywords.' })),
+        category: Type.Optional(Slug('Category slug; a top-level category includes its subcategories. Extra categories count too.')),
+        stage: Type.Optional(Slug('Stage slug, e.g. beta.')),
+        country: Type.Optional(CountryCode),
+        pricing_model: Type.Optional(Type.String({ maxLength: 40, description: 'Pricing model, compared case-insensitively, e.g. freemium.' })),
+        domain: Type.Optional(
+          Type.String({ maxLength: 253, description: 'A web domain: matches listings on it or on a subdomain of it; www. and case are ignored.' }),
+        ),
+        status: Type.Union([Type.Literal('live'), Type.Literal('upcoming')], {
+          default: 'live',
+          description: 'live (default) or upcoming (scheduled for a launch week not yet past).',
+        }),
+        sort: Type.Union(
+          SEARCH_SORTS.map((s) => Type.Literal(s)),
+          { default: 'relevance', description: 'Order of the results; default relevance.' },
+        ),
+        ...Paging,
+      },
+      { additionalProperties: false },
+    ),
     output: ListOf(ListingSummary),
     notes: notes(
       'Search: every word of q must match. A word matches itself and its English stem; from 3 characters also words starting with it; from 4 letters also the nearest words of live and upcoming listings one typo away (one letter changed, added or removed, or two neighbours swapped; two edits from 7 letters). Common English words (the, for, ...) are ignored unless q has nothing else. Only when no listing matches the words (with the other filters), listings whose name is similar to q as a whole (trigram similarity of at least 0.3, e.g. a run-together name like notionclone) match instead. A blank q is the same as no q; a q without any letter or digit matches nothing. total always counts every match exactly.',
@@ -125,25 +209,42 @@ export const listingsOperations: Operation[] = [
     ),
     handler: async (input, { sql, site, config }) => {
       const { page, per_page } = input;
-      const { ids, total } = await searchListingIds(sql, site.id, {
-        q: input.q, category: input.category, stage: input.stage, country: input.country, pricingModel: input.pricing_model,
-        domain: input.domain, status: input.status, sort: input.sort,
-      }, page, per_page);
+      const { ids, total } = await searchListingIds(
+        sql,
+        site.id,
+        {
+          q: input.q,
+          category: input.category,
+          stage: input.stage,
+          country: input.country,
+          pricingModel: input.pricing_model,
+          domain: input.domain,
+          status: input.status,
+          sort: input.sort,
+        },
+        page,
+        per_page,
+      );
       return { items: await listingSummaries(sql, ids, config.siteUrl), ...pageInfo(page, per_page, total) };
     },
   }),
 
   defineOperation({
-    name: 'get_listing', method: 'GET', path: '/listings/{slug}', tag: 'Listings', scope: null,
-    summary: 'Get a listing\'s public profile',
-    description: 'The public profile of a live listing: description, features, pricing, categories, founders, FAQs, socials, latest updates, community rating (genuine reviews only), Domain Rating with trend, and links. The story, milestones and media sections appear only when unlocked for the listing.',
+    name: 'get_listing',
+    method: 'GET',
+    path: '/listings/{slug}',
+    tag: 'Listings',
+    scope: null,
+    summary: "Get a listing's public profile",
+    description:
+      'The public profile of a live listing: description, features, pricing, categories, founders, FAQs, socials, latest updates, community rating (genuine reviews only), Domain Rating with trend, and links. The story, milestones and media sections appear only when unlocked for the listing.',
     params: SlugPath,
     notFoundParams: ['slug'],
     output: ListingProfile,
     notes: notes(
-      '404 when no live listing of this site has the slug (drafts, scheduled listings and other sites\' listings are not shown).',
+      "404 when no live listing of this site has the slug (drafts, scheduled listings and other sites' listings are not shown).",
       'story, milestones and media are always present: null when the section is not unlocked for the listing. When unlocked, milestones and media are arrays (possibly empty) and story is null until written.',
-      'community_rating counts genuine reviews only: reviews by the listing\'s owner and flagged reviews are left out. average is null when there are none.',
+      "community_rating counts genuine reviews only: reviews by the listing's owner and flagged reviews are left out. average is null when there are none.",
       'domain_rating is null when no rating was measured; trend is the change from the latest measurement at least 28 days older (null without one); history holds up to the 12 latest measurements, oldest first.',
       'latest_updates holds the 5 newest updates, newest first. milestones are newest first. Categories: the primary one first (primary=true).',
     ),
@@ -155,7 +256,11 @@ export const listingsOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'get_alternatives', method: 'GET', path: '/listings/{slug}/alternatives', tag: 'Listings', scope: null,
+    name: 'get_alternatives',
+    method: 'GET',
+    path: '/listings/{slug}/alternatives',
+    tag: 'Listings',
+    scope: null,
     summary: 'List alternatives to a listing',
     description: 'Owner-approved alternatives first (approved=true), then other live listings in the same primary category (approved=false).',
     params: SlugPath,
@@ -169,24 +274,35 @@ export const listingsOperations: Operation[] = [
     handler: async ({ slug, page, per_page }, { sql, site, config }) => {
       const found = await listingAlternativeIds(sql, site.id, slug, page, per_page);
       if (!found) throw notFound(`No live listing with slug "${slug}".`);
-      const summaries = await listingSummaries(sql, found.items.map((i) => i.id), config.siteUrl);
+      const summaries = await listingSummaries(
+        sql,
+        found.items.map((i) => i.id),
+        config.siteUrl,
+      );
       const items = summaries.map((s, i) => ({ ...s, approved: found.items[i].approved }));
       return { items, ...pageInfo(page, per_page, found.total) };
     },
   }),
 
   defineOperation({
-    name: 'compare_listings', method: 'GET', path: '/compare', tag: 'Listings', scope: null,
+    name: 'compare_listings',
+    method: 'GET',
+    path: '/compare',
+    tag: 'Listings',
+    scope: null,
     summary: 'Compare two listings side by side',
     description: 'Side-by-side category attributes of two live listings, plus pricing model, country, founded year, stage, votes and community rating.',
-    query: Type.Object({
-      a: Slug('Slug of the first listing.'),
-      b: Slug('Slug of the second listing; must differ from a.'),
-    }, { additionalProperties: false }),
+    query: Type.Object(
+      {
+        a: Slug('Slug of the first listing.'),
+        b: Slug('Slug of the second listing; must differ from a.'),
+      },
+      { additionalProperties: false },
+    ),
     output: Comparison,
     notes: notes(
-      'Rows: the attributes of a\'s primary category in their order, then those of b\'s primary category not yet shown (an attribute keyed like one of the listing facts below is shown once, as that fact), then pricing_model, country, founded_year, stage, votes, community_rating (average of genuine reviews) and community_rating_count.',
-      'A cell is null when that listing does not state the fact (blank strings and empty lists count as not stated). A fact only one listing states shows its value in that listing\'s cell and null in the other. A row with both cells null is still shown: the fact is on neither listing.',
+      "Rows: the attributes of a's primary category in their order, then those of b's primary category not yet shown (an attribute keyed like one of the listing facts below is shown once, as that fact), then pricing_model, country, founded_year, stage, votes, community_rating (average of genuine reviews) and community_rating_count.",
+      "A cell is null when that listing does not state the fact (blank strings and empty lists count as not stated). A fact only one listing states shows its value in that listing's cell and null in the other. A row with both cells null is still shown: the fact is on neither listing.",
       '400 when a equals b; 404 naming a, b or both when no live listing of this site has that slug.',
     ),
     handler: async ({ a, b }, { sql, site, config }) => {

@@ -2,18 +2,34 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Nullable } from '../registry/schemas.ts';
 import {
-  APPLY_TO_MAX, FAQS_MAX, FOUNDED_YEAR, HTTP_URL_PATTERN, LIST_FIELDS, LIST_ITEM_MAX, LIST_MAX_ITEMS, SOCIAL_URL_MAX, TEXT_FIELDS, TRAVELLING_FIELDS,
+  APPLY_TO_MAX,
+  FAQS_MAX,
+  FOUNDED_YEAR,
+  HTTP_URL_PATTERN,
+  LIST_FIELDS,
+  LIST_ITEM_MAX,
+  LIST_MAX_ITEMS,
+  SOCIAL_URL_MAX,
+  TEXT_FIELDS,
+  TRAVELLING_FIELDS,
 } from '../../core/listings/editable.ts';
 import { SOCIAL_PLATFORMS } from '../../core/drafts/fields.ts';
 
 const Iso = Type.String({ format: 'date-time' });
-export const ListingIdPath = Type.Object({ listing_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: 'Your listing\'s id.' }) }, { additionalProperties: false });
+export const ListingIdPath = Type.Object(
+  { listing_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: "Your listing's id." }) },
+  { additionalProperties: false },
+);
 
 const emptyOr = (s: TSchema, description: string) => Type.Union([Type.Literal(''), s], { description });
 const fieldInputs: Record<string, TSchema> = {};
 for (const [f, max] of Object.entries(TEXT_FIELDS)) fieldInputs[f] = Type.Optional(Type.String({ maxLength: max }));
-fieldInputs.country = Type.Optional(Type.String({ maxLength: 2, pattern: '^([A-Za-z]{2})?$', description: 'ISO 3166-1 alpha-2 code, any case (stored upper case); empty clears.' }));
-fieldInputs.demo_video_url = Type.Optional(emptyOr(Type.String({ maxLength: 500, pattern: HTTP_URL_PATTERN }), 'An absolute http(s) URL (max 500); empty clears.'));
+fieldInputs.country = Type.Optional(
+  Type.String({ maxLength: 2, pattern: '^([A-Za-z]{2})?$', description: 'ISO 3166-1 alpha-2 code, any case (stored upper case); empty clears.' }),
+);
+fieldInputs.demo_video_url = Type.Optional(
+  emptyOr(Type.String({ maxLength: 500, pattern: HTTP_URL_PATTERN }), 'An absolute http(s) URL (max 500); empty clears.'),
+);
 fieldInputs.contact_email = Type.Optional(emptyOr(Type.String({ maxLength: 254, format: 'email' }), 'An e-mail address (max 254); empty clears.'));
 for (const f of LIST_FIELDS) fieldInputs[f] = Type.Optional(Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), { maxItems: LIST_MAX_ITEMS }));
 fieldInputs.founded_year = Type.Optional(Nullable(Type.Integer({ minimum: FOUNDED_YEAR.min, maximum: FOUNDED_YEAR.max })));
@@ -22,20 +38,33 @@ const Fields = Type.Object(fieldInputs, {
   additionalProperties: false,
   description: 'Editable company fields (spec section 2); only the fields sent change. An empty string clears a text field; founded_year null clears it.',
 });
-const Faq = Type.Object({ question: Type.String({ minLength: 1, maxLength: 300 }), answer: Type.String({ minLength: 1, maxLength: 1500 }) }, { additionalProperties: false });
-const SocialUrl = emptyOr(Type.String({ maxLength: SOCIAL_URL_MAX, pattern: HTTP_URL_PATTERN }), 'An absolute http(s) link (max 500); empty removes the platform.');
+const Faq = Type.Object(
+  { question: Type.String({ minLength: 1, maxLength: 300 }), answer: Type.String({ minLength: 1, maxLength: 1500 }) },
+  { additionalProperties: false },
+);
+const SocialUrl = emptyOr(
+  Type.String({ maxLength: SOCIAL_URL_MAX, pattern: HTTP_URL_PATTERN }),
+  'An absolute http(s) link (max 500); empty removes the platform.',
+);
 const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(SocialUrl)])), {
-  additionalProperties: false, description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links.`,
+  additionalProperties: false,
+  description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links.`,
 });
 
-export const UpdateListingBody = Type.Object({
-  fields: Type.Optional(Fields),
-  apply_to: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
-    maxItems: APPLY_TO_MAX, description: `["all"] or site keys: the ${TRAVELLING_FIELDS.join(', ')} fields sent in this call also go to the company's listings on those sites.`,
-  })),
-  socials: Type.Optional(Socials),
-  faqs: Type.Optional(Type.Array(Faq, { maxItems: FAQS_MAX, description: 'Replaces all FAQs.' })),
-}, { additionalProperties: false });
+export const UpdateListingBody = Type.Object(
+  {
+    fields: Type.Optional(Fields),
+    apply_to: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
+        maxItems: APPLY_TO_MAX,
+        description: `["all"] or site keys: the ${TRAVELLING_FIELDS.join(', ')} fields sent in this call also go to the company's listings on those sites.`,
+      }),
+    ),
+    socials: Type.Optional(Socials),
+    faqs: Type.Optional(Type.Array(Faq, { maxItems: FAQS_MAX, description: 'Replaces all FAQs.' })),
+  },
+  { additionalProperties: false },
+);
 
 const NextStep = Type.Object({
   action: Type.Union(['choose_launch', 'place_badge', 'keep_badge', 'none'].map((a) => Type.Literal(a))),
@@ -44,22 +73,32 @@ const NextStep = Type.Object({
 const BadgeToPlace = Type.Object({
   kind: Type.Literal('listed'),
   html: Type.String({ description: 'Embed code to paste into the homepage (any shape from get_badges works as well).' }),
-  image_url: Type.String(), link_url: Type.String({ description: 'The profile the badge must link to.' }),
+  image_url: Type.String(),
+  link_url: Type.String({ description: 'The profile the badge must link to.' }),
 });
 
 const common = {
-  id: Type.Integer({ minimum: 1 }), slug: Type.String(), name: Type.String(), url: Type.String(), domain: Type.String(), profile_url: Type.String(),
+  id: Type.Integer({ minimum: 1 }),
+  slug: Type.String(),
+  name: Type.String(),
+  url: Type.String(),
+  domain: Type.String(),
+  profile_url: Type.String(),
   status: Type.String({ description: 'draft, awaiting_badge, scheduled, live.' }),
   status_reason: Nullable(Type.String({ description: 'Why the listing is in this status (see the operation notes).' })),
   status_detail: Nullable(Type.String()),
   status_changed_at: Nullable(Iso),
   plan: Type.String({ description: 'free or paid.' }),
   launch_week: Nullable(Type.String({ format: 'date' })),
-  launched_at: Nullable(Iso), free_queued_at: Nullable(Iso), badge_checked_at: Nullable(Iso), badge_seen_at: Nullable(Iso),
+  launched_at: Nullable(Iso),
+  free_queued_at: Nullable(Iso),
+  badge_checked_at: Nullable(Iso),
+  badge_seen_at: Nullable(Iso),
   unlocked_sections: Type.Array(Type.String(), { description: 'Paid sections shown publicly: story, milestones, media.' }),
   categories: Type.Array(Type.String()),
   submitted: Type.Boolean({ description: 'Saved by submit_draft (free launches need it).' }),
-  created_at: Iso, updated_at: Iso,
+  created_at: Iso,
+  updated_at: Iso,
   next_step: NextStep,
 };
 
@@ -75,6 +114,6 @@ export const UpdatedListing = Type.Object({
   ...MyListing.properties,
   version_id: Nullable(Type.Integer({ description: 'The version this edit recorded; null when nothing changed.' })),
   applied_to: Type.Array(Type.Object({ site: Type.String(), listing_id: Type.Integer(), fields: Type.Array(Type.String()) }), {
-    description: 'The company\'s listings on other sites apply_to wrote to.',
+    description: "The company's listings on other sites apply_to wrote to.",
   }),
 });

@@ -17,7 +17,7 @@ export const listingOwner = (ctx: OperationContext): ListingOwner => {
   const p = ctx.principal as Principal;
   return { sql: ctx.sql, userId: p.userId, siteId: ctx.site.id, credential: p.credentialId };
 };
-export const NOT_YOURS = '404 when the listing is unknown, on another site, or not yours (another account\'s listing is the same 404 as an unknown one).';
+export const NOT_YOURS = "404 when the listing is unknown, on another site, or not yours (another account's listing is the same 404 as an unknown one).";
 
 /** The "Listed on" badge to place while the listing waits for it. */
 function badgeFor(l: OwnerListing, ctx: OperationContext) {
@@ -26,7 +26,12 @@ function badgeFor(l: OwnerListing, ctx: OperationContext) {
   const link = profileUrl(u, l.slug);
   const src = badgeImageUrl(u, l.slug, 'listed', { shape: 'standard', mode: 'light', size: 'm' });
   const { width, height } = badgeDimensions('standard', 'm');
-  return { kind: 'listed' as const, html: embedHtml({ link, src, dark: null, alt: `${l.name} is listed on ${ctx.site.name}`, width, height }), image_url: src, link_url: link };
+  return {
+    kind: 'listed' as const,
+    html: embedHtml({ link, src, dark: null, alt: `${l.name} is listed on ${ctx.site.name}`, width, height }),
+    image_url: src,
+    link_url: link,
+  };
 }
 
 export const ownerView = async (ctx: OperationContext, id: number) => {
@@ -36,7 +41,11 @@ export const ownerView = async (ctx: OperationContext, id: number) => {
 
 export const myListingsOperations: Operation[] = [
   defineOperation({
-    name: 'list_my_listings', method: 'GET', path: '/me/listings', tag: 'My listings', scope: 'account:read',
+    name: 'list_my_listings',
+    method: 'GET',
+    path: '/me/listings',
+    tag: 'My listings',
+    scope: 'account:read',
     summary: 'List your listings',
     description: 'Your listings on this site in any status, newest first, with status, plan, launch week and what to do next.',
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
@@ -49,9 +58,14 @@ export const myListingsOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'get_my_listing', method: 'GET', path: '/me/listings/{listing_id}', tag: 'My listings', scope: 'account:read',
+    name: 'get_my_listing',
+    method: 'GET',
+    path: '/me/listings/{listing_id}',
+    tag: 'My listings',
+    scope: 'account:read',
     summary: 'Get your listing (owner view)',
-    description: 'The owner view: status and why, plan, launch week, unlocked paid sections, every editable value, and what you must do next (e.g. the badge to place).',
+    description:
+      'The owner view: status and why, plan, launch week, unlocked paid sections, every editable value, and what you must do next (e.g. the badge to place).',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,
@@ -64,9 +78,15 @@ export const myListingsOperations: Operation[] = [
   }),
 
   defineOperation({
-    name: 'update_my_listing', method: 'PATCH', path: '/me/listings/{listing_id}', tag: 'My listings', scope: 'listings:write', idempotent: true,
+    name: 'update_my_listing',
+    method: 'PATCH',
+    path: '/me/listings/{listing_id}',
+    tag: 'My listings',
+    scope: 'listings:write',
+    idempotent: true,
     summary: 'Edit your listing',
-    description: 'Changes the editable company fields sent, replaces socials or FAQs, and with apply_to carries the headline, summary and SEO fields to the company\'s listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.',
+    description:
+      "Changes the editable company fields sent, replaces socials or FAQs, and with apply_to carries the headline, summary and SEO fields to the company's listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: UpdateListingBody,

@@ -68,15 +68,21 @@ describe('list_products', () => {
     expect(body.items.map((p: any) => p.code)).toEqual(['launch', 'skip_queue', 'extra_categories', 'featured', 'billboard_min', 'relaunch']);
     const by = Object.fromEntries(body.items.map((p: any) => [p.code, p]));
     expect(by.featured).toEqual({
-      code: 'featured', name: 'Product featured', description: 'About featured', needs_listing: true, needs_week: false,
-      price: { amount_cents: 1900, currency: 'EUR' }, min_amount_cents: null,
-      options: { type: 'object', properties: { placement: { type: 'string', enum: ['home', 'category'] } } }, weeks: null,
+      code: 'featured',
+      name: 'Product featured',
+      description: 'About featured',
+      needs_listing: true,
+      needs_week: false,
+      price: { amount_cents: 1900, currency: 'EUR' },
+      min_amount_cents: null,
+      options: { type: 'object', properties: { placement: { type: 'string', enum: ['home', 'category'] } } },
+      weeks: null,
     });
     expect(by.billboard_min).toMatchObject({ price: { amount_cents: 500, currency: 'USD' }, min_amount_cents: 500, options: null, weeks: null });
     expect(by.skip_queue).toMatchObject({ needs_week: true, price: { amount_cents: 2900, currency: 'USD' } });
   });
 
-  test('uses the newest price already in effect, ignoring older, future and other sites\' prices', async () => {
+  test("uses the newest price already in effect, ignoring older, future and other sites' prices", async () => {
     const { body } = await app.json('/products');
     expect(body.items[0]).toMatchObject({ code: 'launch', price: { amount_cents: 4900, currency: 'USD' } });
   });

@@ -9,7 +9,12 @@ beforeAll(async () => {
       const c = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
       await makeCategory(sql, { slug: 'tools', name: 'Tools' });
       await makeCategory(sql, { slug: 'misc', name: 'Misc' });
-      for (const [slug, status] of [['a', 'live'], ['b', 'live'], ['c', 'scheduled'], ['d', 'draft']]) {
+      for (const [slug, status] of [
+        ['a', 'live'],
+        ['b', 'live'],
+        ['c', 'scheduled'],
+        ['d', 'draft'],
+      ]) {
         await makeListing(sql, { siteId, companyId: c.id, slug, domain: 'acme.test', status });
       }
     },

@@ -8,8 +8,14 @@ const SiteInfo = Type.Object({
   site_url: Type.String(),
   api_url: Type.String(),
   urls: Type.Object({
-    home: Type.String(), docs: Type.String(), openapi: Type.String(), mcp: Type.String(),
-    launches: Type.String(), leaderboards: Type.String(), categories: Type.String(), blog: Type.String(),
+    home: Type.String(),
+    docs: Type.String(),
+    openapi: Type.String(),
+    mcp: Type.String(),
+    launches: Type.String(),
+    leaderboards: Type.String(),
+    categories: Type.String(),
+    blog: Type.String(),
   }),
   counts: Type.Object({ live_listings: Type.Integer(), categories: Type.Integer(), upcoming_listings: Type.Integer(), founders: Type.Integer() }),
   mcp: Type.Object({ url: Type.String(), transport: Type.Literal('streamable-http'), protocol_versions: Type.Array(Type.String()) }),
@@ -18,7 +24,11 @@ const SiteInfo = Type.Object({
 
 export const siteOperations: Operation[] = [
   defineOperation({
-    name: 'get_site_info', method: 'GET', path: '/site', tag: 'Site', scope: null,
+    name: 'get_site_info',
+    method: 'GET',
+    path: '/site',
+    tag: 'Site',
+    scope: null,
     summary: 'Describe this directory site',
     description: 'Site name, purpose, public URLs, live listing and category counts, and where the docs, the OpenAPI document and the MCP server are.',
     output: SiteInfo,
@@ -26,11 +36,19 @@ export const siteOperations: Operation[] = [
       const counts = await siteInfo(sql, site.id);
       const u = config.siteUrl;
       return {
-        name: site.name, purpose: site.purpose, site_url: u, api_url: `${u}/api/v1`,
+        name: site.name,
+        purpose: site.purpose,
+        site_url: u,
+        api_url: `${u}/api/v1`,
         urls: {
-          home: `${u}/`, docs: `${u}/docs`, openapi: `${u}/api/v1/openapi.json`, mcp: `${u}/mcp`,
-          launches: `${u}/api/v1/launches`, leaderboards: `${u}/api/v1/leaderboards/community-weekly`,
-          categories: `${u}/api/v1/categories`, blog: `${u}/api/v1/blog`,
+          home: `${u}/`,
+          docs: `${u}/docs`,
+          openapi: `${u}/api/v1/openapi.json`,
+          mcp: `${u}/mcp`,
+          launches: `${u}/api/v1/launches`,
+          leaderboards: `${u}/api/v1/leaderboards/community-weekly`,
+          categories: `${u}/api/v1/categories`,
+          blog: `${u}/api/v1/blog`,
         },
         counts,
         mcp: { url: `${u}/mcp`, transport: 'streamable-http' as const, protocol_versions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] },

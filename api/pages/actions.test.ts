@@ -15,9 +15,16 @@ beforeAll(async () => {
     prepare: async (sql, siteId) => {
       const [owner] = await sql`insert into users (email) values ('owner-actions@example.test') returning id`;
       const [cat] = await sql`insert into categories (slug, name) values ('tools', 'Tools') returning id`;
-      for (const [slug, status, own] of [['alpha', 'live', true], ['beta', 'live', false], ['gamma', 'live', false], ['later', 'scheduled', false]] as const) {
-        const [co] = await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
-        const [l] = await sql`insert into listings ${sql({ site_id: siteId, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`, status, primary_category_id: cat.id, owner_user_id: own ? owner.id : null } as never)} returning id`;
+      for (const [slug, status, own] of [
+        ['alpha', 'live', true],
+        ['beta', 'live', false],
+        ['gamma', 'live', false],
+        ['later', 'scheduled', false],
+      ] as const) {
+        const [co] =
+          await sql`insert into companies (name, domain, website_url) values (${slug}, ${slug + '.test'}, ${'https://' + slug + '.test'}) returning id`;
+        const [l] =
+          await sql`insert into listings ${sql({ site_id: siteId, company_id: co.id, slug, name: `Listing ${slug}`, url: `https://${slug}.test`, domain: `${slug}.test`, status, primary_category_id: cat.id, owner_user_id: own ? owner.id : null } as never)} returning id`;
         await sql`insert into listing_categories (listing_id, category_id, is_primary) values (${l.id}, ${cat.id}, true)`;
         ids[slug] = Number(l.id);
       }
@@ -31,7 +38,8 @@ async function signedIn(email: string) {
   await signInWithClient(c, app.sql, email);
   return c;
 }
-const count = async (table: 'votes' | 'follows', slug: string) => (await app.sql`select count(*)::int as n from ${app.sql(table)} where listing_id = ${ids[slug]}`)[0].n as number;
+const count = async (table: 'votes' | 'follows', slug: string) =>
+  (await app.sql`select count(*)::int as n from ${app.sql(table)} where listing_id = ${ids[slug]}`)[0].n as number;
 
 describe('votes', () => {
   test('upvote and remove a vote with plain form POSTs; the page reflects it at once', async () => {
@@ -73,7 +81,7 @@ describe('votes', () => {
     expect(await count('votes', 'alpha')).toBe(0);
   });
 
-  test('the script\'s JSON answer carries the new state', async () => {
+  test("the script's JSON answer carries the new state", async () => {
     const c = await signedIn('voter3@example.test');
     const csrf = await c.csrf('/listings/gamma');
     const res = await c.post('/listings/gamma/vote', { csrf, do: 'add' }, { headers: { accept: 'application/json' } });
@@ -92,7 +100,8 @@ describe('forms are protected', () => {
       await c.post('/listings/beta/vote', { csrf, do: 'add' }, { origin: 'https://evil.example' }),
       await c.post('/listings/beta/follow', { csrf, do: 'add' }, { origin: null, headers: { referer: 'https://evil.example/x' } }),
       await c.post('/listings/beta/review', { csrf, rating: '5', body: 'x' }, { origin: 'https://evil.example' }),
-    ]) expect(res.status).toBe(403);
+    ])
+      expect(res.status).toBe(403);
     expect(await count('votes', 'beta')).toBe(0);
     expect(await count('follows', 'beta')).toBe(0);
   });
@@ -128,7 +137,7 @@ describe('follows and reviews', () => {
     expect(await count('follows', 'gamma')).toBe(0);
   });
 
-  test('one review per person, editable; the owner\'s never counts; flagged ones stop counting until an operator clears them', async () => {
+  test("one review per person, editable; the owner's never counts; flagged ones stop counting until an operator clears them", async () => {
     const rating = async () => {
       await app.sql`select refresh_directory_views()`;
       return (await app.json('/listings/alpha')).body.community_rating;
@@ -171,7 +180,9 @@ describe('follows and reviews', () => {
 describe('views', () => {
   test('count at most once per visitor per listing per day, stored only as a salted hash', async () => {
     const views = async () => (await app.sql`select coalesce(sum(views), 0)::int as n from listing_views where listing_id = ${ids.gamma}`)[0].n as number;
-    const settle = async (n: number) => { for (let i = 0; i < 50 && (await views()) < n; i++) await Bun.sleep(20); };
+    const settle = async (n: number) => {
+      for (let i = 0; i < 50 && (await views()) < n; i++) await Bun.sleep(20);
+    };
     const before = await views();
     const visitorsBefore = (await app.sql`select count(*)::int as n from listing_view_visitors where listing_id = ${ids.gamma}`)[0].n as number;
     await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
@@ -186,7 +197,9 @@ describe('views', () => {
     for (const r of stored) {
       expect(r.h).toMatch(/^[0-9a-f]{64}$/);
     }
-    const dump = JSON.stringify(await app.sql`select listing_id::text, day::text, encode(visitor, 'escape') as v from listing_view_visitors`) + JSON.stringify(await app.sql`select day::text, salt from view_salts`);
+    const dump =
+      JSON.stringify(await app.sql`select listing_id::text, day::text, encode(visitor, 'escape') as v from listing_view_visitors`) +
+      JSON.stringify(await app.sql`select day::text, salt from view_salts`);
     expect(dump).not.toContain('127.0.0.1');
     expect(dump).not.toContain('visitor-one');
   });

@@ -19,7 +19,13 @@ export async function readOp<T = any>(deps: PageDeps, name: string, raw: { path?
   if (!op || op.scope !== null || op.method !== 'GET') throw new Error(`not a public read: ${name}`);
   const input = validateInput(op, { path: raw.path ?? {}, query: raw.query ?? {} }, { convert: true });
   const ctx: OperationContext = {
-    sql: deps.sql, site: deps.site, config: deps.config, cache: deps.cache, principal: null, credentialRejected: false, requestId: 'page',
+    sql: deps.sql,
+    site: deps.site,
+    config: deps.config,
+    cache: deps.cache,
+    principal: null,
+    credentialRejected: false,
+    requestId: 'page',
   };
   const out = await execute(op, input, ctx);
   return JSON.parse(out.body) as T;

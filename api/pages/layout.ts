@@ -19,11 +19,21 @@ export interface PageMeta {
   noindex?: boolean;
 }
 
-export interface Viewer { email: string }
+export interface Viewer {
+  email: string;
+}
 
 const NAV: [string, string][] = [
-  ['/', 'Home'], ['/launches', 'Launches'], ['/leaderboards', 'Leaderboards'], ['/categories', 'Categories'],
-  ['/founders', 'Founders'], ['/blog', 'Blog'], ['/awards', 'Awards'], ['/updates', 'Updates'], ['/search', 'Search'], ['/pricing', 'Pricing'],
+  ['/', 'Home'],
+  ['/launches', 'Launches'],
+  ['/leaderboards', 'Leaderboards'],
+  ['/categories', 'Categories'],
+  ['/founders', 'Founders'],
+  ['/blog', 'Blog'],
+  ['/awards', 'Awards'],
+  ['/updates', 'Updates'],
+  ['/search', 'Search'],
+  ['/pricing', 'Pricing'],
 ];
 
 /** JSON for a <script type="application/ld+json"> block: '<' is escaped so no text can close the element. */
@@ -57,7 +67,8 @@ ${meta.image ? html`<meta property="og:image" content="${meta.image}">` : ''}<me
 }
 
 /** Content-Security-Policy of public pages: our own stylesheet and script only, images from anywhere over https. */
-export const PAGE_CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export const pageHeaders = (extra: Record<string, string> = {}): Record<string, string> => ({
   'content-type': 'text/html; charset=utf-8',
@@ -81,7 +92,9 @@ export function safeHref(url: string | null | undefined): string | null {
   try {
     const u = new URL(url);
     return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 export function extLink(url: string | null | undefined, label: unknown): Html {
@@ -90,9 +103,23 @@ export function extLink(url: string | null | undefined, label: unknown): Html {
 }
 
 export interface Summary {
-  id: number; slug: string; name: string; url: string; profile_url: string; tagline: string | null; logo_url: string | null;
-  status: string; plan: string; category: { slug: string; name: string } | null; pricing_model: string | null;
-  country: string | null; launch_week: string | null; launched_at: string | null; votes: number; follows: number; views: number;
+  id: number;
+  slug: string;
+  name: string;
+  url: string;
+  profile_url: string;
+  tagline: string | null;
+  logo_url: string | null;
+  status: string;
+  plan: string;
+  category: { slug: string; name: string } | null;
+  pricing_model: string | null;
+  country: string | null;
+  launch_week: string | null;
+  launched_at: string | null;
+  votes: number;
+  follows: number;
+  views: number;
 }
 
 /** One listing in a list: name linking to its page, tagline, category and a metric. */
@@ -122,9 +149,11 @@ export function pager(path: string, params: Record<string, string>, page: number
 
 export function breadcrumbs(siteUrl: string, trail: [string, string][]): { nav: Html; ld: object } {
   const nav = html`<nav aria-label="Breadcrumb" class="crumbs"><ol>${trail.map(([href, name], i) =>
-    i === trail.length - 1 ? html`<li><a href="${href}" aria-current="page">${name}</a></li>` : html`<li><a href="${href}">${name}</a></li>`)}</ol></nav>`;
+    i === trail.length - 1 ? html`<li><a href="${href}" aria-current="page">${name}</a></li>` : html`<li><a href="${href}">${name}</a></li>`,
+  )}</ol></nav>`;
   const ld = {
-    '@context': 'https://schema.org', '@type': 'BreadcrumbList',
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
     itemListElement: trail.map(([href, name], i) => ({ '@type': 'ListItem', position: i + 1, name, item: siteUrl + href })),
   };
   return { nav, ld };

@@ -7,7 +7,7 @@ import { signInWithClient, WebClient } from '../../test/browser.ts';
 
 const EVIL = `<script>alert(1)</script>"><img src=x onerror=alert(2)>'`;
 let app: TestApp;
-let hostileSlug = 'hostile-listing';
+const hostileSlug = 'hostile-listing';
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -18,13 +18,26 @@ beforeAll(async () => {
       const [co] = await sql`insert into companies (name, domain, website_url) values ('Hostile', 'hostile.test', 'https://hostile.test') returning id`;
       const [cat] = await sql`select id from categories order by id limit 1`;
       const [l] = await sql`insert into listings ${sql({
-        site_id: siteId, company_id: co.id, owner_user_id: owner.id, slug: hostileSlug, name: `Hostile ${EVIL}`, url: 'javascript:alert(3)', domain: 'hostile.test',
-        tagline: EVIL, description: `Desc ${EVIL}`, status: 'live', primary_category_id: cat.id, launch_week: sql`date_trunc('week', now())::date` as never,
-        launched_at: sql`now()` as never, features: [EVIL], logo_url: 'javascript:alert(4)',
+        site_id: siteId,
+        company_id: co.id,
+        owner_user_id: owner.id,
+        slug: hostileSlug,
+        name: `Hostile ${EVIL}`,
+        url: 'javascript:alert(3)',
+        domain: 'hostile.test',
+        tagline: EVIL,
+        description: `Desc ${EVIL}`,
+        status: 'live',
+        primary_category_id: cat.id,
+        launch_week: sql`date_trunc('week', now())::date` as never,
+        launched_at: sql`now()` as never,
+        features: [EVIL],
+        logo_url: 'javascript:alert(4)',
       } as never)} returning id`;
       await sql`insert into listing_categories (listing_id, category_id, is_primary) values (${l.id}, ${cat.id}, true)`;
       await sql`insert into listing_socials (listing_id, platform, url) values (${l.id}, 'x', 'javascript:alert(5)')`;
-      const [f] = await sql`insert into founders (slug, name, title, bio, socials) values ('hostile-founder', ${EVIL}, ${EVIL}, ${EVIL}, ${sql.json({ x: 'javascript:alert(6)' })}) returning id`;
+      const [f] =
+        await sql`insert into founders (slug, name, title, bio, socials) values ('hostile-founder', ${EVIL}, ${EVIL}, ${EVIL}, ${sql.json({ x: 'javascript:alert(6)' })}) returning id`;
       await sql`insert into listing_founders (listing_id, founder_id, role) values (${l.id}, ${f.id}, ${EVIL})`;
       await sql`insert into reviews (listing_id, user_id, rating, body) values (${l.id}, ${reviewer.id}, 4, ${EVIL})`;
       await sql`insert into listing_updates (listing_id, title, body) values (${l.id}, ${EVIL}, ${EVIL})`;
@@ -50,7 +63,8 @@ describe('public pages render what the API answers', () => {
     const upcoming = await api('/launches?section=upcoming&per_page=6');
     expect(text).toContain('<a class="brand" href="/">Launchpad Directory</a>');
     let at = -1;
-    for (const item of week.items) { // in rank order
+    for (const item of week.items) {
+      // in rank order
       const i = text.indexOf(`href="/listings/${item.listing.slug}"`, at + 1);
       expect(i).toBeGreaterThan(at);
       at = i;
@@ -59,11 +73,20 @@ describe('public pages render what the API answers', () => {
     for (const h of ['Featured', "This week's launches", 'Trending', 'Upcoming', 'Newest updates']) expect(text).toContain(`>${h}</h2>`);
   });
 
-  test('every profile_url the API returns is a 200 listing page with the profile\'s sections', async () => {
+  test("every profile_url the API returns is a 200 listing page with the profile's sections", async () => {
     const urls = new Set<string>();
-    for (const path of ['/listings?per_page=100', '/launches?section=trending&per_page=50', '/launches?section=upcoming&per_page=50', '/leaderboards/billboard', '/awards?per_page=50']) {
+    for (const path of [
+      '/listings?per_page=100',
+      '/launches?section=trending&per_page=50',
+      '/launches?section=upcoming&per_page=50',
+      '/leaderboards/billboard',
+      '/awards?per_page=50',
+    ]) {
       const body = await api(path);
-      for (const it of body.items) { const l = it.listing ?? it; if (l.status === 'live') urls.add(l.profile_url); }
+      for (const it of body.items) {
+        const l = it.listing ?? it;
+        if (l.status === 'live') urls.add(l.profile_url);
+      }
     }
     expect(urls.size).toBeGreaterThan(50);
     for (const u of [...urls].slice(0, 60)) {
@@ -141,7 +164,7 @@ describe('public pages render what the API answers', () => {
     for (const p of products.items) expect(r.text).toContain(`<h2>${p.name}</h2>`);
   });
 
-  test('search uses the API\'s typo tolerance and filters; compare shows both', async () => {
+  test("search uses the API's typo tolerance and filters; compare shows both", async () => {
     const a = await api('/listings?q=schedulr&per_page=20');
     expect(a.total).toBeGreaterThan(0); // "schedulr" finds "scheduler" listings: the typo tolerance is the API's
     const { text } = await page('/search?q=schedulr');
@@ -157,7 +180,15 @@ describe('public pages render what the API answers', () => {
   });
 
   test('unknown slugs are a real 404 page; a bad page number is a 400 page', async () => {
-    for (const p of ['/listings/no-such-listing', '/categories/nope', '/founders/nope', '/blog/nope', '/leaderboards/nope', '/launches/weeks/not-a-week', '/listings/BAD_SLUG']) {
+    for (const p of [
+      '/listings/no-such-listing',
+      '/categories/nope',
+      '/founders/nope',
+      '/blog/nope',
+      '/leaderboards/nope',
+      '/launches/weeks/not-a-week',
+      '/listings/BAD_SLUG',
+    ]) {
       const r = await page(p);
       expect([404, 400]).toContain(r.res.status);
       expect(r.res.headers.get('content-type')).toContain('text/html');
@@ -170,8 +201,25 @@ describe('public pages render what the API answers', () => {
 
 describe('findable', () => {
   test('every page has a unique title, meta description, canonical URL and OpenGraph tags', async () => {
-    const paths = ['/', '/listings/' + hostileSlug, '/launches', '/launches/weeks/this', '/leaderboards', '/leaderboards/billboard', '/categories', '/categories/developer-tools',
-      '/founders', '/founders/hostile-founder', '/blog', '/blog/launch-week-checklist', '/awards', '/search', '/compare', '/updates', '/pricing'];
+    const paths = [
+      '/',
+      '/listings/' + hostileSlug,
+      '/launches',
+      '/launches/weeks/this',
+      '/leaderboards',
+      '/leaderboards/billboard',
+      '/categories',
+      '/categories/developer-tools',
+      '/founders',
+      '/founders/hostile-founder',
+      '/blog',
+      '/blog/launch-week-checklist',
+      '/awards',
+      '/search',
+      '/compare',
+      '/updates',
+      '/pricing',
+    ];
     const titles = new Set<string>();
     for (const p of paths) {
       const { text } = await page(p);
@@ -185,12 +233,19 @@ describe('findable', () => {
   });
 
   test('JSON-LD: SoftwareApplication with AggregateRating from genuine reviews only, BreadcrumbList, FAQPage', async () => {
-    const [row] = await app.sql`select l.slug from mv_listing_stats s join listings l on l.id = s.listing_id where s.rating_count > 0 and l.status = 'live' and exists (select 1 from listing_faqs f where f.listing_id = l.id) limit 1`;
+    const [row] =
+      await app.sql`select l.slug from mv_listing_stats s join listings l on l.id = s.listing_id where s.rating_count > 0 and l.status = 'live' and exists (select 1 from listing_faqs f where f.listing_id = l.id) limit 1`;
     const l = await api(`/listings/${row.slug}`);
     const { text } = await page(`/listings/${row.slug}`);
     const blocks = [...text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]));
     const appLd = blocks.find((b) => b['@type'] === 'SoftwareApplication');
-    expect(appLd.aggregateRating).toEqual({ '@type': 'AggregateRating', ratingValue: l.community_rating.average, ratingCount: l.community_rating.count, bestRating: 5, worstRating: 1 });
+    expect(appLd.aggregateRating).toEqual({
+      '@type': 'AggregateRating',
+      ratingValue: l.community_rating.average,
+      ratingCount: l.community_rating.count,
+      bestRating: 5,
+      worstRating: 1,
+    });
     expect(blocks.some((b) => b['@type'] === 'BreadcrumbList')).toBe(true);
     expect(blocks.some((b) => b['@type'] === 'FAQPage')).toBe(true);
     // The hostile listing's only review is genuine; its owner's name is hostile: JSON-LD never closes the script element.
@@ -226,7 +281,14 @@ describe('findable', () => {
     for (const [path, titles] of feeds) {
       const r = await page(path);
       expect(r.res.headers.get('content-type')).toContain('application/atom+xml');
-      const entries = [...r.text.matchAll(/<entry>[\s\S]*?<title>([^<]*)<\/title>/g)].map((m) => m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'));
+      const entries = [...r.text.matchAll(/<entry>[\s\S]*?<title>([^<]*)<\/title>/g)].map((m) =>
+        m[1]
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&amp;/g, '&'),
+      );
       expect(entries).toEqual(titles);
       expect(r.text).not.toContain('<script>');
     }
@@ -235,7 +297,16 @@ describe('findable', () => {
 
 describe('escaping of hostile listing, founder and review text', () => {
   test('no page carries the hostile markup; javascript: URLs never become links or images', async () => {
-    for (const p of ['/', `/listings/${hostileSlug}`, '/founders/hostile-founder', '/updates', '/launches?section=recent', '/search?q=hostile', `/compare?a=${hostileSlug}&b=acornsync`, '/launches/weeks/this']) {
+    for (const p of [
+      '/',
+      `/listings/${hostileSlug}`,
+      '/founders/hostile-founder',
+      '/updates',
+      '/launches?section=recent',
+      '/search?q=hostile',
+      `/compare?a=${hostileSlug}&b=acornsync`,
+      '/launches/weeks/this',
+    ]) {
       const { res, text } = await page(p);
       expect(res.status).toBe(200);
       expect(text).not.toContain('<script>alert');
@@ -284,7 +355,7 @@ describe('caching and personal state', () => {
 });
 
 describe('unknown addresses and badges', () => {
-  test('a browser gets the site\'s 404 page for an unknown address; API clients keep problem+json', async () => {
+  test("a browser gets the site's 404 page for an unknown address; API clients keep problem+json", async () => {
     const r = await page('/no/such/page', { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(r.res.status).toBe(404);
     expect(r.text).toContain('Page not found');
@@ -311,7 +382,7 @@ describe('unknown addresses and badges', () => {
   });
 });
 
-describe('failures and the API\'s own URLs', () => {
+describe("failures and the API's own URLs", () => {
   test('a failure is a 500 page without internals', async () => {
     await app.sql`alter table listing_updates rename to listing_updates_away`;
     try {

@@ -51,7 +51,8 @@ export function publicPagesPlugin(deps: PageDeps) {
   const respond = (status: number, body: string, personal: boolean, request: Request, extra: Record<string, string> = {}, knownEtag?: string) => {
     const etag = knownEtag ?? etagOf(body);
     const headers = pageHeaders({
-      etag, vary: 'Cookie',
+      etag,
+      vary: 'Cookie',
       'cache-control': personal || status >= 400 ? 'private, no-store' : `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`,
       ...extra,
     });
@@ -62,45 +63,61 @@ export function publicPagesPlugin(deps: PageDeps) {
   const errorPage = (err: unknown, request: Request, viewer: Viewer | null) => {
     const site = { siteName: deps.site.name, siteUrl: config.siteUrl };
     if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'invalid')) {
-      const r = err.kind === 'not_found' ? pages.notFoundRenderer()
-        : { meta: { title: 'Bad request', description: 'The address was not understood.', path: '/400', noindex: true }, body: html`<h1>Bad request</h1><p>${err.message}</p><p><a href="/">Home</a></p>`, status: 400 };
+      const r =
+        err.kind === 'not_found'
+          ? pages.notFoundRenderer()
+          : {
+              meta: { title: 'Bad request', description: 'The address was not understood.', path: '/400', noindex: true },
+              body: html`<h1>Bad request</h1><p>${err.message}</p><p><a href="/">Home</a></p>`,
+              status: 400,
+            };
       return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request);
     }
     log.error({ err, path: new URL(request.url).pathname }, 'page failed');
     // No internals: the message is fixed.
     const body = html`<h1>Something went wrong</h1><p>An unexpected error occurred. Please try again in a moment.</p><p><a href="/">Home</a></p>`;
-    return respond(500, frame({ title: 'Something went wrong', description: 'An unexpected error occurred.', path: '/500', noindex: true, ...site }, body, viewer), true, request);
+    return respond(
+      500,
+      frame({ title: 'Something went wrong', description: 'An unexpected error occurred.', path: '/500', noindex: true, ...site }, body, viewer),
+      true,
+      request,
+    );
   };
 
   const limited = async (request: Request) => {
     if (/%00/.test(request.url)) return new Response('Bad request', { status: 400 });
     const d = await limiter.consume('anonymous_read', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
     if (d.allowed) return null;
-    return new Response(`Too many requests. Please wait ${d.resetSeconds} seconds.`, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', ...rateLimitHeaders(d) } });
+    return new Response(`Too many requests. Please wait ${d.resetSeconds} seconds.`, {
+      status: 429,
+      headers: { 'content-type': 'text/plain; charset=utf-8', ...rateLimitHeaders(d) },
+    });
   };
 
   /** A page of the directory: anonymous renders are shared and cached; signed-in renders are not. */
-  const page = (render: pages.Renderer) => async ({ request, params }: Ctx) => {
-    const refused = await limited(request);
-    if (refused) return refused;
-    const url = new URL(request.url);
-    let viewer: Viewer | null = null;
-    try {
-      viewer = await viewerOf(request);
-      const key = `page:${url.pathname}${url.search}`;
-      if (!viewer) {
-        const hit = await cache.get(key);
-        if (hit) return respond(200, hit.body, false, request, {}, hit.etag);
+  const page =
+    (render: pages.Renderer) =>
+    async ({ request, params }: Ctx) => {
+      const refused = await limited(request);
+      if (refused) return refused;
+      const url = new URL(request.url);
+      let viewer: Viewer | null = null;
+      try {
+        viewer = await viewerOf(request);
+        const key = `page:${url.pathname}${url.search}`;
+        if (!viewer) {
+          const hit = await cache.get(key);
+          if (hit) return respond(200, hit.body, false, request, {}, hit.etag);
+        }
+        const gen = cache.generation;
+        const r = await render(deps, url, params);
+        const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
+        if (!viewer && (r.status ?? 200) === 200 && gen === cache.generation) await cache.set(key, { body, etag: etagOf(body) });
+        return respond(r.status ?? 200, body, viewer !== null, request);
+      } catch (err) {
+        return errorPage(err, request, viewer);
       }
-      const gen = cache.generation;
-      const r = await render(deps, url, params);
-      const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
-      if (!viewer && (r.status ?? 200) === 200 && gen === cache.generation) await cache.set(key, { body, etag: etagOf(body) });
-      return respond(r.status ?? 200, body, viewer !== null, request);
-    } catch (err) {
-      return errorPage(err, request, viewer);
-    }
-  };
+    };
 
   /** The listing page: counts the view, then serves the anonymous render (cached) or the person's own. */
   const listingPage = async ({ request, params }: Ctx) => {
@@ -143,16 +160,23 @@ export function publicPagesPlugin(deps: PageDeps) {
     if (request.method !== 'GET' || /bot|crawl|spider/i.test(request.headers.get('user-agent') ?? '')) return;
     const visitor = `${clientAddress(request, { trustProxy: config.trustProxy })}|${request.headers.get('user-agent') ?? ''}`;
     const today = new Date().toISOString().slice(0, 10);
-    if (today !== countedDay || counted.size > 100_000) { counted.clear(); countedDay = today; }
+    if (today !== countedDay || counted.size > 100_000) {
+      counted.clear();
+      countedDay = today;
+    }
     const memo = createHash('sha256').update(`${processSalt}:${today}:${slug}:${visitor}`).digest('base64url');
     if (counted.has(memo)) return;
     counted.add(memo);
-    deps.sql`select record_listing_view(l.id, ${visitor}) from listings l where l.site_id = ${deps.site.id} and l.slug = ${slug} and l.status = 'live'`
-      .catch((err) => log.warn({ err }, 'view not counted'));
+    deps.sql`select record_listing_view(l.id, ${visitor}) from listings l where l.site_id = ${deps.site.id} and l.slug = ${slug} and l.status = 'live'`.catch(
+      (err) => log.warn({ err }, 'view not counted'),
+    );
   };
 
   /** A person's action: CSRF + Origin checked form, signed in, rate limited; JSON for the script, else 303 back to the page. */
-  const action = (run: (form: FormData, userId: string, params: Record<string, string>) => Promise<{ outcome: ActionOutcome; back: string; state?: () => Promise<object> }>) =>
+  const action =
+    (
+      run: (form: FormData, userId: string, params: Record<string, string>) => Promise<{ outcome: ActionOutcome; back: string; state?: () => Promise<object> }>,
+    ) =>
     async ({ request, params }: Ctx) => {
       const wantsJson = (request.headers.get('accept') ?? '').includes('application/json');
       const checked = await readCheckedForm(config, request);
@@ -165,8 +189,12 @@ export function publicPagesPlugin(deps: PageDeps) {
       }
       const d = await limiter.consume('write', `site:${user.userId}`);
       if (!d.allowed) {
-        return wantsJson ? Response.json({ error: 'rate_limited' }, { status: 429, headers: rateLimitHeaders(d) })
-          : new Response(`Too many actions. Please wait ${d.resetSeconds} seconds.`, { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', ...rateLimitHeaders(d) } });
+        return wantsJson
+          ? Response.json({ error: 'rate_limited' }, { status: 429, headers: rateLimitHeaders(d) })
+          : new Response(`Too many actions. Please wait ${d.resetSeconds} seconds.`, {
+              status: 429,
+              headers: { 'content-type': 'text/plain; charset=utf-8', ...rateLimitHeaders(d) },
+            });
       }
       try {
         const r = await run(checked.form, String(user.userId), params);
@@ -213,25 +241,47 @@ export function publicPagesPlugin(deps: PageDeps) {
     .get('/compare', page(pages.comparePage), none)
     .get('/updates', page(pages.updatesPage), none)
     .get('/pricing', page(pages.pricingPage), none)
-    .post('/listings/:slug/vote', onListing((id, user, form) => (field(form, 'do') === 'remove' ? unvote(deps.sql, id, user) : vote(deps.sql, id, user))), none)
-    .post('/listings/:slug/follow', onListing((id, user, form) => (field(form, 'do') === 'remove' ? unfollow(deps.sql, id, user) : follow(deps.sql, id, user))), none)
-    .post('/listings/:slug/review', onListing(async (id, user, form) => {
-      const rating = Number(field(form, 'rating'));
-      const text = field(form, 'body').trim();
-      if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new DomainError('invalid_input', 'Choose a rating from 1 to 5.');
-      if (text.length > 5000) throw new DomainError('invalid_input', 'A review is at most 5000 characters.');
-      return saveReview(deps.sql, id, user, rating, text || null);
-    }, '#reviews'), none)
-    .post('/reviews/:id/flag', action(async (_form, userId, params) => {
-      const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
-      const [row] = id ? await deps.sql`select l.slug from reviews r join listings l on l.id = r.listing_id where r.id = ${id}` : [];
-      const outcome = row ? await flagReview(deps.sql, id, userId) : 'not_found';
-      return { outcome, back: row ? `/listings/${row.slug}#reviews` : '/' };
-    }), none)
-    .get('/assets/:file', ({ params }) => {
-      const a = ASSETS[params.file];
-      if (!a) return new Response('Not found', { status: 404 });
-      return new Response(a.body, { headers: { 'content-type': a.type, 'cache-control': 'public, max-age=3600', etag: a.etag, 'x-content-type-options': 'nosniff' } });
-    }, none);
+    .post(
+      '/listings/:slug/vote',
+      onListing((id, user, form) => (field(form, 'do') === 'remove' ? unvote(deps.sql, id, user) : vote(deps.sql, id, user))),
+      none,
+    )
+    .post(
+      '/listings/:slug/follow',
+      onListing((id, user, form) => (field(form, 'do') === 'remove' ? unfollow(deps.sql, id, user) : follow(deps.sql, id, user))),
+      none,
+    )
+    .post(
+      '/listings/:slug/review',
+      onListing(async (id, user, form) => {
+        const rating = Number(field(form, 'rating'));
+        const text = field(form, 'body').trim();
+        if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new DomainError('invalid_input', 'Choose a rating from 1 to 5.');
+        if (text.length > 5000) throw new DomainError('invalid_input', 'A review is at most 5000 characters.');
+        return saveReview(deps.sql, id, user, rating, text || null);
+      }, '#reviews'),
+      none,
+    )
+    .post(
+      '/reviews/:id/flag',
+      action(async (_form, userId, params) => {
+        const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
+        const [row] = id ? await deps.sql`select l.slug from reviews r join listings l on l.id = r.listing_id where r.id = ${id}` : [];
+        const outcome = row ? await flagReview(deps.sql, id, userId) : 'not_found';
+        return { outcome, back: row ? `/listings/${row.slug}#reviews` : '/' };
+      }),
+      none,
+    )
+    .get(
+      '/assets/:file',
+      ({ params }) => {
+        const a = ASSETS[params.file];
+        if (!a) return new Response('Not found', { status: 404 });
+        return new Response(a.body, {
+          headers: { 'content-type': a.type, 'cache-control': 'public, max-age=3600', etag: a.etag, 'x-content-type-options': 'nosniff' },
+        });
+      },
+      none,
+    );
   return app.use(seoRoutes(deps));
 }

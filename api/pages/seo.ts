@@ -15,7 +15,8 @@ export function seoRoutes(deps: PageDeps) {
   const site = config.siteUrl;
   const maxAge = config.httpCacheMaxAge;
 
-  const cached = (type: string, build: (url: URL, params: Record<string, string>) => Promise<string | null>) =>
+  const cached =
+    (type: string, build: (url: URL, params: Record<string, string>) => Promise<string | null>) =>
     async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const url = new URL(request.url);
       const key = `seo:${url.pathname}`;
@@ -27,7 +28,12 @@ export function seoRoutes(deps: PageDeps) {
         hit = { body, etag: etagOf(body) };
         if (gen === cache.generation) await cache.set(key, hit);
       }
-      const headers = { 'content-type': type, etag: hit.etag, 'cache-control': `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`, 'x-content-type-options': 'nosniff' };
+      const headers = {
+        'content-type': type,
+        etag: hit.etag,
+        'cache-control': `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`,
+        'x-content-type-options': 'nosniff',
+      };
       if (etagMatches(request.headers.get('if-none-match'), hit.etag)) return new Response(null, { status: 304, headers });
       return new Response(hit.body, { headers });
     };
@@ -37,53 +43,152 @@ export function seoRoutes(deps: PageDeps) {
   const urlset = (urls: { loc: string; lastmod?: string }[]) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `<url><loc>${esc(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`).join('\n')}\n</urlset>\n`;
 
-  const feed = (o: { id: string; title: string; self: string; alternate: string; entries: { id: string; title: string; link: string; updated: string; summary: string; author?: string }[] }) => {
+  const feed = (o: {
+    id: string;
+    title: string;
+    self: string;
+    alternate: string;
+    entries: { id: string; title: string; link: string; updated: string; summary: string; author?: string }[];
+  }) => {
     const updated = o.entries[0]?.updated ?? new Date(0).toISOString();
-    return `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>${esc(o.id)}</id><title>${esc(o.title)}</title><updated>${updated}</updated>` +
+    return (
+      `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>${esc(o.id)}</id><title>${esc(o.title)}</title><updated>${updated}</updated>` +
       `<link rel="self" type="application/atom+xml" href="${esc(o.self)}"/><link rel="alternate" type="text/html" href="${esc(o.alternate)}"/><author><name>${esc(deps.site.name)}</name></author>\n` +
-      o.entries.map((e) => `<entry><id>${esc(e.id)}</id><title>${esc(e.title)}</title><link rel="alternate" type="text/html" href="${esc(e.link)}"/><updated>${e.updated}</updated>` +
-        `${e.author ? `<author><name>${esc(e.author)}</name></author>` : ''}<summary type="text">${esc(e.summary)}</summary></entry>`).join('\n') + '\n</feed>\n';
+      o.entries
+        .map(
+          (e) =>
+            `<entry><id>${esc(e.id)}</id><title>${esc(e.title)}</title><link rel="alternate" type="text/html" href="${esc(e.link)}"/><updated>${e.updated}</updated>` +
+            `${e.author ? `<author><name>${esc(e.author)}</name></author>` : ''}<summary type="text">${esc(e.summary)}</summary></entry>`,
+        )
+        .join('\n') +
+      '\n</feed>\n'
+    );
   };
 
   return new Elysia({ name: 'public-pages-seo' })
-    .get('/robots.txt', () => new Response(`User-agent: *\nAllow: /\nDisallow: /account\nDisallow: /sign-in\nDisallow: /oauth\nDisallow: /api/\nDisallow: /search?\n\nSitemap: ${site}/sitemap.xml\n`,
-      { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' } }), { parse: 'none' })
-    .get('/sitemap.xml', cached(XML, async () => {
-      const pages = Math.max(1, Math.ceil((await liveListingCount(deps.sql, deps.site.id)) / SITEMAP_PAGE_SIZE));
-      const maps = [`${site}/sitemaps/pages.xml`, ...Array.from({ length: pages }, (_, i) => `${site}/sitemaps/listings-${i + 1}.xml`)];
-      return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${maps.map((m) => `<sitemap><loc>${esc(m)}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
-    }), { parse: 'none' })
-    .get('/sitemaps/pages.xml', cached(XML, async () => {
-      const o = await otherSlugs(deps.sql, deps.site.id);
-      const fixed = ['/', '/launches', '/leaderboards', '/leaderboards/community-weekly', '/leaderboards/community-all-time', '/leaderboards/billboard', '/leaderboards/domain-rating', '/leaderboards/revenue',
-        '/categories', '/founders', '/blog', '/awards', '/updates', '/pricing', '/search', '/compare'];
-      return urlset([...fixed.map((p) => ({ loc: site + p })), ...o.categories.map((c) => ({ loc: `${site}/categories/${c.slug}` })),
-        ...o.founders.map((f) => ({ loc: `${site}/founders/${f.slug}` })), ...o.posts.map((p) => ({ loc: `${site}/blog/${p.slug}` }))]);
-    }), { parse: 'none' })
-    .get('/sitemaps/:file', cached(XML, async (_url, params) => {
-      const m = /^listings-(\d{1,6})\.xml$/.exec(params.file);
-      if (!m || Number(m[1]) < 1) return null;
-      const rows = await liveListingSlugs(deps.sql, deps.site.id, Number(m[1]));
-      if (!rows.length && Number(m[1]) > 1) return null;
-      return urlset(rows.map((r) => ({ loc: `${site}/listings/${r.slug}`, lastmod: r.lastmod })));
-    }), { parse: 'none' })
-    .get('/feeds/launches.xml', cached(ATOM, async () => {
-      const out = await readOp(deps, 'list_launches', { query: { section: 'recent', per_page: '50' } });
-      return feed({ id: `${site}/launches`, title: `${deps.site.name}: launches`, self: `${site}/feeds/launches.xml`, alternate: `${site}/launches?section=recent`,
-        entries: out.items.map((l: any) => ({ id: l.profile_url, title: l.name, link: l.profile_url, updated: l.launched_at ?? new Date(0).toISOString(), summary: l.tagline ?? '' })) });
-    }), { parse: 'none' })
-    .get('/feeds/blog.xml', cached(ATOM, async () => {
-      const out = await readOp(deps, 'list_blog_posts', { query: { per_page: '50' } });
-      return feed({ id: `${site}/blog`, title: `${deps.site.name}: blog`, self: `${site}/feeds/blog.xml`, alternate: `${site}/blog`,
-        entries: out.items.map((p: any) => ({ id: p.url, title: p.title, link: p.url, updated: p.published_at, summary: p.excerpt ?? '', author: p.author || undefined })) });
-    }), { parse: 'none' })
-    .get('/feeds/listings/:file', cached(ATOM, async (_url, params) => {
-      const m = /^([a-z0-9][a-z0-9-]{0,219})\.xml$/.exec(params.file);
-      if (!m) return null;
-      const l = await readOp(deps, 'get_listing', { path: { slug: m[1] } }).catch(() => null);
-      if (!l) return null;
-      const out = await latestUpdates(deps.sql, deps.site.id, 1, 50, l.slug);
-      return feed({ id: `${l.profile_url}#updates`, title: `${l.name}: updates`, self: `${site}/feeds/listings/${l.slug}.xml`, alternate: l.profile_url,
-        entries: out.items.map((u) => ({ id: `${l.profile_url}#update-${u.id}`, title: u.title, link: l.profile_url, updated: u.created_at, summary: u.body })) });
-    }), { parse: 'none' });
+    .get(
+      '/robots.txt',
+      () =>
+        new Response(
+          `User-agent: *\nAllow: /\nDisallow: /account\nDisallow: /sign-in\nDisallow: /oauth\nDisallow: /api/\nDisallow: /search?\n\nSitemap: ${site}/sitemap.xml\n`,
+          { headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=3600' } },
+        ),
+      { parse: 'none' },
+    )
+    .get(
+      '/sitemap.xml',
+      cached(XML, async () => {
+        const pages = Math.max(1, Math.ceil((await liveListingCount(deps.sql, deps.site.id)) / SITEMAP_PAGE_SIZE));
+        const maps = [`${site}/sitemaps/pages.xml`, ...Array.from({ length: pages }, (_, i) => `${site}/sitemaps/listings-${i + 1}.xml`)];
+        return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${maps.map((m) => `<sitemap><loc>${esc(m)}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+      }),
+      { parse: 'none' },
+    )
+    .get(
+      '/sitemaps/pages.xml',
+      cached(XML, async () => {
+        const o = await otherSlugs(deps.sql, deps.site.id);
+        const fixed = [
+          '/',
+          '/launches',
+          '/leaderboards',
+          '/leaderboards/community-weekly',
+          '/leaderboards/community-all-time',
+          '/leaderboards/billboard',
+          '/leaderboards/domain-rating',
+          '/leaderboards/revenue',
+          '/categories',
+          '/founders',
+          '/blog',
+          '/awards',
+          '/updates',
+          '/pricing',
+          '/search',
+          '/compare',
+        ];
+        return urlset([
+          ...fixed.map((p) => ({ loc: site + p })),
+          ...o.categories.map((c) => ({ loc: `${site}/categories/${c.slug}` })),
+          ...o.founders.map((f) => ({ loc: `${site}/founders/${f.slug}` })),
+          ...o.posts.map((p) => ({ loc: `${site}/blog/${p.slug}` })),
+        ]);
+      }),
+      { parse: 'none' },
+    )
+    .get(
+      '/sitemaps/:file',
+      cached(XML, async (_url, params) => {
+        const m = /^listings-(\d{1,6})\.xml$/.exec(params.file);
+        if (!m || Number(m[1]) < 1) return null;
+        const rows = await liveListingSlugs(deps.sql, deps.site.id, Number(m[1]));
+        if (!rows.length && Number(m[1]) > 1) return null;
+        return urlset(rows.map((r) => ({ loc: `${site}/listings/${r.slug}`, lastmod: r.lastmod })));
+      }),
+      { parse: 'none' },
+    )
+    .get(
+      '/feeds/launches.xml',
+      cached(ATOM, async () => {
+        const out = await readOp(deps, 'list_launches', { query: { section: 'recent', per_page: '50' } });
+        return feed({
+          id: `${site}/launches`,
+          title: `${deps.site.name}: launches`,
+          self: `${site}/feeds/launches.xml`,
+          alternate: `${site}/launches?section=recent`,
+          entries: out.items.map((l: any) => ({
+            id: l.profile_url,
+            title: l.name,
+            link: l.profile_url,
+            updated: l.launched_at ?? new Date(0).toISOString(),
+            summary: l.tagline ?? '',
+          })),
+        });
+      }),
+      { parse: 'none' },
+    )
+    .get(
+      '/feeds/blog.xml',
+      cached(ATOM, async () => {
+        const out = await readOp(deps, 'list_blog_posts', { query: { per_page: '50' } });
+        return feed({
+          id: `${site}/blog`,
+          title: `${deps.site.name}: blog`,
+          self: `${site}/feeds/blog.xml`,
+          alternate: `${site}/blog`,
+          entries: out.items.map((p: any) => ({
+            id: p.url,
+            title: p.title,
+            link: p.url,
+            updated: p.published_at,
+            summary: p.excerpt ?? '',
+            author: p.author || undefined,
+          })),
+        });
+      }),
+      { parse: 'none' },
+    )
+    .get(
+      '/feeds/listings/:file',
+      cached(ATOM, async (_url, params) => {
+        const m = /^([a-z0-9][a-z0-9-]{0,219})\.xml$/.exec(params.file);
+        if (!m) return null;
+        const l = await readOp(deps, 'get_listing', { path: { slug: m[1] } }).catch(() => null);
+        if (!l) return null;
+        const out = await latestUpdates(deps.sql, deps.site.id, 1, 50, l.slug);
+        return feed({
+          id: `${l.profile_url}#updates`,
+          title: `${l.name}: updates`,
+          self: `${site}/feeds/listings/${l.slug}.xml`,
+          alternate: l.profile_url,
+          entries: out.items.map((u) => ({
+            id: `${l.profile_url}#update-${u.id}`,
+            title: u.title,
+            link: l.profile_url,
+            updated: u.created_at,
+            summary: u.body,
+          })),
+        });
+      }),
+      { parse: 'none' },
+    );
 }

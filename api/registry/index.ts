@@ -22,10 +22,25 @@ import { ordersOperations } from '../operations/orders.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
-  ...siteOperations, ...listingsOperations, ...categoriesOperations, ...launchesOperations, ...leaderboardsOperations,
-  ...foundersOperations, ...blogOperations, ...awardsOperations, ...badgesOperations, ...interviewOperations, ...productsOperations,
-  ...accountOperations(() => operations), ...draftsOperations, ...myListingsOperations, ...freeListingOperations, ...claimsOperations,
-  ...listingUpdatesOperations, ...milestonesOperations, ...founderStoryOperations,
+  ...siteOperations,
+  ...listingsOperations,
+  ...categoriesOperations,
+  ...launchesOperations,
+  ...leaderboardsOperations,
+  ...foundersOperations,
+  ...blogOperations,
+  ...awardsOperations,
+  ...badgesOperations,
+  ...interviewOperations,
+  ...productsOperations,
+  ...accountOperations(() => operations),
+  ...draftsOperations,
+  ...myListingsOperations,
+  ...freeListingOperations,
+  ...claimsOperations,
+  ...listingUpdatesOperations,
+  ...milestonesOperations,
+  ...founderStoryOperations,
   ...ordersOperations,
 ];
 

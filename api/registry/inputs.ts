@@ -7,10 +7,14 @@ import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
  * set request headers per call, so idempotent operations take the key as an argument as well.
  */
 export const idempotencyKeyArgument = {
-  type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$',
-  description: 'Optional idempotency key (the Idempotency-Key header as an argument): a unique string such as a UUID, '
-    + '1 to 255 printable ASCII characters. Retrying with the same key and the same arguments (keys are kept at least 24 hours) '
-    + 'returns the first result instead of repeating the change; the same key with other arguments is refused.',
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[ -~]+$',
+  description:
+    'Optional idempotency key (the Idempotency-Key header as an argument): a unique string such as a UUID, ' +
+    '1 to 255 printable ASCII characters. Retrying with the same key and the same arguments (keys are kept at least 24 hours) ' +
+    'returns the first result instead of repeating the change; the same key with other arguments is refused.',
 };
 
 /** JSON Schema without TypeBox's symbol-keyed markers (a JSON round trip drops them). */

@@ -9,10 +9,22 @@ export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The deployment's own site, resolved once at start. */
-export interface Site { id: number; key: string; name: string; purpose: string; url: string }
+export interface Site {
+  id: number;
+  key: string;
+  name: string;
+  purpose: string;
+  url: string;
+}
 
 /** Who is calling and what the credential allows; credentialId keys rate limits and audits. */
-export interface Principal { userId: string; email: string; kind: 'api_key' | 'oauth'; credentialId: string; scopes: Scope[] }
+export interface Principal {
+  userId: string;
+  email: string;
+  kind: 'api_key' | 'oauth';
+  credentialId: string;
+  scopes: Scope[];
+}
 
 export interface OperationContext {
   sql: Sql;
@@ -31,7 +43,9 @@ export interface OperationContext {
  * What a scoped operation's handler gets: authorize() has checked the credential and its scope
  * before any handler runs, so the principal is there.
  */
-export interface ScopedOperationContext extends OperationContext { principal: Principal }
+export interface ScopedOperationContext extends OperationContext {
+  principal: Principal;
+}
 
 /** The handler's context: a non-null principal exactly when the operation has a scope. */
 export type ContextFor<S extends Scope | null> = S extends Scope ? ScopedOperationContext : OperationContext;
@@ -42,8 +56,13 @@ type In<T> = T extends TObject ? Static<T> : {};
  * One operation of the spec, defined once. REST routes, MCP tools and the OpenAPI document are
  * generated from these fields; nothing about an operation lives anywhere else.
  */
-export interface OperationDef<P extends TObject | undefined, Q extends TObject | undefined, B extends TObject | undefined, O extends TSchema,
-  S extends Scope | null = Scope | null> {
+export interface OperationDef<
+  P extends TObject | undefined,
+  Q extends TObject | undefined,
+  B extends TObject | undefined,
+  O extends TSchema,
+  S extends Scope | null = Scope | null,
+> {
   name: string;
   method: Method;
   /** OpenAPI-style path under /api/v1, e.g. /listings/{slug}. */
@@ -72,7 +91,12 @@ export interface OperationDef<P extends TObject | undefined, Q extends TObject |
 
 export type Operation = OperationDef<TObject | undefined, TObject | undefined, TObject | undefined, TSchema>;
 
-export function defineOperation<P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined,
-  B extends TObject | undefined = undefined, O extends TSchema = TSchema, S extends Scope | null = null>(op: OperationDef<P, Q, B, O, S>): Operation {
+export function defineOperation<
+  P extends TObject | undefined = undefined,
+  Q extends TObject | undefined = undefined,
+  B extends TObject | undefined = undefined,
+  O extends TSchema = TSchema,
+  S extends Scope | null = null,
+>(op: OperationDef<P, Q, B, O, S>): Operation {
   return op as unknown as Operation;
 }

@@ -15,8 +15,7 @@ export const PageInfo = {
   total: Type.Integer({ description: 'Entries across all pages.' }),
   has_more: Type.Boolean(),
 };
-export const ListOf = (item: TSchema, extra: Record<string, TSchema> = {}) =>
-  Type.Object({ items: Type.Array(item), ...PageInfo, ...extra });
+export const ListOf = (item: TSchema, extra: Record<string, TSchema> = {}) => Type.Object({ items: Type.Array(item), ...PageInfo, ...extra });
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -5,7 +5,11 @@ import { html, page } from './html.ts';
 import { csrfField, notFoundPage, requireUser, sitePage, when, type SiteRequest } from './common.ts';
 
 /** A link on the account page to something a person manages. */
-export interface AccountSection { href: string; label: string; about: string }
+export interface AccountSection {
+  href: string;
+  label: string;
+  about: string;
+}
 
 /**
  * GET /account: who is signed in, links to what they can manage, and the sign-out button.
@@ -15,16 +19,20 @@ export interface AccountSection { href: string; label: string; about: string }
 export function accountPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'limiter'>, sections: readonly AccountSection[] = []) {
   const { config, sql } = deps;
 
-  return new Elysia({ name: 'site-account' }).get('/account', sitePage(deps, async ({ request }: SiteRequest) => {
-    const auth = await requireUser(deps, request, '/account');
-    if ('response' in auth) return auth.response;
-    const account = await accountOf(sql, auth.user.userId);
-    if (!account) return notFoundPage();
-    const csrf = csrfField(config, request);
-    const links = [{ href: '/account/api-keys', label: 'API keys', about: 'Keys for the REST API and the MCP server' }, ...sections];
-    return page({
-      title: 'Your account', signedInAs: account.email, headers: csrf.headers,
-      body: html`<h1>Your account</h1>
+  return new Elysia({ name: 'site-account' }).get(
+    '/account',
+    sitePage(deps, async ({ request }: SiteRequest) => {
+      const auth = await requireUser(deps, request, '/account');
+      if ('response' in auth) return auth.response;
+      const account = await accountOf(sql, auth.user.userId);
+      if (!account) return notFoundPage();
+      const csrf = csrfField(config, request);
+      const links = [{ href: '/account/api-keys', label: 'API keys', about: 'Keys for the REST API and the MCP server' }, ...sections];
+      return page({
+        title: 'Your account',
+        signedInAs: account.email,
+        headers: csrf.headers,
+        body: html`<h1>Your account</h1>
 <table><tbody>
 <tr><th>E-mail</th><td>${account.email}</td></tr>
 <tr><th>Account since</th><td>${when(account.created_at)}</td></tr>
@@ -32,6 +40,8 @@ export function accountPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'li
 </tbody></table>
 <ul>${links.map((s) => html`<li><a href="${s.href}">${s.label}</a>: ${s.about}</li>`)}</ul>
 <form method="post" action="/sign-out">${csrf.field}<button type="submit">Sign out</button></form>`,
-    });
-  }), { parse: 'none' });
+      });
+    }),
+    { parse: 'none' },
+  );
 }

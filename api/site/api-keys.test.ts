@@ -120,7 +120,7 @@ describe('the API keys page', () => {
     expect(used).toMatch(new RegExp(`<tr data-key-id="${row.id}">[\\s\\S]*?<time[^>]*>[^<]*</time></td><td><time`));
   });
 
-  test('revoking: another person\'s key is a 404, your own stops working (401)', async () => {
+  test("revoking: another person's key is a 404, your own stops working (401)", async () => {
     const { secret } = await createKey(alice, { name: 'to revoke', scopes: ['account:read', 'orders:write'] });
     const [row] = await app.sql`select id::text from api_keys where name = 'to revoke'`;
     expect((await me(secret!)).status).toBe(200);

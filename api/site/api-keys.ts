@@ -11,7 +11,11 @@ export const MAX_KEY_NAME = 100;
 /** Live keys per account; more is a sign of a leak or a script, and revoking is one click. */
 export const MAX_ACTIVE_KEYS = 50;
 
-interface FormState { name: string; scopes: string[]; error?: string }
+interface FormState {
+  name: string;
+  scopes: string[];
+  error?: string;
+}
 
 /** Checks the create form; returns the key to make or the message to show. */
 function validateKeyForm(name: string, scopes: string[]): { name: string; scopes: Scope[] } | { error: string } {
@@ -30,7 +34,12 @@ function validateKeyForm(name: string, scopes: string[]): { name: string; scopes
 export function apiKeysPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'limiter'>) {
   const { config, sql } = deps;
 
-  function keysPage(request: Request, user: SessionUser, keys: ApiKeyRow[], opts: { status?: number; form?: FormState; created?: ApiKeyRow & { secret: string }; notice?: string }): Response {
+  function keysPage(
+    request: Request,
+    user: SessionUser,
+    keys: ApiKeyRow[],
+    opts: { status?: number; form?: FormState; created?: ApiKeyRow & { secret: string }; notice?: string },
+  ): Response {
     const csrf = csrfField(config, request);
     const form = opts.form ?? { name: '', scopes: [] };
     const created = opts.created
@@ -40,17 +49,25 @@ export function apiKeysPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'li
       : '';
     const notice = opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : '';
     const error = form.error ? html`<p class="error" role="alert">${form.error}</p>` : '';
-    const rows = keys.map((k) => html`<tr data-key-id="${k.id}">
+    const rows = keys.map(
+      (k) => html`<tr data-key-id="${k.id}">
 <td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${k.scopes.join(', ')}</td><td>${when(k.created_at)}</td><td>${when(k.last_used_at)}</td>
 <td>${k.revoked_at ? html`revoked ${when(k.revoked_at)}` : 'active'}</td>
 <td>${k.revoked_at ? '' : html`<form method="post" action="${PATH}/${k.id}/revoke">${csrf.field}<button type="submit" aria-label="Revoke ${k.name}">Revoke</button></form>`}</td>
-</tr>`);
+</tr>`,
+    );
     const list = keys.length
       ? html`<table><thead><tr><th>Name</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Status</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
       : html`<p>You have no API keys yet.</p>`;
-    const boxes = SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}"${form.scopes.includes(s) ? html` checked` : ''}> <code>${s}</code>: ${SCOPE_DESCRIPTIONS[s]}</label>`);
+    const boxes = SCOPES.map(
+      (s) =>
+        html`<label><input type="checkbox" name="scopes" value="${s}"${form.scopes.includes(s) ? html` checked` : ''}> <code>${s}</code>: ${SCOPE_DESCRIPTIONS[s]}</label>`,
+    );
     return page({
-      title: 'API keys', status: opts.status ?? 200, signedInAs: user.email, headers: csrf.headers,
+      title: 'API keys',
+      status: opts.status ?? 200,
+      signedInAs: user.email,
+      headers: csrf.headers,
       body: html`<h1>API keys</h1>${created}${notice}
 <p>API keys let your scripts and AI agents call the REST API and the MCP server as you, within the scopes you choose.</p>
 ${list}
@@ -65,42 +82,55 @@ ${list}
   }
 
   return new Elysia({ name: 'site-api-keys' })
-    .get(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
-      const auth = await requireUser(deps, request, PATH);
-      if ('response' in auth) return auth.response;
-      const keys = await listApiKeys(sql, auth.user.userId);
-      const revokedId = new URL(request.url).searchParams.get('revoked');
-      const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revoked_at) : undefined;
-      return keysPage(request, auth.user, keys, { notice: revoked ? `The key "${revoked.name}" is revoked: it no longer works.` : undefined });
-    }), { parse: 'none' })
+    .get(
+      PATH,
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const auth = await requireUser(deps, request, PATH);
+        if ('response' in auth) return auth.response;
+        const keys = await listApiKeys(sql, auth.user.userId);
+        const revokedId = new URL(request.url).searchParams.get('revoked');
+        const revoked = revokedId ? keys.find((k) => k.id === revokedId && k.revoked_at) : undefined;
+        return keysPage(request, auth.user, keys, { notice: revoked ? `The key "${revoked.name}" is revoked: it no longer works.` : undefined });
+      }),
+      { parse: 'none' },
+    )
 
-    .post(PATH, sitePage(deps, async ({ request }: SiteRequest) => {
-      const checked = await readCheckedForm(config, request);
-      if ('response' in checked) return checked.response;
-      const auth = await requireUser(deps, request, PATH);
-      if ('response' in auth) return auth.response;
-      const { form } = checked;
-      const name = field(form, 'name');
-      const scopes = form.getAll('scopes').filter((s): s is string => typeof s === 'string');
-      const keys = await listApiKeys(sql, auth.user.userId);
-      const valid = validateKeyForm(name, scopes);
-      const refuse = (error: string) => keysPage(request, auth.user, keys, { status: 400, form: { name: name.slice(0, 400), scopes, error } });
-      if ('error' in valid) return refuse(valid.error);
-      if (keys.filter((k) => !k.revoked_at).length >= MAX_ACTIVE_KEYS) return refuse(`You have ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another.`);
-      const created = await createApiKey(sql, { userId: auth.user.userId, name: valid.name, scopes: valid.scopes });
-      // The only response that ever carries the secret; page() marks it no-store.
-      return keysPage(request, auth.user, [created, ...keys], { status: 201, created });
-    }), { parse: 'none' })
+    .post(
+      PATH,
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const checked = await readCheckedForm(config, request);
+        if ('response' in checked) return checked.response;
+        const auth = await requireUser(deps, request, PATH);
+        if ('response' in auth) return auth.response;
+        const { form } = checked;
+        const name = field(form, 'name');
+        const scopes = form.getAll('scopes').filter((s): s is string => typeof s === 'string');
+        const keys = await listApiKeys(sql, auth.user.userId);
+        const valid = validateKeyForm(name, scopes);
+        const refuse = (error: string) => keysPage(request, auth.user, keys, { status: 400, form: { name: name.slice(0, 400), scopes, error } });
+        if ('error' in valid) return refuse(valid.error);
+        if (keys.filter((k) => !k.revoked_at).length >= MAX_ACTIVE_KEYS)
+          return refuse(`You have ${MAX_ACTIVE_KEYS} active keys; revoke one before creating another.`);
+        const created = await createApiKey(sql, { userId: auth.user.userId, name: valid.name, scopes: valid.scopes });
+        // The only response that ever carries the secret; page() marks it no-store.
+        return keysPage(request, auth.user, [created, ...keys], { status: 201, created });
+      }),
+      { parse: 'none' },
+    )
 
-    .post(`${PATH}/:id/revoke`, sitePage(deps, async ({ request, params }: SiteRequest) => {
-      const checked = await readCheckedForm(config, request);
-      if ('response' in checked) return checked.response;
-      const auth = await requireUser(deps, request, PATH);
-      if ('response' in auth) return auth.response;
-      // Another person's key, or none: the same 404, so ids reveal nothing.
-      const key = (await listApiKeys(sql, auth.user.userId)).find((k) => k.id === params.id);
-      if (!key) return notFoundPage(auth.user.email);
-      if (!key.revoked_at) await revokeApiKey(sql, key.id, auth.user.userId);
-      return redirect(config, `${PATH}?revoked=${encodeURIComponent(key.id)}`);
-    }), { parse: 'none' });
+    .post(
+      `${PATH}/:id/revoke`,
+      sitePage(deps, async ({ request, params }: SiteRequest) => {
+        const checked = await readCheckedForm(config, request);
+        if ('response' in checked) return checked.response;
+        const auth = await requireUser(deps, request, PATH);
+        if ('response' in auth) return auth.response;
+        // Another person's key, or none: the same 404, so ids reveal nothing.
+        const key = (await listApiKeys(sql, auth.user.userId)).find((k) => k.id === params.id);
+        if (!key) return notFoundPage(auth.user.email);
+        if (!key.revoked_at) await revokeApiKey(sql, key.id, auth.user.userId);
+        return redirect(config, `${PATH}?revoked=${encodeURIComponent(key.id)}`);
+      }),
+      { parse: 'none' },
+    );
 }

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ env: { CRAWLER_USER_AGENT: 'ExampleBot/2.0 (+http://x.test/bot)' } }); });
+beforeAll(async () => {
+  app = await startTestApp({ env: { CRAWLER_USER_AGENT: 'ExampleBot/2.0 (+http://x.test/bot)' } });
+});
 afterAll(() => app.stop());
 
 test('the crawler contact page names the user agent and the robots.txt token', async () => {

@@ -5,9 +5,10 @@ import { html, page } from './html.ts';
 /** The contact page our crawler's user agent points at: who we are, what we fetch, how to opt out. */
 export function botPagePlugin({ config }: Pick<AppDeps, 'config'>) {
   const token = config.crawlerUserAgent.split('/')[0];
-  return new Elysia({ name: 'bot-page' }).get('/bot', () => page({
-    title: 'About our crawler',
-    body: html`<h1>About our crawler</h1>
+  return new Elysia({ name: 'bot-page' }).get('/bot', () =>
+    page({
+      title: 'About our crawler',
+      body: html`<h1>About our crawler</h1>
 <p>Requests with the user agent <code>${config.crawlerUserAgent}</code> come from this directory (${config.siteUrl}).</p>
 <p>We fetch a site only when someone submits it for a listing (or a competitor comparison), and read at most about 25 public pages:
 the home page and pages that state facts about the product (about, pricing, FAQ, contact, team, blog). Each value we draft is
@@ -17,5 +18,6 @@ To keep us out, add:</p>
 <pre>User-agent: ${token}
 Disallow: /</pre>
 <p>We never follow links to other sites, never fetch private network addresses, and cap the size and time of every fetch.</p>`,
-  }));
+    }),
+  );
 }

@@ -11,8 +11,10 @@ type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
 
 const refusal = (c: LinkClaim | null): Response | null => {
   if (!c) return page({ title: 'Link not valid', status: 404, body: html`<h1>Link not valid</h1><p>This claim link is not valid.</p>` });
-  if (c.usable === 'expired') return page({ title: 'Claim expired', status: 410, body: html`<h1>Claim expired</h1><p>This claim has expired. Start a new claim of ${c.name}.</p>` });
-  if (c.usable === 'verified') return page({ title: 'Claim confirmed', body: html`<h1>Claim confirmed</h1><p class="notice">You are the owner of ${c.name}.</p>` });
+  if (c.usable === 'expired')
+    return page({ title: 'Claim expired', status: 410, body: html`<h1>Claim expired</h1><p>This claim has expired. Start a new claim of ${c.name}.</p>` });
+  if (c.usable === 'verified')
+    return page({ title: 'Claim confirmed', body: html`<h1>Claim confirmed</h1><p class="notice">You are the owner of ${c.name}.</p>` });
   return null;
 };
 
@@ -35,8 +37,13 @@ export function claimPage(deps: Deps) {
     },
     async confirm(request: Request, link: string): Promise<Response> {
       let data: FormData;
-      try { data = await request.formData(); } catch { return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` }); }
-      if (!csrfValid(config, request, data)) return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
+      try {
+        data = await request.formData();
+      } catch {
+        return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` });
+      }
+      if (!csrfValid(config, request, data))
+        return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
       const c = await confirmClaimLink(sql, link, { siteName: deps.site.name });
       return refusal(c) ?? page({ title: 'Claim not confirmed', status: 409, body: html`<h1>Claim not confirmed</h1>` });
     },
@@ -47,6 +54,13 @@ export function claimPage(deps: Deps) {
 export function claimPagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>) {
   const pages = claimPage(deps);
   return new Elysia({ name: 'site-claims' })
-    .get('/claims/confirm/:link', sitePage(deps, ({ request, params }) => pages.show(request, params.link)))
-    .post('/claims/confirm/:link', sitePage(deps, ({ request, params }) => pages.confirm(request, params.link)), { parse: 'none' });
+    .get(
+      '/claims/confirm/:link',
+      sitePage(deps, ({ request, params }) => pages.show(request, params.link)),
+    )
+    .post(
+      '/claims/confirm/:link',
+      sitePage(deps, ({ request, params }) => pages.confirm(request, params.link)),
+      { parse: 'none' },
+    );
 }

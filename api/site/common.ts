@@ -8,13 +8,20 @@ import { html, page, type Html } from './html.ts';
 import { addressKey, clientAddress, rateLimitHeaders, type RateLimiter } from '../http/rate-limit.ts';
 
 /** What a site page handler receives from Elysia (routes are mounted with parse: 'none'). */
-export interface SiteRequest { request: Request; params: Record<string, string> }
+export interface SiteRequest {
+  request: Request;
+  params: Record<string, string>;
+}
 export type SiteHandler = (ctx: SiteRequest) => Promise<Response>;
 
 /** Site forms are a few short fields; anything bigger is not one of ours. */
 export const MAX_FORM_BYTES = 64 * 1024;
 
-export interface PageDeps { log: Logger; config: Config; limiter: RateLimiter }
+export interface PageDeps {
+  log: Logger;
+  config: Config;
+  limiter: RateLimiter;
+}
 
 /**
  * Runs a page handler. Page views spend the client address's read budget (a 429 page past it);
@@ -27,7 +34,13 @@ export function sitePage(deps: PageDeps, handler: SiteHandler): SiteHandler {
     if (/%00/.test(ctx.request.url)) return messagePage({ status: 400, title: 'Bad request', message: 'The address contains the NUL character.' });
     if (ctx.request.method === 'GET') {
       const d = await limiter.consume('anonymous_read', addressKey(clientAddress(ctx.request, { trustProxy: config.trustProxy })));
-      if (!d.allowed) return messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
+      if (!d.allowed)
+        return messagePage({
+          status: 429,
+          title: 'Too many requests',
+          message: `Please wait ${d.resetSeconds} seconds and try again.`,
+          headers: rateLimitHeaders(d),
+        });
     }
     try {
       return await handler(ctx);
@@ -53,11 +66,21 @@ export function requestPath(request: Request): string {
 }
 
 /** A page with a title, a message and optional links, e.g. errors and confirmations. */
-export function messagePage(opts: { status: number; title: string; message: string | Html; links?: { href: string; label: string }[]; signedInAs?: string | null; headers?: Record<string, string> }): Response {
+export function messagePage(opts: {
+  status: number;
+  title: string;
+  message: string | Html;
+  links?: { href: string; label: string }[];
+  signedInAs?: string | null;
+  headers?: Record<string, string>;
+}): Response {
   const links = (opts.links ?? []).map((l) => html`<p><a href="${l.href}">${l.label}</a></p>`);
   const cls = opts.status >= 400 ? 'error' : 'notice';
   return page({
-    title: opts.title, status: opts.status, signedInAs: opts.signedInAs, headers: opts.headers,
+    title: opts.title,
+    status: opts.status,
+    signedInAs: opts.signedInAs,
+    headers: opts.headers,
     body: html`<h1>${opts.title}</h1><p class="${cls}">${opts.message}</p>${links}`,
   });
 }
@@ -102,7 +125,8 @@ export async function readCheckedForm(config: Config, request: Request): Promise
   if (!csrfValid(config, request, form)) {
     return {
       response: messagePage({
-        status: 403, title: 'Form expired',
+        status: 403,
+        title: 'Form expired',
         message: 'This form could not be accepted: it expired or was sent from another site. Go back, reload the page and try again.',
         // A fresh CSRF cookie, so that reloading the form works even if the cookie was missing.
         headers: csrfField(config, request).headers,
@@ -122,7 +146,11 @@ export const field = (form: FormData, name: string) => {
  * The signed-in person, or the redirect to the sign-in page that comes back to `returnTo`.
  * Reusable by any page that needs a person (e.g. OAuth consent).
  */
-export async function requireUser(deps: { sql: Sql; config: Config }, request: Request, returnTo = requestPath(request)): Promise<{ user: SessionUser } | { response: Response }> {
+export async function requireUser(
+  deps: { sql: Sql; config: Config },
+  request: Request,
+  returnTo = requestPath(request),
+): Promise<{ user: SessionUser } | { response: Response }> {
   const user = await currentUser(deps.sql, deps.config, request);
   return user ? { user } : { response: redirect(deps.config, signInPath(returnTo)) };
 }

@@ -4,7 +4,12 @@
 import { escapeMarkup } from '../escape.ts';
 
 /** Tagged template that escapes every interpolated value unless it is already Html. */
-export class Html { constructor(readonly value: string) {} toString() { return this.value; } }
+export class Html {
+  constructor(readonly value: string) {}
+  toString() {
+    return this.value;
+  }
+}
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0];
   values.forEach((v, i) => {
@@ -32,7 +37,8 @@ export function page(opts: { title: string; body: Html; signedInAs?: string | nu
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       // Pages run no scripts and must not be framed (clickjacking of the consent page).
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       'x-frame-options': 'DENY',
       'referrer-policy': 'same-origin',
       ...opts.headers,

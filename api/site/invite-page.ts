@@ -18,16 +18,23 @@ export const FOUNDERS_MAX = 6;
 const LIMITS = { name: 160, title: 160, bio: 3000 } as const;
 
 type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
-interface Entered { name: string; title: string; bio: string }
+interface Entered {
+  name: string;
+  title: string;
+  bio: string;
+}
 
-const gone = (title: string, message: string, status = 410) =>
-  page({ title, status, body: html`<h1>${title}</h1><p>${message}</p>` });
+const gone = (title: string, message: string, status = 410) => page({ title, status, body: html`<h1>${title}</h1><p>${message}</p>` });
 
 export function invitePage(deps: Deps) {
   const { sql, config } = deps;
 
-  function form(request: Request, token: string, invite: { product: string; domain: string; inviter_email: string; email: string },
-    opts: { entered?: Entered; errors?: string[]; status?: number; signedInAs?: string | null } = {}): Response {
+  function form(
+    request: Request,
+    token: string,
+    invite: { product: string; domain: string; inviter_email: string; email: string },
+    opts: { entered?: Entered; errors?: string[]; status?: number; signedInAs?: string | null } = {},
+  ): Response {
     const csrf = csrfToken(config, request);
     const e = opts.entered ?? { name: '', title: '', bio: '' };
     const body = html`<h1>Add your founder profile to ${invite.product}</h1>
@@ -41,7 +48,10 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
 <button type="submit">Add me as a founder</button>
 </form>`;
     return page({
-      title: `Add your founder profile to ${invite.product}`, body, status: opts.status, signedInAs: opts.signedInAs,
+      title: `Add your founder profile to ${invite.product}`,
+      body,
+      status: opts.status,
+      signedInAs: opts.signedInAs,
       headers: csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {},
     });
   }
@@ -87,11 +97,19 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
         if (!draft) return gone('Invite not found', 'The draft this invite was for no longer exists.', 404);
         const content = contentOf(draft);
         if (content.founders.value.length >= FOUNDERS_MAX) {
-          return form(request, token, invite!, { entered, errors: [`${invite!.product} already lists ${FOUNDERS_MAX} founders, the most a listing has. Ask ${invite!.inviter_email} to make room.`], status: 409 });
+          return form(request, token, invite!, {
+            entered,
+            errors: [`${invite!.product} already lists ${FOUNDERS_MAX} founders, the most a listing has. Ask ${invite!.inviter_email} to make room.`],
+            status: 409,
+          });
         }
         const founder = {
-          name: entered.name, title: entered.title || null, bio: entered.bio || null, evidence: [],
-          invite_id: String(invite!.id), user_id: user?.userId ?? null,
+          name: entered.name,
+          title: entered.title || null,
+          bio: entered.bio || null,
+          evidence: [],
+          invite_id: String(invite!.id),
+          user_id: user?.userId ?? null,
         };
         setSection(content, 'founders', [...content.founders.value, founder]);
         // The invitee's own entry wins over a redraft of the founders that may be running.
@@ -99,7 +117,8 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
         await markInviteAccepted(t, invite!.id, { name: founder.name, title: founder.title, bio: founder.bio }, user?.userId ?? null);
         if (draft.listing_id !== null) await syncListing(t, draft, content, new Set(['founders']));
         return page({
-          title: 'Founder profile added', signedInAs: user?.email ?? null,
+          title: 'Founder profile added',
+          signedInAs: user?.email ?? null,
           body: html`<h1>Thank you, ${founder.name}</h1><p class="notice">You are now listed as a founder of ${invite!.product}.</p>`,
         });
       });
@@ -112,6 +131,13 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
 export function invitePagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>) {
   const pages = invitePage(deps);
   return new Elysia({ name: 'site-invites' })
-    .get('/invites/:token', sitePage(deps, ({ request, params }) => pages.show(request, params.token)))
-    .post('/invites/:token', sitePage(deps, ({ request, params }) => pages.accept(request, params.token)), { parse: 'none' });
+    .get(
+      '/invites/:token',
+      sitePage(deps, ({ request, params }) => pages.show(request, params.token)),
+    )
+    .post(
+      '/invites/:token',
+      sitePage(deps, ({ request, params }) => pages.accept(request, params.token)),
+      { parse: 'none' },
+    );
 }

@@ -11,8 +11,19 @@ test('keeps paths on this site, with their query and fragment', () => {
 
 test('anything that could leave the site falls back to /account', () => {
   for (const bad of [
-    '//evil.com', '///evil.com', 'https://evil.com', 'http://directory.test.evil.com/', '/\\evil.com', '\\/evil.com',
-    '/\t/evil.com', '/\n/evil.com', ' /account', 'javascript:alert(1)', 'evil.com', '', '/a/../..//evil.com',
+    '//evil.com',
+    '///evil.com',
+    'https://evil.com',
+    'http://directory.test.evil.com/',
+    '/\\evil.com',
+    '\\/evil.com',
+    '/\t/evil.com',
+    '/\n/evil.com',
+    ' /account',
+    'javascript:alert(1)',
+    'evil.com',
+    '',
+    '/a/../..//evil.com',
     `/${'a'.repeat(2048)}`,
   ]) {
     expect(safeReturnTo(bad, SITE)).toBe('/account');

@@ -11,7 +11,11 @@ export function safeReturnTo(raw: unknown, siteUrl: string): string {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2048) return DEFAULT_RETURN_TO;
   if (raw[0] !== '/' || raw[1] === '/' || raw.includes('\\') || /[\u0000-\u0020\u007f]/.test(raw)) return DEFAULT_RETURN_TO;
   let url: URL;
-  try { url = new URL(raw, siteUrl); } catch { return DEFAULT_RETURN_TO; }
+  try {
+    url = new URL(raw, siteUrl);
+  } catch {
+    return DEFAULT_RETURN_TO;
+  }
   const site = new URL(siteUrl);
   if (url.origin !== site.origin) return DEFAULT_RETURN_TO;
   const path = url.pathname + url.search + url.hash;

@@ -3,10 +3,12 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { WebClient } from '../../test/browser.ts';
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ env: { RATE_LIMIT_WRITES: '3' } }); });
+beforeAll(async () => {
+  app = await startTestApp({ env: { RATE_LIMIT_WRITES: '3' } });
+});
 afterAll(() => app.stop());
 
-test('sign-in requests spend the address\'s write budget: past it, a 429 page and no mail', async () => {
+test("sign-in requests spend the address's write budget: past it, a 429 page and no mail", async () => {
   const c = new WebClient(app.url);
   const res = await c.get('/sign-in');
   const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())![1];
@@ -19,7 +21,7 @@ test('sign-in requests spend the address\'s write budget: past it, a 429 page an
   expect(n).toBe(0);
 });
 
-test('page views spend the address\'s read budget', async () => {
+test("page views spend the address's read budget", async () => {
   const limited = await startTestApp({ env: { RATE_LIMIT_ANONYMOUS_READS: '3' } });
   try {
     for (let i = 0; i < 3; i++) expect((await fetch(`${limited.url}/sign-in`)).status).toBe(200);

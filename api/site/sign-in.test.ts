@@ -5,7 +5,9 @@ import { allowNewSignInLink, latestSignInLink, signInWithClient, WebClient } fro
 import { makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp(); });
+beforeAll(async () => {
+  app = await startTestApp();
+});
 afterAll(() => app.stop());
 
 const client = () => new WebClient(app.url);
@@ -233,7 +235,9 @@ describe('the mailed link', () => {
     const csrf = await c.csrf(link);
     const results = await Promise.all(Array.from({ length: 4 }, () => c.post('/sign-in/verify', { csrf, token: tokenOf(link) })));
     expect(results.map((r) => r.status).sort()).toEqual([303, 410, 410, 410]);
-    expect((await app.sql`select count(*)::int as n from sessions s join users u on u.id = s.user_id where u.email = 'double-click@example.test'`)[0].n).toBe(1);
+    expect((await app.sql`select count(*)::int as n from sessions s join users u on u.id = s.user_id where u.email = 'double-click@example.test'`)[0].n).toBe(
+      1,
+    );
   });
 
   test('an expired link says so, signs nobody in, and offers a new one (410)', async () => {
@@ -352,7 +356,9 @@ describe('GET /account and POST /sign-out', () => {
 
 describe('over https', () => {
   let secure: TestApp;
-  beforeAll(async () => { secure = await startTestApp({ env: { SITE_URL: 'https://directory.test' } }); });
+  beforeAll(async () => {
+    secure = await startTestApp({ env: { SITE_URL: 'https://directory.test' } });
+  });
   afterAll(() => secure.stop());
 
   test('cookies are __Host- prefixed and Secure', async () => {

@@ -31,7 +31,10 @@ export function signInPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
       : '';
     const error = opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : '';
     return page({
-      title: 'Sign in', status: opts.status, signedInAs: opts.signedInAs, headers: csrf.headers,
+      title: 'Sign in',
+      status: opts.status,
+      signedInAs: opts.signedInAs,
+      headers: csrf.headers,
       body: html`<h1>Sign in</h1>${already}
 <p>We will e-mail you a link that signs you in. No password needed; a new address gets a new account.</p>${error}
 <form method="post" action="/sign-in">${csrf.field}
@@ -46,87 +49,135 @@ export function signInPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
   /** The page for a link that cannot be used (any more). */
   function unusableLink(link: Exclude<LoginLinkState, { state: 'valid' }>): Response {
     const again = { href: signInPath(safeReturnTo(link.state === 'unknown' ? null : link.returnTo, config.siteUrl)), label: 'Request a new sign-in link' };
-    if (link.state === 'used') return messagePage({ status: 410, title: 'Link already used', message: 'This sign-in link was already used. Each link works once.', links: [again] });
-    if (link.state === 'expired') return messagePage({ status: 410, title: 'Link expired', message: `This sign-in link has expired (links last ${config.auth.loginLinkTtlMinutes} minutes).`, links: [again] });
-    return messagePage({ status: 404, title: 'Link not valid', message: 'This sign-in link is not valid. Check that the whole link was copied, or request a new one.', links: [again] });
+    if (link.state === 'used')
+      return messagePage({ status: 410, title: 'Link already used', message: 'This sign-in link was already used. Each link works once.', links: [again] });
+    if (link.state === 'expired')
+      return messagePage({
+        status: 410,
+        title: 'Link expired',
+        message: `This sign-in link has expired (links last ${config.auth.loginLinkTtlMinutes} minutes).`,
+        links: [again],
+      });
+    return messagePage({
+      status: 404,
+      title: 'Link not valid',
+      message: 'This sign-in link is not valid. Check that the whole link was copied, or request a new one.',
+      links: [again],
+    });
   }
 
   return new Elysia({ name: 'site-sign-in' })
-    .get('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
-      const returnTo = safeReturnTo(new URL(request.url).searchParams.get('return_to'), config.siteUrl);
-      const user = await currentUser(sql, config, request);
-      return signInForm(request, { returnTo, signedInAs: user?.email });
-    }), { parse: 'none' })
-
-    .post('/sign-in', sitePage(deps, async ({ request }: SiteRequest) => {
-      // Each request may send a mail: it spends the client address's write budget.
-      const d = await deps.limiter.consume('write', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
-      if (!d.allowed) {
-        return messagePage({ status: 429, title: 'Too many requests', message: `Please wait ${d.resetSeconds} seconds and try again.`, headers: rateLimitHeaders(d) });
-      }
-      const checked = await readCheckedForm(config, request);
-      if ('response' in checked) return checked.response;
-      const { form } = checked;
-      const email = field(form, 'email').trim();
-      const returnTo = safeReturnTo(field(form, 'return_to'), config.siteUrl);
-      if (!isEmailAddress(email)) {
+    .get(
+      '/sign-in',
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const returnTo = safeReturnTo(new URL(request.url).searchParams.get('return_to'), config.siteUrl);
         const user = await currentUser(sql, config, request);
-        return signInForm(request, { returnTo, email: email.slice(0, 254), status: 400, signedInAs: user?.email, error: 'Enter a valid e-mail address, like name@example.com.' });
-      }
-      // The link and its mail commit together. A repeat within the interval sends nothing new; the
-      // answer is the same either way, and the same whether or not the address has an account.
-      await transaction(sql, async (t) => {
-        const link = await createLoginLink(t, { email, returnTo, ttlMinutes: config.auth.loginLinkTtlMinutes });
-        if (!link) return;
-        const url = `${config.siteUrl}/sign-in/verify?token=${encodeURIComponent(link.token)}`;
-        await enqueueMail(t, signInMail({ to: email, link: url, siteName: deps.site.name, ttlMinutes: config.auth.loginLinkTtlMinutes }));
-      });
-      return messagePage({
-        status: 200, title: 'Check your inbox',
-        message: html`We sent a sign-in link to <strong>${email}</strong>. Open it on any device to sign in; it works once and expires in ${config.auth.loginLinkTtlMinutes} minutes. Asking again within ${LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.`,
-        links: [{ href: signInPath(returnTo), label: 'Use another address or send a new link' }],
-      });
-    }), { parse: 'none' })
+        return signInForm(request, { returnTo, signedInAs: user?.email });
+      }),
+      { parse: 'none' },
+    )
 
-    .get('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
-      const token = new URL(request.url).searchParams.get('token') ?? '';
-      const link = await peekLoginLink(sql, token);
-      if (link.state !== 'valid') return unusableLink(link);
-      const csrf = csrfField(config, request);
-      return page({
-        title: 'Sign in', headers: csrf.headers,
-        body: html`<h1>Sign in</h1><p>Sign in as <strong>${link.email}</strong>?</p>
+    .post(
+      '/sign-in',
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        // Each request may send a mail: it spends the client address's write budget.
+        const d = await deps.limiter.consume('write', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
+        if (!d.allowed) {
+          return messagePage({
+            status: 429,
+            title: 'Too many requests',
+            message: `Please wait ${d.resetSeconds} seconds and try again.`,
+            headers: rateLimitHeaders(d),
+          });
+        }
+        const checked = await readCheckedForm(config, request);
+        if ('response' in checked) return checked.response;
+        const { form } = checked;
+        const email = field(form, 'email').trim();
+        const returnTo = safeReturnTo(field(form, 'return_to'), config.siteUrl);
+        if (!isEmailAddress(email)) {
+          const user = await currentUser(sql, config, request);
+          return signInForm(request, {
+            returnTo,
+            email: email.slice(0, 254),
+            status: 400,
+            signedInAs: user?.email,
+            error: 'Enter a valid e-mail address, like name@example.com.',
+          });
+        }
+        // The link and its mail commit together. A repeat within the interval sends nothing new; the
+        // answer is the same either way, and the same whether or not the address has an account.
+        await transaction(sql, async (t) => {
+          const link = await createLoginLink(t, { email, returnTo, ttlMinutes: config.auth.loginLinkTtlMinutes });
+          if (!link) return;
+          const url = `${config.siteUrl}/sign-in/verify?token=${encodeURIComponent(link.token)}`;
+          await enqueueMail(t, signInMail({ to: email, link: url, siteName: deps.site.name, ttlMinutes: config.auth.loginLinkTtlMinutes }));
+        });
+        return messagePage({
+          status: 200,
+          title: 'Check your inbox',
+          message: html`We sent a sign-in link to <strong>${email}</strong>. Open it on any device to sign in; it works once and expires in ${config.auth.loginLinkTtlMinutes} minutes. Asking again within ${LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.`,
+          links: [{ href: signInPath(returnTo), label: 'Use another address or send a new link' }],
+        });
+      }),
+      { parse: 'none' },
+    )
+
+    .get(
+      '/sign-in/verify',
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const token = new URL(request.url).searchParams.get('token') ?? '';
+        const link = await peekLoginLink(sql, token);
+        if (link.state !== 'valid') return unusableLink(link);
+        const csrf = csrfField(config, request);
+        return page({
+          title: 'Sign in',
+          headers: csrf.headers,
+          body: html`<h1>Sign in</h1><p>Sign in as <strong>${link.email}</strong>?</p>
 <form method="post" action="/sign-in/verify">${csrf.field}
 <input type="hidden" name="token" value="${token}">
 <button type="submit">Sign in</button>
 </form>`,
-      });
-    }), { parse: 'none' })
+        });
+      }),
+      { parse: 'none' },
+    )
 
-    .post('/sign-in/verify', sitePage(deps, async ({ request }: SiteRequest) => {
-      const checked = await readCheckedForm(config, request);
-      if ('response' in checked) return checked.response;
-      const token = field(checked.form, 'token');
-      // Using the link, making the account and starting the session commit together or not at all.
-      const outcome = await transaction(sql, async (t) => {
-        const link = await consumeLoginLink(t, token);
-        if (link.state !== 'valid') return { ok: false as const, link };
-        const user = await findOrCreateUser(t, link.email);
-        // A session already in this browser (perhaps another account's) ends: never two at once.
-        await signOut(t, config, request);
-        return { ok: true as const, returnTo: link.returnTo, cookie: await signIn(t, config, user.id) };
-      });
-      if (!outcome.ok) return unusableLink(outcome.link);
-      return redirect(config, safeReturnTo(outcome.returnTo, config.siteUrl), [['set-cookie', outcome.cookie]]);
-    }), { parse: 'none' })
+    .post(
+      '/sign-in/verify',
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const checked = await readCheckedForm(config, request);
+        if ('response' in checked) return checked.response;
+        const token = field(checked.form, 'token');
+        // Using the link, making the account and starting the session commit together or not at all.
+        const outcome = await transaction(sql, async (t) => {
+          const link = await consumeLoginLink(t, token);
+          if (link.state !== 'valid') return { ok: false as const, link };
+          const user = await findOrCreateUser(t, link.email);
+          // A session already in this browser (perhaps another account's) ends: never two at once.
+          await signOut(t, config, request);
+          return { ok: true as const, returnTo: link.returnTo, cookie: await signIn(t, config, user.id) };
+        });
+        if (!outcome.ok) return unusableLink(outcome.link);
+        return redirect(config, safeReturnTo(outcome.returnTo, config.siteUrl), [['set-cookie', outcome.cookie]]);
+      }),
+      { parse: 'none' },
+    )
 
-    .post('/sign-out', sitePage(deps, async ({ request }: SiteRequest) => {
-      const checked = await readCheckedForm(config, request);
-      if ('response' in checked) return checked.response;
-      const cleared = await signOut(sql, config, request);
-      return messagePage({
-        status: 200, title: 'Signed out', message: 'You are signed out on this browser.',
-        links: [{ href: '/sign-in', label: 'Sign in again' }], headers: { 'set-cookie': cleared },
-      });
-    }), { parse: 'none' });
+    .post(
+      '/sign-out',
+      sitePage(deps, async ({ request }: SiteRequest) => {
+        const checked = await readCheckedForm(config, request);
+        if ('response' in checked) return checked.response;
+        const cleared = await signOut(sql, config, request);
+        return messagePage({
+          status: 200,
+          title: 'Signed out',
+          message: 'You are signed out on this browser.',
+          links: [{ href: '/sign-in', label: 'Sign in again' }],
+          headers: { 'set-cookie': cleared },
+        });
+      }),
+      { parse: 'none' },
+    );
 }

@@ -10,7 +10,8 @@ import { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from '../../co
 type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
 
 const notValid = () => page({ title: 'Link not valid', status: 404, body: html`<h1>Link not valid</h1><p>This unsubscribe link is not valid.</p>` });
-const done = (t: UnsubscribeTarget) => page({ title: 'Unsubscribed', body: html`<h1>Unsubscribed</h1><p class="notice">${t.email} gets no more update mail about ${t.listing}.</p>` });
+const done = (t: UnsubscribeTarget) =>
+  page({ title: 'Unsubscribed', body: html`<h1>Unsubscribed</h1><p class="notice">${t.email} gets no more update mail about ${t.listing}.</p>` });
 
 export function unsubscribePage(deps: Deps) {
   const { sql, config } = deps;
@@ -30,8 +31,13 @@ export function unsubscribePage(deps: Deps) {
     },
     async confirm(request: Request, secret: string): Promise<Response> {
       let data: FormData;
-      try { data = await request.formData(); } catch { return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` }); }
-      if (!csrfValid(config, request, data)) return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
+      try {
+        data = await request.formData();
+      } catch {
+        return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` });
+      }
+      if (!csrfValid(config, request, data))
+        return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
       const t = await unsubscribe(sql, secret);
       return t ? done(t) : notValid();
     },
@@ -42,6 +48,13 @@ export function unsubscribePage(deps: Deps) {
 export function unsubscribePagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'limiter'>) {
   const pages = unsubscribePage(deps);
   return new Elysia({ name: 'site-unsubscribe' })
-    .get('/unsubscribe/:secret', sitePage(deps, ({ request, params }) => pages.show(request, params.secret)))
-    .post('/unsubscribe/:secret', sitePage(deps, ({ request, params }) => pages.confirm(request, params.secret)), { parse: 'none' });
+    .get(
+      '/unsubscribe/:secret',
+      sitePage(deps, ({ request, params }) => pages.show(request, params.secret)),
+    )
+    .post(
+      '/unsubscribe/:secret',
+      sitePage(deps, ({ request, params }) => pages.confirm(request, params.secret)),
+      { parse: 'none' },
+    );
 }

@@ -3,8 +3,13 @@ import { hashSecret, newSecret, SECRET_PREFIX } from './secrets.ts';
 import type { Scope } from './scopes.ts';
 
 export interface ApiKeyRow {
-  id: string; name: string; prefix: string; scopes: Scope[];
-  created_at: Date; last_used_at: Date | null; revoked_at: Date | null;
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
 }
 
 /** Makes a key; the secret is returned here once and never stored. */

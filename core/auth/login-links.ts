@@ -12,7 +12,10 @@ export const LOGIN_LINK_INTERVAL_SECONDS = 30;
  * LOGIN_LINK_INTERVAL_SECONDS (then null). Run it inside the transaction that enqueues the mail.
  * The per-address advisory lock makes two simultaneous requests produce one link, not two.
  */
-export async function createLoginLink(sql: Sql, opts: { email: string; returnTo: string; ttlMinutes: number }): Promise<{ token: string; expiresAt: Date } | null> {
+export async function createLoginLink(
+  sql: Sql,
+  opts: { email: string; returnTo: string; ttlMinutes: number },
+): Promise<{ token: string; expiresAt: Date } | null> {
   await sql`select pg_advisory_xact_lock(hashtext('login_link:' || lower(${opts.email})))`;
   // Links live at least a minute, so every link younger than the interval is still unexpired: the
   // expires_at index finds them.
@@ -32,10 +35,7 @@ export async function createLoginLink(sql: Sql, opts: { email: string; returnTo:
   return { token, expiresAt: row.expires_at };
 }
 
-export type LoginLinkState =
-  | { state: 'valid'; email: string; returnTo: string }
-  | { state: 'used' | 'expired'; returnTo: string }
-  | { state: 'unknown' };
+export type LoginLinkState = { state: 'valid'; email: string; returnTo: string } | { state: 'used' | 'expired'; returnTo: string } | { state: 'unknown' };
 
 /** What a link is, without using it (the GET of the link must not sign in: mail scanners open links). */
 export async function peekLoginLink(sql: Sql, token: string): Promise<LoginLinkState> {

@@ -29,19 +29,39 @@ export interface OAuthClient {
 }
 
 interface Row {
-  client_id: string; kind: OAuthClient['kind']; client_name: string | null; client_uri: string | null;
-  redirect_uris: string[]; token_endpoint_auth_method: TokenEndpointAuthMethod; client_secret_hash: string | null;
-  metadata: ClientExtras; created_at: Date; fetched_at: Date | null; expires_at: Date | null;
+  client_id: string;
+  kind: OAuthClient['kind'];
+  client_name: string | null;
+  client_uri: string | null;
+  redirect_uris: string[];
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
+  client_secret_hash: string | null;
+  metadata: ClientExtras;
+  created_at: Date;
+  fetched_at: Date | null;
+  expires_at: Date | null;
 }
 
 const fromRow = (r: Row): OAuthClient => ({
-  clientId: r.client_id, kind: r.kind, clientName: r.client_name, clientUri: r.client_uri, redirectUris: r.redirect_uris,
-  authMethod: r.token_endpoint_auth_method, clientSecretHash: r.client_secret_hash, extras: r.metadata,
-  createdAt: r.created_at, fetchedAt: r.fetched_at, expiresAt: r.expires_at,
+  clientId: r.client_id,
+  kind: r.kind,
+  clientName: r.client_name,
+  clientUri: r.client_uri,
+  redirectUris: r.redirect_uris,
+  authMethod: r.token_endpoint_auth_method,
+  clientSecretHash: r.client_secret_hash,
+  extras: r.metadata,
+  createdAt: r.created_at,
+  fetchedAt: r.fetched_at,
+  expiresAt: r.expires_at,
 });
 
 export interface ClientFields {
-  clientName: string | null; clientUri: string | null; redirectUris: string[]; authMethod: TokenEndpointAuthMethod; extras: ClientExtras;
+  clientName: string | null;
+  clientUri: string | null;
+  redirectUris: string[];
+  authMethod: TokenEndpointAuthMethod;
+  extras: ClientExtras;
 }
 
 /**

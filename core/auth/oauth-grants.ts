@@ -10,8 +10,14 @@ import type { Scope } from './scopes.ts';
  * document) therefore hold separate grants and can be disconnected separately.
  */
 export interface NewGrant {
-  userId: string; clientId: string; scopes: Scope[]; resource: string;
-  redirectUri: string; redirectUriGiven: boolean; codeChallenge: string; codeTtlSeconds: number;
+  userId: string;
+  clientId: string;
+  scopes: Scope[];
+  resource: string;
+  redirectUri: string;
+  redirectUriGiven: boolean;
+  codeChallenge: string;
+  codeTtlSeconds: number;
 }
 
 /** Records the consent and its single-use code in one statement; the code is returned once and stored as a hash. */
@@ -29,14 +35,38 @@ export async function createGrantWithCode(sql: Sql, g: NewGrant): Promise<{ gran
 }
 
 export interface LockedCode {
-  codeHash: string; grantId: string; userId: string; clientId: string; scopes: Scope[]; resource: string;
-  redirectUri: string; redirectUriGiven: boolean; codeChallenge: string;
-  used: boolean; expired: boolean; grantRevoked: boolean;
+  codeHash: string;
+  grantId: string;
+  userId: string;
+  clientId: string;
+  scopes: Scope[];
+  resource: string;
+  redirectUri: string;
+  redirectUriGiven: boolean;
+  codeChallenge: string;
+  used: boolean;
+  expired: boolean;
+  grantRevoked: boolean;
 }
 
 /** The code's row, locked until the caller's transaction ends (run inside sql.begin). */
 export async function lockCode(tx: Sql, code: string): Promise<LockedCode | null> {
-  const [r] = await tx<{ code_hash: string; grant_id: string; user_id: string; client_id: string; scopes: Scope[]; resource: string; redirect_uri: string; redirect_uri_given: boolean; code_challenge: string; used: boolean; expired: boolean; grant_revoked: boolean }[]>`
+  const [r] = await tx<
+    {
+      code_hash: string;
+      grant_id: string;
+      user_id: string;
+      client_id: string;
+      scopes: Scope[];
+      resource: string;
+      redirect_uri: string;
+      redirect_uri_given: boolean;
+      code_challenge: string;
+      used: boolean;
+      expired: boolean;
+      grant_revoked: boolean;
+    }[]
+  >`
     select c.code_hash, c.grant_id::text, g.user_id::text, g.client_id, g.scopes, g.resource, c.redirect_uri, c.redirect_uri_given,
            c.code_challenge, c.used_at is not null as used, c.expires_at <= now() as expired, g.revoked_at is not null as grant_revoked
     from oauth_codes c join oauth_grants g on g.id = c.grant_id
@@ -44,9 +74,18 @@ export async function lockCode(tx: Sql, code: string): Promise<LockedCode | null
     for update of c`;
   if (!r) return null;
   return {
-    codeHash: r.code_hash, grantId: r.grant_id, userId: r.user_id, clientId: r.client_id, scopes: r.scopes, resource: r.resource,
-    redirectUri: r.redirect_uri, redirectUriGiven: r.redirect_uri_given, codeChallenge: r.code_challenge,
-    used: r.used, expired: r.expired, grantRevoked: r.grant_revoked,
+    codeHash: r.code_hash,
+    grantId: r.grant_id,
+    userId: r.user_id,
+    clientId: r.client_id,
+    scopes: r.scopes,
+    resource: r.resource,
+    redirectUri: r.redirect_uri,
+    redirectUriGiven: r.redirect_uri_given,
+    codeChallenge: r.code_challenge,
+    used: r.used,
+    expired: r.expired,
+    grantRevoked: r.grant_revoked,
   };
 }
 
@@ -71,8 +110,15 @@ export async function revokeGrant(sql: Sql, grantId: string, userId?: string): P
 }
 
 export interface Connection {
-  grantId: string; clientId: string; clientName: string | null; clientUri: string | null; clientKind: 'registered' | 'metadata_document';
-  scopes: Scope[]; resource: string; createdAt: Date; lastUsedAt: Date | null;
+  grantId: string;
+  clientId: string;
+  clientName: string | null;
+  clientUri: string | null;
+  clientKind: 'registered' | 'metadata_document';
+  scopes: Scope[];
+  resource: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 /**
@@ -80,7 +126,19 @@ export interface Connection {
  * code was never redeemed, or whose tokens all expired, connects nothing).
  */
 export async function listConnections(sql: Sql, userId: string): Promise<Connection[]> {
-  const rows = await sql<{ id: string; client_id: string; client_name: string | null; client_uri: string | null; kind: Connection['clientKind']; scopes: Scope[]; resource: string; created_at: Date; last_used_at: Date | null }[]>`
+  const rows = await sql<
+    {
+      id: string;
+      client_id: string;
+      client_name: string | null;
+      client_uri: string | null;
+      kind: Connection['clientKind'];
+      scopes: Scope[];
+      resource: string;
+      created_at: Date;
+      last_used_at: Date | null;
+    }[]
+  >`
     select g.id::text, g.client_id, c.client_name, c.client_uri, c.kind, g.scopes, g.resource, g.created_at,
            (select max(t.last_used_at) from oauth_tokens t where t.grant_id = g.id) as last_used_at
     from oauth_grants g join oauth_clients c on c.client_id = g.client_id
@@ -88,7 +146,14 @@ export async function listConnections(sql: Sql, userId: string): Promise<Connect
       and exists (select 1 from oauth_tokens t where t.grant_id = g.id and t.revoked_at is null and t.expires_at > now())
     order by g.created_at desc, g.id desc`;
   return rows.map((r) => ({
-    grantId: r.id, clientId: r.client_id, clientName: r.client_name, clientUri: r.client_uri, clientKind: r.kind,
-    scopes: r.scopes, resource: r.resource, createdAt: r.created_at, lastUsedAt: r.last_used_at,
+    grantId: r.id,
+    clientId: r.client_id,
+    clientName: r.client_name,
+    clientUri: r.client_uri,
+    clientKind: r.kind,
+    scopes: r.scopes,
+    resource: r.resource,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
   }));
 }

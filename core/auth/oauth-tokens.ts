@@ -2,7 +2,15 @@ import type { Sql } from '../../sql/db.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from './secrets.ts';
 import type { Scope } from './scopes.ts';
 
-export interface AccessTokenInfo { userId: string; email: string; grantId: string; clientId: string; scopes: Scope[]; resource: string; expiresAt: Date }
+export interface AccessTokenInfo {
+  userId: string;
+  email: string;
+  grantId: string;
+  clientId: string;
+  scopes: Scope[];
+  resource: string;
+  expiresAt: Date;
+}
 
 /**
  * A live access token: not expired, not revoked, its grant not revoked. last_used_at is written at
@@ -18,16 +26,34 @@ export async function findAccessToken(sql: Sql, secret: string): Promise<AccessT
     touch as (update oauth_tokens t set last_used_at = now() from hit
               where t.token_hash = hit.token_hash and (hit.last_used_at is null or hit.last_used_at < now() - interval '1 minute'))
     select user_id::text, email, grant_id::text, client_id, scopes, resource, expires_at from hit`;
-  return row ? { userId: row.user_id, email: row.email, grantId: row.grant_id, clientId: row.client_id, scopes: row.scopes, resource: row.resource, expiresAt: row.expires_at } : null;
+  return row
+    ? {
+        userId: row.user_id,
+        email: row.email,
+        grantId: row.grant_id,
+        clientId: row.client_id,
+        scopes: row.scopes,
+        resource: row.resource,
+        expiresAt: row.expires_at,
+      }
+    : null;
 }
 
-export interface IssuedTokens { accessToken: string; refreshToken: string | null; expiresIn: number; scopes: Scope[] }
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresIn: number;
+  scopes: Scope[];
+}
 
 /**
  * An access token bound to the grant's resource (its audience) and, when refreshScopes is given,
  * a refresh token. Both are returned once and stored as hashes.
  */
-export async function issueTokens(sql: Sql, opts: { grantId: string; accessScopes: Scope[]; refreshScopes: Scope[] | null; resource: string; accessTtlSeconds: number; refreshTtlDays: number }): Promise<IssuedTokens> {
+export async function issueTokens(
+  sql: Sql,
+  opts: { grantId: string; accessScopes: Scope[]; refreshScopes: Scope[] | null; resource: string; accessTtlSeconds: number; refreshTtlDays: number },
+): Promise<IssuedTokens> {
   const accessToken = newSecret(SECRET_PREFIX.accessToken);
   await sql`
     insert into oauth_tokens (token_hash, kind, grant_id, scopes, resource, expires_at)
@@ -43,14 +69,33 @@ export async function issueTokens(sql: Sql, opts: { grantId: string; accessScope
 }
 
 export interface LockedRefreshToken {
-  tokenHash: string; grantId: string; clientId: string; scopes: Scope[]; resource: string;
+  tokenHash: string;
+  grantId: string;
+  clientId: string;
+  scopes: Scope[];
+  resource: string;
   /** Already exchanged for a newer refresh token: presenting it again is reuse. */
-  replaced: boolean; revoked: boolean; expired: boolean; grantRevoked: boolean;
+  replaced: boolean;
+  revoked: boolean;
+  expired: boolean;
+  grantRevoked: boolean;
 }
 
 /** The refresh token's row, locked until the caller's transaction ends (run inside sql.begin). */
 export async function lockRefreshToken(tx: Sql, secret: string): Promise<LockedRefreshToken | null> {
-  const [r] = await tx<{ token_hash: string; grant_id: string; client_id: string; scopes: Scope[]; resource: string; replaced: boolean; revoked: boolean; expired: boolean; grant_revoked: boolean }[]>`
+  const [r] = await tx<
+    {
+      token_hash: string;
+      grant_id: string;
+      client_id: string;
+      scopes: Scope[];
+      resource: string;
+      replaced: boolean;
+      revoked: boolean;
+      expired: boolean;
+      grant_revoked: boolean;
+    }[]
+  >`
     select t.token_hash, t.grant_id::text, g.client_id, t.scopes, t.resource, t.replaced_by is not null as replaced,
            t.revoked_at is not null as revoked, t.expires_at <= now() as expired, g.revoked_at is not null as grant_revoked
     from oauth_tokens t join oauth_grants g on g.id = t.grant_id
@@ -58,8 +103,15 @@ export async function lockRefreshToken(tx: Sql, secret: string): Promise<LockedR
     for update of t`;
   if (!r) return null;
   return {
-    tokenHash: r.token_hash, grantId: r.grant_id, clientId: r.client_id, scopes: r.scopes, resource: r.resource,
-    replaced: r.replaced, revoked: r.revoked, expired: r.expired, grantRevoked: r.grant_revoked,
+    tokenHash: r.token_hash,
+    grantId: r.grant_id,
+    clientId: r.client_id,
+    scopes: r.scopes,
+    resource: r.resource,
+    replaced: r.replaced,
+    revoked: r.revoked,
+    expired: r.expired,
+    grantRevoked: r.grant_revoked,
   };
 }
 
@@ -72,7 +124,12 @@ export async function markRefreshReplaced(tx: Sql, oldHash: string, newRefreshTo
   await tx`update oauth_tokens set revoked_at = now(), replaced_by = ${hashSecret(newRefreshToken)} where token_hash = ${oldHash}`;
 }
 
-export interface TokenRecord { tokenHash: string; kind: 'access' | 'refresh'; grantId: string; clientId: string }
+export interface TokenRecord {
+  tokenHash: string;
+  kind: 'access' | 'refresh';
+  grantId: string;
+  clientId: string;
+}
 
 /** Any token (live or not) by its secret, for revocation. */
 export async function findTokenRecord(sql: Sql, secret: string): Promise<TokenRecord | null> {

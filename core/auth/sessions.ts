@@ -1,7 +1,11 @@
 import type { Sql } from '../../sql/db.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from './secrets.ts';
 
-export interface SessionUser { userId: string; email: string; sessionHash: string }
+export interface SessionUser {
+  userId: string;
+  email: string;
+  sessionHash: string;
+}
 
 /** Starts a session; the returned id goes into the cookie and is stored only as a hash. */
 export async function createSession(sql: Sql, userId: string, ttlHours: number): Promise<{ id: string; expiresAt: Date }> {

@@ -1,6 +1,11 @@
 import type { Sql } from '../../sql/db.ts';
 
-export interface User { id: string; email: string; name: string | null; created_at: Date }
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: Date;
+}
 
 /** The account for an e-mail address (case-insensitive), made on first use. */
 export async function findOrCreateUser(sql: Sql, email: string): Promise<User & { created: boolean }> {

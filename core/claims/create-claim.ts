@@ -8,7 +8,13 @@ import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 import { CLAIM_TTL_DAYS, claimDomain, emailAtDomain, type ClaimMethod } from './instructions.ts';
 import { ownClaim, type ClaimView } from './store.ts';
 
-export interface Claimant { sql: Sql; userId: string; siteId: number; siteName: string; siteUrl: string }
+export interface Claimant {
+  sql: Sql;
+  userId: string;
+  siteId: number;
+  siteName: string;
+  siteUrl: string;
+}
 
 export async function createClaim(who: Claimant, input: { slug: string; method: ClaimMethod; email?: string }): Promise<ClaimView> {
   const id = await transaction(who.sql, async (t) => {
@@ -20,7 +26,8 @@ export async function createClaim(who: Claimant, input: { slug: string; method: 
     if (!l) throw notFound(`No listing with slug "${input.slug}" on this site.`);
     if (input.method === 'email') {
       if (!input.email) throw invalidFields([{ field: 'email', message: 'is required for method email' }]);
-      if (!emailAtDomain(input.email, l.domain)) throw invalidFields([{ field: 'email', message: `must be an address at ${claimDomain(l.domain)} or one of its subdomains` }]);
+      if (!emailAtDomain(input.email, l.domain))
+        throw invalidFields([{ field: 'email', message: `must be an address at ${claimDomain(l.domain)} or one of its subdomains` }]);
     } else if (input.email !== undefined) {
       throw invalidFields([{ field: 'email', message: 'is only for method email' }]);
     }
@@ -35,11 +42,13 @@ export async function createClaim(who: Claimant, input: { slug: string; method: 
     if (link) {
       const url = `${who.siteUrl}/claims/confirm/${link}`;
       await enqueueMail(t, {
-        to: input.email!, kind: 'claim_link',
+        to: input.email!,
+        kind: 'claim_link',
         subject: `Confirm your claim of ${l.name} on ${who.siteName}`,
-        text: `Someone (hopefully you) asked to become the owner of ${l.name} on ${who.siteName}.\n\n`
-          + `To confirm, open this link and press "Confirm claim" (it works until the claim expires in ${CLAIM_TTL_DAYS} days):\n\n${url}\n\n`
-          + 'If this was not you, ignore this mail: nothing happens until the button is pressed.',
+        text:
+          `Someone (hopefully you) asked to become the owner of ${l.name} on ${who.siteName}.\n\n` +
+          `To confirm, open this link and press "Confirm claim" (it works until the claim expires in ${CLAIM_TTL_DAYS} days):\n\n${url}\n\n` +
+          'If this was not you, ignore this mail: nothing happens until the button is pressed.',
       });
     }
     return c.id;

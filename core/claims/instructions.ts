@@ -8,7 +8,7 @@ export const CLAIM_TTL_DAYS = 7;
 export const DNS_LABEL = '_listing-directory';
 export const META_NAME = 'listing-directory-verification';
 export const FILE_PATH = '/.well-known/listing-directory-verification.txt';
-export const valueOf = (token: string) => `listing-directory-verification=${token}`;
+export const verificationValue = (token: string) => `listing-directory-verification=${token}`;
 
 /** The domain claims are made under: the listing's, without a leading www. */
 export const claimDomain = (domain: string) => domain.toLowerCase().replace(/^www\./, '');
@@ -33,7 +33,11 @@ export function instructionsFor(c: { method: ClaimMethod; token: string; email: 
   switch (c.method) {
     case 'dns': {
       const name = `${DNS_LABEL}.${claimDomain(c.domain)}`;
-      return { ...none, summary: `Add a DNS TXT record named ${name} with the value ${valueOf(c.token)}, then call verify_claim.`, dns: { type: 'TXT', name, value: valueOf(c.token) } };
+      return {
+        ...none,
+        summary: `Add a DNS TXT record named ${name} with the value ${verificationValue(c.token)}, then call verify_claim.`,
+        dns: { type: 'TXT', name, value: verificationValue(c.token) },
+      };
     }
     case 'meta': {
       const tag = `<meta name="${META_NAME}" content="${c.token}">`;
@@ -41,7 +45,11 @@ export function instructionsFor(c: { method: ClaimMethod; token: string; email: 
     }
     case 'file': {
       const url = new URL(FILE_PATH, c.url).href;
-      return { ...none, summary: `Publish a file at ${url} whose content is ${valueOf(c.token)}, then call verify_claim.`, file: { path: FILE_PATH, url, content: valueOf(c.token) } };
+      return {
+        ...none,
+        summary: `Publish a file at ${url} whose content is ${verificationValue(c.token)}, then call verify_claim.`,
+        file: { path: FILE_PATH, url, content: verificationValue(c.token) },
+      };
     }
     case 'email':
       return { ...none, summary: `We sent a link to ${c.email}. Open it and press "Confirm claim"; the claim is verified then.`, email: { sent_to: c.email! } };

@@ -6,20 +6,26 @@ import { readPage } from '../net/read-page.ts';
 import { DnsLookupError, type TxtLookup } from '../dns/txt-lookup.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import { claimDomain, DNS_LABEL, FILE_PATH, META_NAME, valueOf, type ClaimMethod } from './instructions.ts';
+import { claimDomain, DNS_LABEL, FILE_PATH, META_NAME, verificationValue, type ClaimMethod } from './instructions.ts';
 import { claimRows, missingClaim, ownClaim, type ClaimView } from './store.ts';
 
-export interface ClaimChecks { fetcher: SafeFetch; txt: TxtLookup; siteName: string }
+export interface ClaimChecks {
+  fetcher: SafeFetch;
+  txt: TxtLookup;
+  siteName: string;
+}
 type Outcome = { ok: true } | { ok: false; reason: string; detail: string | null };
 
 async function check(c: { method: ClaimMethod; token: string; domain: string; url: string }, deps: ClaimChecks): Promise<Outcome> {
-  const expected = valueOf(c.token);
+  const expected = verificationValue(c.token);
   switch (c.method) {
     case 'dns': {
       const name = `${DNS_LABEL}.${claimDomain(c.domain)}`;
       try {
         const values = await deps.txt(name);
-        return values.some((v) => v.trim() === expected) ? { ok: true } : { ok: false, reason: 'dns_record_mismatch', detail: `TXT records at ${name} do not include ${expected}` };
+        return values.some((v) => v.trim() === expected)
+          ? { ok: true }
+          : { ok: false, reason: 'dns_record_mismatch', detail: `TXT records at ${name} do not include ${expected}` };
       } catch (e) {
         if (e instanceof DnsLookupError) return { ok: false, reason: e.reason, detail: e.message };
         return { ok: false, reason: 'dns_unavailable', detail: (e as Error).message };
@@ -29,7 +35,9 @@ async function check(c: { method: ClaimMethod; token: string; domain: string; ur
       const page = await readPage(deps.fetcher, c.url, { html: true });
       if (!page.ok) return { ok: false, reason: page.reason === 'not_found' ? 'site_error' : page.reason, detail: page.detail };
       const $ = cheerio.load(page.text);
-      const found = $(`meta[name="${META_NAME}"]`).toArray().some((m) => ($(m).attr('content') ?? '').trim() === c.token);
+      const found = $(`meta[name="${META_NAME}"]`)
+        .toArray()
+        .some((m) => ($(m).attr('content') ?? '').trim() === c.token);
       return found ? { ok: true } : { ok: false, reason: 'meta_tag_not_found', detail: `no <meta name="${META_NAME}" content="${c.token}"> on ${c.url}` };
     }
     case 'file': {
@@ -37,7 +45,8 @@ async function check(c: { method: ClaimMethod; token: string; domain: string; ur
       const page = await readPage(deps.fetcher, url, { html: false });
       if (!page.ok) return { ok: false, reason: page.reason === 'not_found' ? 'file_not_found' : page.reason, detail: page.detail };
       return page.text.split(/\r?\n/).some((line) => line.trim() === expected)
-        ? { ok: true } : { ok: false, reason: 'file_mismatch', detail: `${url} does not contain ${expected}` };
+        ? { ok: true }
+        : { ok: false, reason: 'file_mismatch', detail: `${url} does not contain ${expected}` };
     }
     case 'email':
       return { ok: false, reason: 'email_link_not_opened', detail: 'open the link we mailed and press "Confirm claim"' };
@@ -46,7 +55,9 @@ async function check(c: { method: ClaimMethod; token: string; domain: string; ur
 
 /** Marks the claim verified and makes its user the listing's owner and a company owner; tells the earlier owner. */
 async function applyVerified(t: Sql, claimId: number, deps: { siteName: string }): Promise<void> {
-  const [c] = await t<{ listing_id: number; user_id: string; company_id: string; name: string; status: string; prev: string | null; prev_email: string | null; method: string }[]>`
+  const [c] = await t<
+    { listing_id: number; user_id: string; company_id: string; name: string; status: string; prev: string | null; prev_email: string | null; method: string }[]
+  >`
     select c.listing_id::int, c.user_id::text, l.company_id::text, l.name, l.status, l.owner_user_id::text as prev, u.email as prev_email, c.method
     from claims c join listings l on l.id = c.listing_id left join users u on u.id = l.owner_user_id
     where c.id = ${claimId} for update of c, l`;
@@ -56,10 +67,12 @@ async function applyVerified(t: Sql, claimId: number, deps: { siteName: string }
   await t`insert into ownership_events (listing_id, previous_user_id, new_user_id, claim_id) values (${c.listing_id}, ${c.prev}::bigint, ${c.user_id}::bigint, ${claimId})`;
   if (c.prev && c.prev !== c.user_id && c.prev_email) {
     await enqueueMail(t, {
-      to: c.prev_email, kind: 'listing_claimed',
+      to: c.prev_email,
+      kind: 'listing_claimed',
       subject: `${c.name} on ${deps.siteName} was claimed`,
-      text: `Someone proved control of ${c.name}'s website (${c.method} verification) and is now the owner of the listing on ${deps.siteName}.\n\n`
-        + 'If this is wrong, reply to this mail and the site team will look into it.',
+      text:
+        `Someone proved control of ${c.name}'s website (${c.method} verification) and is now the owner of the listing on ${deps.siteName}.\n\n` +
+        'If this is wrong, reply to this mail and the site team will look into it.',
     });
   }
   // The verified badge follows a verified claim.
@@ -67,7 +80,9 @@ async function applyVerified(t: Sql, claimId: number, deps: { siteName: string }
 }
 
 export async function verifyClaim(sql: Sql, userId: string, id: number, deps: ClaimChecks): Promise<ClaimView> {
-  const { rows: [row] } = await claimRows(sql, userId, { id });
+  const {
+    rows: [row],
+  } = await claimRows(sql, userId, { id });
   if (!row) throw missingClaim(id);
   if (row.status !== 'pending') return ownClaim(sql, userId, id);
   const outcome = await check(row, deps); // outside the transaction: a slow site holds no lock
@@ -76,12 +91,18 @@ export async function verifyClaim(sql: Sql, userId: string, id: number, deps: Cl
       select status, expires_at > now() as live from claims where id = ${id} for update`;
     if (fresh.status !== 'pending' || !fresh.live) return;
     if (outcome.ok) await applyVerified(t, id, deps);
-    else await t`update claims set checked_at = now(), failure_reason = ${outcome.reason}, failure_detail = ${outcome.detail?.slice(0, 500) ?? null} where id = ${id}`;
+    else
+      await t`update claims set checked_at = now(), failure_reason = ${outcome.reason}, failure_detail = ${outcome.detail?.slice(0, 500) ?? null} where id = ${id}`;
   });
   return ownClaim(sql, userId, id);
 }
 
-export interface LinkClaim { id: number; name: string; email: string; usable: 'ok' | 'verified' | 'expired' }
+export interface LinkClaim {
+  id: number;
+  name: string;
+  email: string;
+  usable: 'ok' | 'verified' | 'expired';
+}
 
 /** The claim a mailed link belongs to, for the confirm page. */
 export async function claimByLink(sql: Sql, link: string): Promise<LinkClaim | null> {

@@ -15,7 +15,10 @@ export async function liveListingId(sql: Sql, siteId: number, slug: string): Pro
 export async function vote(sql: Sql, listingId: number, userId: string): Promise<ActionOutcome> {
   return sql.begin(async (tx) => {
     const [{ r }] = await tx`select cast_vote(${listingId}, ${userId}) as r`;
-    if (r === 'voted') { await tx`select directory_changed()`; return 'ok'; }
+    if (r === 'voted') {
+      await tx`select directory_changed()`;
+      return 'ok';
+    }
     return r as ActionOutcome;
   }) as Promise<ActionOutcome>;
 }
@@ -31,7 +34,10 @@ export async function unvote(sql: Sql, listingId: number, userId: string): Promi
 export async function follow(sql: Sql, listingId: number, userId: string): Promise<ActionOutcome> {
   return sql.begin(async (tx) => {
     const [{ r }] = await tx`select follow_listing(${listingId}, ${userId}) as r`;
-    if (r === 'following') { await tx`select directory_changed()`; return 'ok'; }
+    if (r === 'following') {
+      await tx`select directory_changed()`;
+      return 'ok';
+    }
     return r as ActionOutcome;
   }) as Promise<ActionOutcome>;
 }

@@ -5,7 +5,12 @@ import { Resolver } from 'node:dns/promises';
 export type TxtLookup = (name: string) => Promise<string[]>;
 
 export class DnsLookupError extends Error {
-  constructor(readonly reason: 'dns_record_not_found' | 'dns_unavailable', message: string) { super(message); }
+  constructor(
+    readonly reason: 'dns_record_not_found' | 'dns_unavailable',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export function createTxtLookup(opts: { server: string | null; timeoutMs?: number }): TxtLookup {

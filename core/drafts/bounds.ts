@@ -10,8 +10,19 @@ import type { DraftTextField } from './fields.ts';
 
 /** Max length of each draft text field's value (spec: max 500 unless noted). */
 export const TEXT_MAX: Record<DraftTextField, number> = {
-  name: 500, tagline: 500, short_description: 500, description: 20000, stage: 500, pricing_model: 500,
-  pricing_summary: 500, country: 500, city: 500, founded_year: 500, contact_email: 500, demo_video_url: 500, logo_url: 500,
+  name: 500,
+  tagline: 500,
+  short_description: 500,
+  description: 20000,
+  stage: 500,
+  pricing_model: 500,
+  pricing_summary: 500,
+  country: 500,
+  city: 500,
+  founded_year: 500,
+  contact_email: 500,
+  demo_video_url: 500,
+  logo_url: 500,
 };
 /** List fields (draft and listing alike): max 20 items, each max 200 characters. */
 export const LIST_MAX_ITEMS = 20;
@@ -49,8 +60,16 @@ export const EMAIL_MAX = 254;
  * value must fit here so that never happens to it.
  */
 export const LISTING_TEXT_MAX = {
-  name: 500, tagline: 200, short_description: 300, description: 20000, pricing_model: 40, pricing_summary: 300,
-  city: 120, contact_email: EMAIL_MAX, demo_video_url: 500, logo_url: 500,
+  name: 500,
+  tagline: 200,
+  short_description: 300,
+  description: 20000,
+  pricing_model: 40,
+  pricing_summary: 300,
+  city: 120,
+  contact_email: EMAIL_MAX,
+  demo_video_url: 500,
+  logo_url: 500,
 } as const satisfies Partial<Record<DraftTextField, number>>;
 /** The listing's founder story title (set_founder_story); a longer draft title is cut. */
 export const STORY_TITLE_MAX = 200;

@@ -13,7 +13,9 @@ export async function canonicalCategories(sql: Sql, names: string[]): Promise<st
     order by lower(name), (parent_id is not null), position, id`;
   const byName = new Map(rows.map((r) => [r.lname, r.name]));
   const issues: FieldIssue[] = [];
-  wanted.forEach((n, i) => { if (!byName.has(n.toLowerCase())) issues.push({ field: `fields.categories.${i}`, message: `"${n}" is not a category name from list_categories` }); });
+  wanted.forEach((n, i) => {
+    if (!byName.has(n.toLowerCase())) issues.push({ field: `fields.categories.${i}`, message: `"${n}" is not a category name from list_categories` });
+  });
   if (issues.length) throw invalidFields(issues, 'unknown_category');
   return [...new Set(wanted.map((n) => byName.get(n.toLowerCase())!))];
 }

@@ -3,7 +3,14 @@
 import type { Sql } from '../../sql/db.ts';
 
 /** The crawler's page shape (pipeline/crawl CrawledPage), declared here because sql/ never imports the pipeline. */
-export interface StoredPage { url: string; status: number; title: string | null; html: string; text: string; fetchedAt: string }
+export interface StoredPage {
+  url: string;
+  status: number;
+  title: string | null;
+  html: string;
+  text: string;
+  fetchedAt: string;
+}
 export type PageKind = 'site' | 'competitor';
 
 /** Stored HTML and text are capped (the crawler's per-page byte cap is the same, so this rarely cuts). */
@@ -14,8 +21,15 @@ export async function storePages(sql: Sql, draftId: string, kind: PageKind, page
   await sql`delete from draft_pages where draft_id = ${draftId} and kind = ${kind}`;
   if (pages.length === 0) return;
   const rows = pages.map((p, position) => ({
-    draft_id: draftId, kind, position, url: p.url.slice(0, 2048), status: p.status, title: p.title?.slice(0, 2000) ?? null,
-    text: p.text.slice(0, PAGE_CHARS_MAX), html: p.html.slice(0, PAGE_CHARS_MAX), fetched_at: p.fetchedAt,
+    draft_id: draftId,
+    kind,
+    position,
+    url: p.url.slice(0, 2048),
+    status: p.status,
+    title: p.title?.slice(0, 2000) ?? null,
+    text: p.text.slice(0, PAGE_CHARS_MAX),
+    html: p.html.slice(0, PAGE_CHARS_MAX),
+    fetched_at: p.fetchedAt,
   }));
   await sql`insert into draft_pages ${sql(rows, 'draft_id', 'kind', 'position', 'url', 'status', 'title', 'text', 'html', 'fetched_at')}`;
 }

@@ -31,8 +31,12 @@ export function inviteCofounder(inviter: Inviter, id: string, email: string) {
       ].join('\n'),
     });
     return {
-      id: invite.id, draft_id: row.id, email: invite.email, status: 'pending' as const,
-      created_at: invite.created_at.toISOString(), expires_at: invite.expires_at.toISOString(),
+      id: invite.id,
+      draft_id: row.id,
+      email: invite.email,
+      status: 'pending' as const,
+      created_at: invite.created_at.toISOString(),
+      expires_at: invite.expires_at.toISOString(),
     };
   });
 }

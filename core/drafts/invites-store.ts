@@ -8,7 +8,12 @@ export const INVITES_MAX = 10;
 export const INVITE_TTL_DAYS = 14;
 
 export interface InviteRow {
-  id: number; email: string; status: 'pending' | 'accepted' | 'expired'; created_at: Date; expires_at: Date; accepted_at: Date | null;
+  id: number;
+  email: string;
+  status: 'pending' | 'accepted' | 'expired';
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
 }
 
 const STATUS = (sql: Sql) => sql`case when accepted_at is not null then 'accepted' when expires_at <= now() then 'expired' else 'pending' end`;
@@ -43,8 +48,14 @@ export async function createInvite(sql: Sql, i: { draftId: string; email: string
 }
 
 export interface InviteByToken {
-  id: number; draft_id: string; email: string; expired: boolean; accepted: boolean;
-  product: string; domain: string; inviter_email: string;
+  id: number;
+  draft_id: string;
+  email: string;
+  expired: boolean;
+  accepted: boolean;
+  product: string;
+  domain: string;
+  inviter_email: string;
 }
 
 export async function inviteByToken(sql: Sql, token: string, opts: { forUpdate?: boolean } = {}): Promise<InviteByToken | null> {

@@ -4,25 +4,37 @@
 // ISO code, founded year as a number, stage as a slug): a value that does not fit is cut or
 // left out, and the caller is told which (adjusted).
 import type { Sql } from '../../sql/db.ts';
-import {
-  FAQ_MAX, LIST_ITEM_MAX, LIST_MAX_ITEMS, LISTING_TEXT_MAX, MILESTONE_URL_MAX, STORY_TITLE_MAX, YEAR_MAX, YEAR_MIN,
-} from './bounds.ts';
+import { FAQ_MAX, LIST_ITEM_MAX, LIST_MAX_ITEMS, LISTING_TEXT_MAX, MILESTONE_URL_MAX, STORY_TITLE_MAX, YEAR_MAX, YEAR_MIN } from './bounds.ts';
 import { DRAFT_FIELDS, type DraftFieldName } from './fields.ts';
 import { isSection, notFoundFields, type DraftContent, type DraftPart } from './model.ts';
 
-export interface Adjustment { field: string; note: string }
+export interface Adjustment {
+  field: string;
+  note: string;
+}
 /** Which parts of the listing to write: everything (submit_draft) or the parts an update touched. */
 export type SyncScope = 'all' | ReadonlySet<DraftPart | 'seo'>;
 
 export interface SyncDraft {
-  id: string; site_id: number; user_id: string; url: string; domain: string; listing_id: number | null;
+  id: string;
+  site_id: number;
+  user_id: string;
+  url: string;
+  domain: string;
+  listing_id: number | null;
   seo: { title?: string | null; meta?: string | null };
 }
 
 const SLUG_MAX = 220;
 export function slugify(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, SLUG_MAX).replace(/-+$/, '');
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/, '');
 }
 
 /** Cuts text to max characters at a word boundary when there is one in the last fifth. */
@@ -46,7 +58,9 @@ function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: s
   for (const f of fields) {
     const v = value(f);
     switch (f) {
-      case 'categories': case 'tags': break; // categories: listing_categories; tags: no listing field, kept on the draft
+      case 'categories':
+      case 'tags':
+        break; // categories: listing_categories; tags: no listing field, kept on the draft
       case 'name': {
         const name = str(v);
         if (name === null) adjusted.push({ field: 'name', note: `no name on the draft: the listing is named after its domain (${domain})` });
@@ -82,10 +96,15 @@ function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: s
         cols.contact_email = s !== null && s.length <= max ? s : null;
         break;
       }
-      case 'features': case 'usps': case 'keywords':
-        cols[f] = list(v).slice(0, LIST_MAX_ITEMS).map((x) => x.slice(0, LIST_ITEM_MAX));
+      case 'features':
+      case 'usps':
+      case 'keywords':
+        cols[f] = list(v)
+          .slice(0, LIST_MAX_ITEMS)
+          .map((x) => x.slice(0, LIST_ITEM_MAX));
         break;
-      case 'demo_video_url': case 'logo_url':
+      case 'demo_video_url':
+      case 'logo_url':
         cols[f] = str(v);
         break;
       default: {
@@ -101,9 +120,10 @@ function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: s
 
 async function uniqueSlug(sql: Sql, table: 'listings' | 'founders', base: string, siteId?: number): Promise<string> {
   const root = (base || 'listing').slice(0, SLUG_MAX - 8).replace(/-+$/, '');
-  const taken = table === 'listings'
-    ? await sql<{ slug: string }[]>`select slug from listings where site_id = ${siteId!} and (slug = ${root} or slug like ${root + '-%'})`
-    : await sql<{ slug: string }[]>`select slug from founders where slug = ${root} or slug like ${root + '-%'}`;
+  const taken =
+    table === 'listings'
+      ? await sql<{ slug: string }[]>`select slug from listings where site_id = ${siteId!} and (slug = ${root} or slug like ${root + '-%'})`
+      : await sql<{ slug: string }[]>`select slug from founders where slug = ${root} or slug like ${root + '-%'}`;
   const used = new Set(taken.map((t) => t.slug));
   if (!used.has(root)) return root;
   for (let n = 2; ; n++) if (!used.has(`${root}-${n}`)) return `${root}-${n}`;
@@ -120,7 +140,10 @@ async function companyFor(sql: Sql, draft: SyncDraft, name: string): Promise<str
 async function syncCategories(sql: Sql, listingId: number, content: DraftContent, adjusted: Adjustment[]): Promise<void> {
   const names = list(content.fields.categories?.value);
   const [listing] = await sql<{ plan: string }[]>`select plan from listings where id = ${listingId}`;
-  const found = names.length === 0 ? [] : await sql<{ id: number; lname: string }[]>`
+  const found =
+    names.length === 0
+      ? []
+      : await sql<{ id: number; lname: string }[]>`
     select distinct on (lower(name)) id, lower(name) as lname from categories
     where lower(name) = any(${names.map((n) => n.toLowerCase())}::text[])
     order by lower(name), (parent_id is not null), position, id`;
@@ -129,7 +152,13 @@ async function syncCategories(sql: Sql, listingId: number, content: DraftContent
   // A free listing has one category; extra ones come with a paid plan (spec section 2).
   const keep = listing.plan === 'paid' ? ids.slice(0, 4) : ids.slice(0, 1);
   if (ids.length > keep.length) {
-    adjusted.push({ field: 'categories', note: listing.plan === 'paid' ? 'a listing has at most 3 extra categories' : 'a free listing has one category (the first); extra categories come with a paid plan' });
+    adjusted.push({
+      field: 'categories',
+      note:
+        listing.plan === 'paid'
+          ? 'a listing has at most 3 extra categories'
+          : 'a free listing has one category (the first); extra categories come with a paid plan',
+    });
   }
   await sql`delete from listing_categories where listing_id = ${listingId}`;
   for (const [i, id] of keep.entries()) {
@@ -145,7 +174,11 @@ async function syncFounders(sql: Sql, listingId: number, content: DraftContent):
     from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId}`;
   await sql`delete from listing_founders where listing_id = ${listingId}`;
   const unused = new Map(old.map((o) => [o.founder_id, o]));
-  const socials = Object.fromEntries(Object.entries(content.founder_socials.value).filter(([, q]) => q && str(q.value)).map(([k, q]) => [k, q!.value]));
+  const socials = Object.fromEntries(
+    Object.entries(content.founder_socials.value)
+      .filter(([, q]) => q && str(q.value))
+      .map(([k, q]) => [k, q!.value]),
+  );
   for (const [i, item] of content.founders.value.entries()) {
     const title = str(item.title);
     const bio = str(item.bio);
@@ -198,11 +231,19 @@ async function syncSections(sql: Sql, listingId: number, content: DraftContent, 
     if (Object.values(s).every((v) => v === null)) {
       await sql`delete from founder_stories where listing_id = ${listingId}`;
     } else {
-      if (s.title && s.title.length > STORY_TITLE_MAX) adjusted.push({ field: 'story', note: `the title is cut to ${STORY_TITLE_MAX} characters (the listing's bound)` });
+      if (s.title && s.title.length > STORY_TITLE_MAX)
+        adjusted.push({ field: 'story', note: `the title is cut to ${STORY_TITLE_MAX} characters (the listing's bound)` });
       const row = {
-        listing_id: listingId, title: s.title ? cutWords(s.title, STORY_TITLE_MAX) : null, story: s.story ?? null, why_started: s.why_started ?? null,
-        problem: s.problem ?? null, journey: s.journey ?? null, challenges: s.challenges ?? null, achievements: s.achievements ?? null,
-        lessons: s.lessons ?? null, whats_next: s.whats_next ?? null,
+        listing_id: listingId,
+        title: s.title ? cutWords(s.title, STORY_TITLE_MAX) : null,
+        story: s.story ?? null,
+        why_started: s.why_started ?? null,
+        problem: s.problem ?? null,
+        journey: s.journey ?? null,
+        challenges: s.challenges ?? null,
+        achievements: s.achievements ?? null,
+        lessons: s.lessons ?? null,
+        whats_next: s.whats_next ?? null,
       };
       await sql`
         insert into founder_stories ${sql(row)}
@@ -227,7 +268,12 @@ async function syncSections(sql: Sql, listingId: number, content: DraftContent, 
  * published, owned by the draft's user) when there is none. Returns the listing id and the
  * values that had to be cut or left out. Calls directory_changed() when the listing is public.
  */
-export async function syncListing(sql: Sql, draft: SyncDraft, content: DraftContent, scope: SyncScope): Promise<{ listingId: number; created: boolean; adjusted: Adjustment[] }> {
+export async function syncListing(
+  sql: Sql,
+  draft: SyncDraft,
+  content: DraftContent,
+  scope: SyncScope,
+): Promise<{ listingId: number; created: boolean; adjusted: Adjustment[] }> {
   const adjusted: Adjustment[] = [];
   let listingId = draft.listing_id;
   let created = false;

@@ -8,7 +8,11 @@ const ev = (quote: string) => [{ quote, url: 'https://acme.test/' }];
 const proposal = (over: Partial<AiProposal> = {}): AiProposal => ({
   fields: { name: { value: 'Acme', evidence: ev('Acme') }, tagline: { value: 'Anvils for all', evidence: ev('Anvils for all') } },
   faqs: [{ value: { question: 'Q?', answer: 'A.' }, evidence: ev('Q?') }],
-  founders: [], company_socials: { x: { value: 'https://x.com/acme', evidence: ev('X') } }, founder_socials: {}, story: {}, milestones: [],
+  founders: [],
+  company_socials: { x: { value: 'https://x.com/acme', evidence: ev('X') } },
+  founder_socials: {},
+  story: {},
+  milestones: [],
   ...over,
 });
 
@@ -34,8 +38,14 @@ describe('AI drafts', () => {
     setField(c, 'city', 'Berlin');
     setField(c, 'stage', null);
     setSection(c, 'faqs', []);
-    const next = proposal({ fields: { name: { value: 'ACME', evidence: ev('ACME') }, tagline: { value: 'New', evidence: ev('New') },
-      city: { value: 'Paris', evidence: ev('Paris') }, stage: { value: 'beta', evidence: ev('beta') } } });
+    const next = proposal({
+      fields: {
+        name: { value: 'ACME', evidence: ev('ACME') },
+        tagline: { value: 'New', evidence: ev('New') },
+        city: { value: 'Paris', evidence: ev('Paris') },
+        stage: { value: 'beta', evidence: ev('beta') },
+      },
+    });
     const changed = applyAi(c, next, DRAFT_PARTS);
     expect(changed).not.toContain('name');
     expect(c.fields.name).toMatchObject({ value: 'Acme Inc', state: 'edited', ai: { value: 'ACME' } });

@@ -2,9 +2,7 @@
 // of spec section 3, shared by the edge (update_draft) and the worker (AI drafts and redrafts).
 // Pure functions over plain objects: the callers read the row, apply, and write it back under a
 // row lock.
-import {
-  DRAFT_FIELDS, isListField, type DraftFieldName, type Evidence, type FieldState, type SocialPlatform, type StorySection,
-} from './fields.ts';
+import { DRAFT_FIELDS, isListField, type DraftFieldName, type Evidence, type FieldState, type SocialPlatform, type StorySection } from './fields.ts';
 
 /** The parts of a draft besides the profile fields; each has one state, like a field. */
 export const DRAFT_SECTIONS = ['faqs', 'founders', 'company_socials', 'founder_socials', 'story', 'milestones'] as const;
@@ -15,17 +13,42 @@ export const DRAFT_PARTS: readonly DraftPart[] = [...DRAFT_FIELDS, ...DRAFT_SECT
 export const isSection = (name: string): name is DraftSection => (DRAFT_SECTIONS as readonly string[]).includes(name);
 
 export type FieldValue = string | string[] | null;
-export interface AiValue<T> { value: T; evidence: Evidence[] }
-export interface FieldCell { value: FieldValue; state: FieldState; evidence: Evidence[]; ai: AiValue<FieldValue> | null }
-
-export interface FaqItem { question: string; answer: string; evidence: Evidence[] }
-export interface FounderItem {
-  name: string; title: string | null; bio: string | null; evidence: Evidence[];
-  /** Set when a co-founder added themselves through an invite link. */
-  invite_id?: string; user_id?: string | null;
+export interface AiValue<T> {
+  value: T;
+  evidence: Evidence[];
 }
-export interface MilestoneItem { date: string; title: string; description: string | null; url: string | null; evidence: Evidence[] }
-export interface Quoted { value: string; evidence: Evidence[] }
+export interface FieldCell {
+  value: FieldValue;
+  state: FieldState;
+  evidence: Evidence[];
+  ai: AiValue<FieldValue> | null;
+}
+
+export interface FaqItem {
+  question: string;
+  answer: string;
+  evidence: Evidence[];
+}
+export interface FounderItem {
+  name: string;
+  title: string | null;
+  bio: string | null;
+  evidence: Evidence[];
+  /** Set when a co-founder added themselves through an invite link. */
+  invite_id?: string;
+  user_id?: string | null;
+}
+export interface MilestoneItem {
+  date: string;
+  title: string;
+  description: string | null;
+  url: string | null;
+  evidence: Evidence[];
+}
+export interface Quoted {
+  value: string;
+  evidence: Evidence[];
+}
 
 export interface SectionValues {
   faqs: FaqItem[];
@@ -36,7 +59,11 @@ export interface SectionValues {
   milestones: MilestoneItem[];
 }
 /** state null: not drafted yet (the crawl or the AI is still at work). */
-export interface SectionCell<K extends DraftSection> { state: FieldState | null; value: SectionValues[K]; ai: { value: SectionValues[K] } | null }
+export interface SectionCell<K extends DraftSection> {
+  state: FieldState | null;
+  value: SectionValues[K];
+  ai: { value: SectionValues[K] } | null;
+}
 
 export interface DraftContent {
   fields: Partial<Record<DraftFieldName, FieldCell>>;
@@ -62,8 +89,7 @@ export interface AiProposal {
   milestones: AiValue<{ date: string; title: string; description: string | null; url: string | null }>[];
 }
 
-const emptyOf = (section: DraftSection): SectionValues[DraftSection] =>
-  section === 'faqs' || section === 'founders' || section === 'milestones' ? [] : {};
+const emptyOf = (section: DraftSection): SectionValues[DraftSection] => (section === 'faqs' || section === 'founders' || section === 'milestones' ? [] : {});
 
 export function isEmptyValue(value: unknown): boolean {
   if (value === null || value === undefined) return true;
@@ -81,17 +107,21 @@ export function readContent(row: { fields: unknown } & Record<DraftSection, unkn
   };
   return {
     fields: { ...((row.fields ?? {}) as DraftContent['fields']) },
-    faqs: section('faqs'), founders: section('founders'), company_socials: section('company_socials'),
-    founder_socials: section('founder_socials'), story: section('story'), milestones: section('milestones'),
+    faqs: section('faqs'),
+    founders: section('founders'),
+    company_socials: section('company_socials'),
+    founder_socials: section('founder_socials'),
+    story: section('story'),
+    milestones: section('milestones'),
   };
 }
 
 /** The current value of a part (a field's value or a section's value). */
-export function valueOf(content: DraftContent, part: DraftPart): unknown {
-  return isSection(part) ? content[part].value : content.fields[part]?.value ?? null;
+export function partValue(content: DraftContent, part: DraftPart): unknown {
+  return isSection(part) ? content[part].value : (content.fields[part]?.value ?? null);
 }
 export function stateOf(content: DraftContent, part: DraftPart): FieldState | null {
-  return isSection(part) ? content[part].state : content.fields[part]?.state ?? null;
+  return isSection(part) ? content[part].state : (content.fields[part]?.state ?? null);
 }
 /** Whether the AI has drafted this part at all (restore needs that). */
 export const aiDrafted = (content: DraftContent, part: DraftPart): boolean =>
@@ -104,14 +134,26 @@ const AI_WRITABLE = new Set<FieldState | null>([null, 'ai', 'not_found']);
 
 function sectionFromProposal<K extends DraftSection>(section: K, p: AiProposal): SectionValues[K] {
   const map = (m: Partial<Record<string, AiValue<string>>>) =>
-    Object.fromEntries(Object.entries(m).filter(([, v]) => v && !isEmptyValue(v.value)).map(([k, v]) => [k, { value: v!.value, evidence: v!.evidence }]));
+    Object.fromEntries(
+      Object.entries(m)
+        .filter(([, v]) => v && !isEmptyValue(v.value))
+        .map(([k, v]) => [k, { value: v!.value, evidence: v!.evidence }]),
+    );
   switch (section) {
-    case 'faqs': return p.faqs.map((f) => ({ question: f.value.question, answer: f.value.answer, evidence: f.evidence })) as SectionValues[K];
-    case 'founders': return p.founders.map((f) => ({ name: f.value.name, title: f.value.title ?? null, bio: f.value.bio ?? null, evidence: f.evidence })) as SectionValues[K];
-    case 'milestones': return p.milestones.map((m) => ({
-      date: m.value.date, title: m.value.title, description: m.value.description ?? null, url: m.value.url ?? null, evidence: m.evidence,
-    })) as SectionValues[K];
-    default: return map(p[section as 'story']) as SectionValues[K];
+    case 'faqs':
+      return p.faqs.map((f) => ({ question: f.value.question, answer: f.value.answer, evidence: f.evidence })) as SectionValues[K];
+    case 'founders':
+      return p.founders.map((f) => ({ name: f.value.name, title: f.value.title ?? null, bio: f.value.bio ?? null, evidence: f.evidence })) as SectionValues[K];
+    case 'milestones':
+      return p.milestones.map((m) => ({
+        date: m.value.date,
+        title: m.value.title,
+        description: m.value.description ?? null,
+        url: m.value.url ?? null,
+        evidence: m.evidence,
+      })) as SectionValues[K];
+    default:
+      return map(p[section as 'story']) as SectionValues[K];
   }
 }
 
@@ -208,7 +250,12 @@ export function notFoundFields(content: DraftContent): DraftFieldName[] {
 /** The columns to write back. */
 export function contentColumns(content: DraftContent): Record<'fields' | DraftSection, unknown> {
   return {
-    fields: content.fields, faqs: content.faqs, founders: content.founders, company_socials: content.company_socials,
-    founder_socials: content.founder_socials, story: content.story, milestones: content.milestones,
+    fields: content.fields,
+    faqs: content.faqs,
+    founders: content.founders,
+    company_socials: content.company_socials,
+    founder_socials: content.founder_socials,
+    story: content.story,
+    milestones: content.milestones,
   };
 }

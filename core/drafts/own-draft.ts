@@ -5,7 +5,11 @@ import { loadDraftView, type DraftView } from './view.ts';
 import { missingDraft } from './draft-errors.ts';
 
 /** Who acts on a draft: the signed-in user on this deployment's site. */
-export interface DraftOwner { sql: Sql; userId: string; siteId: number }
+export interface DraftOwner {
+  sql: Sql;
+  userId: string;
+  siteId: number;
+}
 
 /** The caller's draft as get_draft shows it. */
 export async function ownDraftView(owner: DraftOwner, id: string): Promise<DraftView> {

@@ -17,15 +17,28 @@ export interface ComparisonState {
 }
 
 export interface DraftRow extends Record<DraftSection, unknown> {
-  id: string; site_id: number; user_id: string; url: string; domain: string; status: DraftStatus;
-  failure_reason: string | null; failure_detail: string | null;
+  id: string;
+  site_id: number;
+  user_id: string;
+  url: string;
+  domain: string;
+  status: DraftStatus;
+  failure_reason: string | null;
+  failure_detail: string | null;
   fields: unknown;
   seo: { title?: string | null; meta?: string | null };
-  competitor_url: string | null; comparison: ComparisonState | null;
-  regenerating: string[]; regenerate_error: string | null;
+  competitor_url: string | null;
+  comparison: ComparisonState | null;
+  regenerating: string[];
+  regenerate_error: string | null;
   crawl_skipped: { url: string; reason: string }[];
-  completeness: number; missing: string[];
-  listing_id: number | null; submitted_at: Date | null; drafted_at: Date | null; created_at: Date; updated_at: Date;
+  completeness: number;
+  missing: string[];
+  listing_id: number | null;
+  submitted_at: Date | null;
+  drafted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const COLUMNS = (sql: Sql) => sql`
@@ -62,11 +75,23 @@ export async function insertDraft(sql: Sql, d: { siteId: number; userId: string;
 }
 
 export interface DraftListItem {
-  id: string; url: string; domain: string; name: string | null; status: DraftStatus; completeness: number;
-  listing_id: number | null; created_at: Date; updated_at: Date;
+  id: string;
+  url: string;
+  domain: string;
+  name: string | null;
+  status: DraftStatus;
+  completeness: number;
+  listing_id: number | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
-export async function listDrafts(sql: Sql, who: { userId: string; siteId: number }, page: number, perPage: number): Promise<{ items: DraftListItem[]; total: number }> {
+export async function listDrafts(
+  sql: Sql,
+  who: { userId: string; siteId: number },
+  page: number,
+  perPage: number,
+): Promise<{ items: DraftListItem[]; total: number }> {
   const [{ total }] = await sql<{ total: number }[]>`
     select count(*)::int as total from drafts where user_id = ${who.userId} and site_id = ${who.siteId}`;
   const items = await sql<DraftListItem[]>`

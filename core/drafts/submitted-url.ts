@@ -23,12 +23,13 @@ export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowL
   let text = raw.trim();
   // A bare domain ("acme.com/pricing") means its https site.
   if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) text = `https://${text}`;
-  let checked;
+  let checked: ReturnType<typeof checkUrl>;
   try {
     checked = checkUrl(text, { allowLoopback: opts.allowLoopback });
   } catch (error) {
     if (error instanceof UnsafeUrlError) {
-      const why = error.reason === 'address' ? 'must be a public website (the address is not public)' : `must be a public http or https website (${error.message})`;
+      const why =
+        error.reason === 'address' ? 'must be a public website (the address is not public)' : `must be a public http or https website (${error.message})`;
       throw fail(why);
     }
     throw error;
@@ -37,9 +38,16 @@ export function normaliseSubmittedUrl(raw: string, field: string, opts: { allowL
   if (literal === null) {
     if (!host.includes('.') && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website (a full domain name)');
     if (host !== 'localhost' && !isDomainName(host.replace(/\.$/, ''))) throw fail('must be a public website (the host is not a valid domain name)');
-    if (PRIVATE_NAMES.test(host.replace(/\.$/, '')) && !(opts.allowLoopback && host === 'localhost')) throw fail('must be a public website, not a private name');
+    if (PRIVATE_NAMES.test(host.replace(/\.$/, '')) && !(opts.allowLoopback && host === 'localhost'))
+      throw fail('must be a public website, not a private name');
   }
   url.hash = '';
   if (url.href.length > URL_MAX) throw fail(`must be at most ${URL_MAX} characters`, 'invalid_input');
-  return { url: url.href, domain: host.replace(/\.$/, '').replace(/^www\./, '').toLowerCase() };
+  return {
+    url: url.href,
+    domain: host
+      .replace(/\.$/, '')
+      .replace(/^www\./, '')
+      .toLowerCase(),
+  };
 }

@@ -23,9 +23,12 @@ export async function updateDraft(owner: DraftOwner & { allowLoopback: boolean }
   if (clash.length) throw invalidFields(clash, 'contradictory_edit');
   const fields = { ...(input.fields ?? {}) } as TypedFields;
   if (Array.isArray(fields.categories)) fields.categories = await canonicalCategories(owner.sql, fields.categories);
-  const competitor: CompetitorChange = input.competitor_url === undefined || input.competitor_url.trim() === ''
-    ? input.competitor_url === undefined ? undefined : null
-    : normaliseSubmittedUrl(input.competitor_url, 'competitor_url', { allowLoopback: owner.allowLoopback });
+  const competitor: CompetitorChange =
+    input.competitor_url === undefined || input.competitor_url.trim() === ''
+      ? input.competitor_url === undefined
+        ? undefined
+        : null
+      : normaliseSubmittedUrl(input.competitor_url, 'competitor_url', { allowLoopback: owner.allowLoopback });
 
   await withOwnDraftLocked(owner, input.id, async (t, row) => {
     const content = contentOf(row);
@@ -59,13 +62,15 @@ function checkAllowed(row: DraftRow, content: DraftContent, input: DraftUpdate):
     throw draftConflict('draft_in_progress', `The draft is still ${row.status}: regenerate and restore work once it is ready (poll get_draft).`);
   }
   for (const name of input.restore ?? []) {
-    if (!aiDrafted(content, name)) throw draftConflict('nothing_to_restore', `The AI has not drafted "${name}" for this draft, so there is nothing to restore.`);
+    if (!aiDrafted(content, name))
+      throw draftConflict('nothing_to_restore', `The AI has not drafted "${name}" for this draft, so there is nothing to restore.`);
   }
   if (input.regenerate?.length && row.status !== 'ready') {
-    throw draftConflict('draft_failed', 'This draft\'s site could not be read (status failed), so there is nothing to redraft from.');
+    throw draftConflict('draft_failed', "This draft's site could not be read (status failed), so there is nothing to redraft from.");
   }
   for (const name of input.regenerate ?? []) {
-    if (stateOf(content, name) === 'override') throw draftConflict('field_locked', `"${name}" is locked against AI redrafts (override); restore it or type a value first.`);
+    if (stateOf(content, name) === 'override')
+      throw draftConflict('field_locked', `"${name}" is locked against AI redrafts (override); restore it or type a value first.`);
   }
 }
 
@@ -76,18 +81,29 @@ function checkAllowed(row: DraftRow, content: DraftContent, input: DraftUpdate):
 function applyEdits(content: DraftContent, wasRegenerating: string[], fields: TypedFields, input: DraftUpdate) {
   const touched = new Set<string>();
   let regenerating = wasRegenerating.slice();
-  const userTakes = (name: string) => { regenerating = regenerating.filter((r) => r !== name); };
+  const userTakes = (name: string) => {
+    regenerating = regenerating.filter((r) => r !== name);
+  };
   for (const [name, value] of Object.entries(fields) as [DraftFieldName, string | string[] | null][]) {
     setField(content, name, value);
-    touched.add(name); userTakes(name);
+    touched.add(name);
+    userTakes(name);
   }
   for (const section of DRAFT_SECTIONS) {
     if (input[section] === undefined) continue;
     setSection(content, section, sectionFromInput(section, input, content));
-    touched.add(section); userTakes(section);
+    touched.add(section);
+    userTakes(section);
   }
-  for (const name of new Set(input.restore ?? [])) { restorePart(content, name); touched.add(name); userTakes(name); }
-  for (const name of new Set(input.lock_fields ?? [])) { lockPart(content, name); userTakes(name); }
+  for (const name of new Set(input.restore ?? [])) {
+    restorePart(content, name);
+    touched.add(name);
+    userTakes(name);
+  }
+  for (const name of new Set(input.lock_fields ?? [])) {
+    lockPart(content, name);
+    userTakes(name);
+  }
   const regenerate = [...new Set(input.regenerate ?? [])];
   for (const name of regenerate) if (!regenerating.includes(name)) regenerating.push(name);
   return { touched, regenerating, regenerate };

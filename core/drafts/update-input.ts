@@ -4,11 +4,19 @@ import type { FieldIssue } from '../errors/index.ts';
 import { DRAFT_SECTIONS, type DraftContent, type DraftPart, type DraftSection, type SectionValues } from './model.ts';
 
 export interface DraftUpdate {
-  id: string; fields?: Record<string, string | string[] | null>; lock_fields?: DraftPart[]; regenerate?: DraftPart[]; restore?: DraftPart[];
-  faqs?: { question: string; answer: string }[]; company_socials?: Record<string, string>; founder_socials?: Record<string, string>;
-  founders?: { name: string; title?: string | null; bio?: string | null }[]; story?: Record<string, string>;
+  id: string;
+  fields?: Record<string, string | string[] | null>;
+  lock_fields?: DraftPart[];
+  regenerate?: DraftPart[];
+  restore?: DraftPart[];
+  faqs?: { question: string; answer: string }[];
+  company_socials?: Record<string, string>;
+  founder_socials?: Record<string, string>;
+  founders?: { name: string; title?: string | null; bio?: string | null }[];
+  story?: Record<string, string>;
   milestones?: { date: string; title: string; description?: string | null; url?: string | null }[];
-  competitor_url?: string; seo?: { title?: string; meta?: string };
+  competitor_url?: string;
+  seo?: { title?: string; meta?: string };
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -32,7 +40,8 @@ export function sectionFromInput(section: DraftSection, input: DraftUpdate, cont
         const same = before.find((b) => b.name.toLowerCase() === item.name.toLowerCase());
         const unchanged = same && same.title === item.title && same.bio === item.bio;
         return {
-          ...item, evidence: unchanged ? same.evidence : [],
+          ...item,
+          evidence: unchanged ? same.evidence : [],
           ...(same?.invite_id !== undefined ? { invite_id: same.invite_id, user_id: same.user_id ?? null } : {}),
         };
       });
@@ -48,10 +57,14 @@ export function sectionFromInput(section: DraftSection, input: DraftUpdate, cont
     default: {
       const sent = input[section as 'story']!;
       const before = content[section as 'story'].value as Record<string, { value: string; evidence: unknown[] } | undefined>;
-      return Object.fromEntries(Object.entries(sent).filter(([, v]) => v.trim() !== '').map(([k, v]) => {
-        const value = v.trim();
-        return [k, { value, evidence: before[k]?.value === value ? before[k]!.evidence : [] }];
-      })) as SectionValues[DraftSection];
+      return Object.fromEntries(
+        Object.entries(sent)
+          .filter(([, v]) => v.trim() !== '')
+          .map(([k, v]) => {
+            const value = v.trim();
+            return [k, { value, evidence: before[k]?.value === value ? before[k]!.evidence : [] }];
+          }),
+      ) as SectionValues[DraftSection];
     }
   }
 }
@@ -64,7 +77,8 @@ export function contradictions(input: DraftUpdate): FieldIssue[] {
   const restore = new Set(input.restore ?? []);
   const lock = new Set(input.lock_fields ?? []);
   for (const name of regenerate) {
-    if (typed.has(name) || restore.has(name) || lock.has(name)) issues.push({ field: 'regenerate', message: `"${name}" is also typed, restored or locked in this call` });
+    if (typed.has(name) || restore.has(name) || lock.has(name))
+      issues.push({ field: 'regenerate', message: `"${name}" is also typed, restored or locked in this call` });
   }
   for (const name of restore) {
     if (typed.has(name) || lock.has(name)) issues.push({ field: 'restore', message: `"${name}" is also typed or locked in this call` });

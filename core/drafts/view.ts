@@ -19,10 +19,12 @@ function mapSection(cell: { state: FieldState | null; value: Partial<Record<stri
 }
 
 export function fieldsView(content: DraftContent): Record<DraftFieldName, { value: string | string[] | null; state: FieldState | null; evidence: Evidence[] }> {
-  return Object.fromEntries(DRAFT_FIELDS.map((f) => {
-    const cell = content.fields[f];
-    return [f, { value: cell?.value ?? null, state: cell?.state ?? null, evidence: cell?.evidence ?? [] }];
-  })) as never;
+  return Object.fromEntries(
+    DRAFT_FIELDS.map((f) => {
+      const cell = content.fields[f];
+      return [f, { value: cell?.value ?? null, state: cell?.state ?? null, evidence: cell?.evidence ?? [] }];
+    }),
+  ) as never;
 }
 
 export function draftView(row: DraftRow, extra: { pages: { url: string; title: string | null }[]; invites: InviteRow[] }) {
@@ -38,23 +40,38 @@ export function draftView(row: DraftRow, extra: { pages: { url: string; title: s
     faqs: { state: content.faqs.state, value: content.faqs.value.map((f) => ({ question: f.question, answer: f.answer, evidence: f.evidence ?? [] })) },
     founders: {
       state: content.founders.state,
-      value: content.founders.value.map((f) => ({ name: f.name, title: f.title ?? null, bio: f.bio ?? null, evidence: f.evidence ?? [], invited: f.invite_id !== undefined })),
+      value: content.founders.value.map((f) => ({
+        name: f.name,
+        title: f.title ?? null,
+        bio: f.bio ?? null,
+        evidence: f.evidence ?? [],
+        invited: f.invite_id !== undefined,
+      })),
     },
     company_socials: mapSection(content.company_socials),
     founder_socials: mapSection(content.founder_socials),
     story: mapSection(content.story),
     milestones: {
       state: content.milestones.state,
-      value: content.milestones.value.map((m) => ({ date: m.date, title: m.title, description: m.description ?? null, url: m.url ?? null, evidence: m.evidence ?? [] })),
+      value: content.milestones.value.map((m) => ({
+        date: m.date,
+        title: m.title,
+        description: m.description ?? null,
+        url: m.url ?? null,
+        evidence: m.evidence ?? [],
+      })),
     },
     seo: { title: row.seo.title ?? null, meta: row.seo.meta ?? null },
     competitor_url: row.competitor_url,
-    comparison: comparison === null ? null : {
-      status: comparison.status,
-      competitor: { url: comparison.url, name: comparison.name ?? null },
-      points: comparison.points ?? [],
-      failure: comparison.status === 'failed' ? { reason: comparison.failure_reason ?? 'unknown', detail: comparison.failure_detail ?? '' } : null,
-    },
+    comparison:
+      comparison === null
+        ? null
+        : {
+            status: comparison.status,
+            competitor: { url: comparison.url, name: comparison.name ?? null },
+            points: comparison.points ?? [],
+            failure: comparison.status === 'failed' ? { reason: comparison.failure_reason ?? 'unknown', detail: comparison.failure_detail ?? '' } : null,
+          },
     regenerating: row.regenerating,
     regenerate_error: row.regenerate_error,
     completeness: row.completeness,

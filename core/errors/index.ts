@@ -5,7 +5,10 @@ import { kindOf, type ErrorCode, type ErrorKind } from './codes.ts';
 
 export { ERROR_CODES, GENERIC_CODE, isErrorCode, kindOf, type ErrorCode, type ErrorKind } from './codes.ts';
 
-export interface FieldIssue { field: string; message: string }
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
 
 export interface DomainErrorOptions {
   fields?: FieldIssue[];
@@ -18,7 +21,11 @@ export class DomainError extends Error {
   readonly fields: FieldIssue[];
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(readonly code: ErrorCode, message: string, opts: DomainErrorOptions = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    opts: DomainErrorOptions = {},
+  ) {
     super(message);
     this.kind = kindOf(code);
     this.fields = opts.fields ?? [];
@@ -26,8 +33,7 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (message: string, fields: FieldIssue[] = [], code: ErrorCode = 'invalid_input') =>
-  new DomainError(code, message, { fields });
+export const invalid = (message: string, fields: FieldIssue[] = [], code: ErrorCode = 'invalid_input') => new DomainError(code, message, { fields });
 export const notFound = (message: string, code: ErrorCode = 'not_found') => new DomainError(code, message);
 
 /** A 400 naming every offending field, worded the same wherever input is checked. */
@@ -35,4 +41,3 @@ export const invalidFields = (issues: FieldIssue[], code: ErrorCode = 'invalid_i
   invalid(`Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`, issues, code);
 
 export const conflict = (code: ErrorCode, message: string, opts: DomainErrorOptions = {}) => new DomainError(code, message, opts);
-

@@ -12,7 +12,7 @@ describe('findBadge', () => {
     expect(findBadge(badge().replace('listed.svg', 'launched.svg'), site, 'lumen')).toEqual({ found: true });
   });
 
-  test('a link elsewhere, another listing\'s badge or a bare image is not our badge', () => {
+  test("a link elsewhere, another listing's badge or a bare image is not our badge", () => {
     expect(findBadge(badge().replace('/listings/lumen', '/listings/other'), site, 'lumen')).toEqual({ found: false, reason: 'badge_not_found' });
     expect(findBadge(badge().replace('/badges/lumen/', '/badges/other/'), site, 'lumen')).toEqual({ found: false, reason: 'badge_not_found' });
     expect(findBadge(`<img src="${site}/badges/lumen/listed.svg">`, site, 'lumen')).toEqual({ found: false, reason: 'badge_not_found' });
@@ -21,14 +21,24 @@ describe('findBadge', () => {
 
   test('a hidden badge does not count', () => {
     for (const wrap of [
-      (s: string) => `<div hidden>${s}</div>`, (s: string) => `<div style="display: none">${s}</div>`,
-      (s: string) => `<div style="color:red;visibility:hidden">${s}</div>`, (s: string) => `<div style="opacity:0">${s}</div>`,
-      (s: string) => `<template>${s}</template>`, (s: string) => `<noscript>${s}</noscript>`, (s: string) => `<span aria-hidden="true">${s}</span>`,
+      (s: string) => `<div hidden>${s}</div>`,
+      (s: string) => `<div style="display: none">${s}</div>`,
+      (s: string) => `<div style="color:red;visibility:hidden">${s}</div>`,
+      (s: string) => `<div style="opacity:0">${s}</div>`,
+      (s: string) => `<template>${s}</template>`,
+      (s: string) => `<noscript>${s}</noscript>`,
+      (s: string) => `<span aria-hidden="true">${s}</span>`,
       (s: string) => `<!-- ${s} -->`,
     ]) {
       expect(findBadge(badge(wrap), site, 'lumen').found).toBe(false);
     }
     expect(findBadge(badge(undefined, 'width="0" height="0"'), site, 'lumen')).toEqual({ found: false, reason: 'badge_hidden' });
-    expect(findBadge(badge((s) => `<div style="display:none">${s}</div>`), site, 'lumen')).toEqual({ found: false, reason: 'badge_hidden' });
+    expect(
+      findBadge(
+        badge((s) => `<div style="display:none">${s}</div>`),
+        site,
+        'lumen',
+      ),
+    ).toEqual({ found: false, reason: 'badge_hidden' });
   });
 });

@@ -8,13 +8,16 @@ import * as cheerio from 'cheerio';
 export type BadgeVerdict = { found: true } | { found: false; reason: 'badge_not_found' | 'badge_hidden' };
 
 const INVISIBLE_TAGS = new Set(['template', 'noscript', 'head', 'script', 'style', 'iframe', 'object']);
-const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|opacity\s*:\s*0(\.0+)?\s*(!important)?\s*(;|$)|(width|height)\s*:\s*0(px)?\s*(!important)?\s*(;|$))/i;
+const HIDDEN_STYLE =
+  /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*(hidden|collapse)|opacity\s*:\s*0(\.0+)?\s*(!important)?\s*(;|$)|(width|height)\s*:\s*0(px)?\s*(!important)?\s*(;|$))/i;
 
 const norm = (u: string): string | null => {
   try {
     const url = new URL(u);
     return `${url.protocol}//${url.host.toLowerCase()}${decodeURIComponent(url.pathname).replace(/\/+$/, '')}`;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 };
 
 export function findBadge(html: string, siteUrl: string, slug: string): BadgeVerdict {
@@ -26,8 +29,10 @@ export function findBadge(html: string, siteUrl: string, slug: string): BadgeVer
   let sawHidden = false;
   for (const a of $('a[href]').toArray()) {
     if (norm($(a).attr('href') ?? '') !== profile) continue;
-    const imgs = $(a).find('img[src], source[srcset]').toArray().filter((el) =>
-      ($(el).attr('src') ?? $(el).attr('srcset') ?? '').trim().toLowerCase().startsWith(images));
+    const imgs = $(a)
+      .find('img[src], source[srcset]')
+      .toArray()
+      .filter((el) => ($(el).attr('src') ?? $(el).attr('srcset') ?? '').trim().toLowerCase().startsWith(images));
     if (!imgs.length) continue;
     const img = imgs.find((el) => el.tagName.toLowerCase() === 'img') ?? imgs[0];
     if (visible($, img)) return { found: true };
@@ -41,7 +46,7 @@ function visible($: cheerio.CheerioAPI, el: Parameters<cheerio.CheerioAPI>[0]): 
   const img = $(el as never);
   if (zero(img.attr('width')) || zero(img.attr('height'))) return false;
   for (const node of [img.get(0), ...img.parents().toArray()]) {
-    if (!node || node.type !== 'tag') continue;
+    if (node?.type !== 'tag') continue;
     const n = $(node);
     if (INVISIBLE_TAGS.has(node.tagName.toLowerCase())) return false;
     if (n.attr('hidden') !== undefined || n.attr('aria-hidden')?.toLowerCase() === 'true') return false;

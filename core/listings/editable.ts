@@ -2,9 +2,19 @@
 // the edge's schema, the domain and the version history all read this table.
 
 export const TEXT_FIELDS = {
-  tagline: 200, short_description: 300, description: 20000, pricing_model: 40, pricing_summary: 300,
-  country: 2, city: 120, demo_video_url: 500, contact_email: 254,
-  headline: 200, summary: 20000, seo_title: 200, seo_description: 320,
+  tagline: 200,
+  short_description: 300,
+  description: 20000,
+  pricing_model: 40,
+  pricing_summary: 300,
+  country: 2,
+  city: 120,
+  demo_video_url: 500,
+  contact_email: 254,
+  headline: 200,
+  summary: 20000,
+  seo_title: 200,
+  seo_description: 320,
 } as const;
 export const LIST_FIELDS = ['features', 'usps', 'keywords'] as const;
 export const LIST_MAX_ITEMS = 20;
@@ -27,5 +37,10 @@ export const APPLY_TO_MAX = 60;
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
 export const isHttpUrl = (v: string): boolean => {
   if (!new RegExp(HTTP_URL_PATTERN).test(v)) return false;
-  try { const u = new URL(v); return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''; } catch { return false; }
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
 };

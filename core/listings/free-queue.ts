@@ -19,7 +19,8 @@ export async function chooseFreeListing(owner: ListingOwner, id: number): Promis
     // Calling again answers the same queued state.
     if (l.queued && (l.status === 'awaiting_badge' || l.status === 'scheduled')) return;
     if (l.plan === 'paid') throw conflict('listing_paid', 'The listing is on the paid plan; its launch week comes with the paid launch.');
-    if (l.status !== 'draft') throw conflict('listing_already_published', `The listing is ${l.status}; only a listing not yet published can join the free queue.`);
+    if (l.status !== 'draft')
+      throw conflict('listing_already_published', `The listing is ${l.status}; only a listing not yet published can join the free queue.`);
     if (!l.submitted) throw conflict('listing_not_submitted', 'Free launches are for listings saved by submit_draft.');
     const [{ week, min_week, max_week }] = await t<{ week: string | null; min_week: string; max_week: string }[]>`
       select to_char(allocate_free_week(${listingId}), 'YYYY-MM-DD') as week,

@@ -2,7 +2,10 @@
 import { transaction, type Sql } from '../../sql/db.ts';
 import { invalidFields, type FieldIssue } from '../errors/index.ts';
 
-export interface Answer { question_id: number; answer: string }
+export interface Answer {
+  question_id: number;
+  answer: string;
+}
 
 export async function answerInterview(sql: Sql, userId: string, answers: Answer[]) {
   return transaction(sql, async (t) => {
@@ -11,7 +14,8 @@ export async function answerInterview(sql: Sql, userId: string, answers: Answer[
     const seen = new Set<number>();
     const issues: FieldIssue[] = [];
     answers.forEach((a, i) => {
-      if (!known.has(a.question_id)) issues.push({ field: `answers.${i}.question_id`, message: `names no interview question (${a.question_id}); see list_interview_questions` });
+      if (!known.has(a.question_id))
+        issues.push({ field: `answers.${i}.question_id`, message: `names no interview question (${a.question_id}); see list_interview_questions` });
       else if (seen.has(a.question_id)) issues.push({ field: `answers.${i}.question_id`, message: 'is answered twice in this call' });
       seen.add(a.question_id);
     });

@@ -5,12 +5,24 @@ import { ownListingId, type ListingOwner } from './own-listing.ts';
 
 export const MILESTONES_MAX = 50;
 
-export interface Milestone { id: number; listing_id: number; date: string; title: string; description: string | null; url: string | null; published: boolean }
+export interface Milestone {
+  id: number;
+  listing_id: number;
+  date: string;
+  title: string;
+  description: string | null;
+  url: string | null;
+  published: boolean;
+}
 
 const published = (t: ListingOwner['sql'], listingId: number) =>
   t<{ p: boolean }[]>`select status = 'live' and 'milestones' = any(unlocked_sections) as p from listings where id = ${listingId}`;
 
-export async function addMilestone(owner: ListingOwner, id: number, m: { date: string; title: string; description?: string | null; url?: string | null }): Promise<Milestone> {
+export async function addMilestone(
+  owner: ListingOwner,
+  id: number,
+  m: { date: string; title: string; description?: string | null; url?: string | null },
+): Promise<Milestone> {
   return transaction(owner.sql, async (t) => {
     const listingId = await ownListingId(t, owner, id, { forUpdate: true });
     const [{ n }] = await t<{ n: number }[]>`select count(*)::int as n from milestones where listing_id = ${listingId}`;

@@ -3,10 +3,14 @@ import type { Sql } from '../../sql/db.ts';
 import { notFound } from '../errors/index.ts';
 
 /** Who acts on a listing: the signed-in user, on this deployment's site, with one credential. */
-export interface ListingOwner { sql: Sql; userId: string; siteId: number; credential: string }
+export interface ListingOwner {
+  sql: Sql;
+  userId: string;
+  siteId: number;
+  credential: string;
+}
 
-export const missingListing = (id: number) =>
-  notFound(`No listing ${id} of yours on this site (another account's listing is reported the same way).`);
+export const missingListing = (id: number) => notFound(`No listing ${id} of yours on this site (another account's listing is reported the same way).`);
 
 /** Listings the user owns: submitted by them, or of a company they hold a verified claim on. */
 export const ownsListing = (sql: Sql, userId: string) => sql`(l.owner_user_id = ${userId}::bigint

@@ -9,16 +9,30 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 export type NextAction = 'choose_launch' | 'place_badge' | 'keep_badge' | 'none';
 
 export interface OwnerListing {
-  id: number; slug: string; name: string; url: string; domain: string; profile_url: string;
-  status: string; status_reason: string | null; status_detail: string | null; status_changed_at: string | null;
-  plan: string; launch_week: string | null; launched_at: string | null; free_queued_at: string | null;
-  badge_checked_at: string | null; badge_seen_at: string | null;
-  unlocked_sections: string[]; categories: string[];
+  id: number;
+  slug: string;
+  name: string;
+  url: string;
+  domain: string;
+  profile_url: string;
+  status: string;
+  status_reason: string | null;
+  status_detail: string | null;
+  status_changed_at: string | null;
+  plan: string;
+  launch_week: string | null;
+  launched_at: string | null;
+  free_queued_at: string | null;
+  badge_checked_at: string | null;
+  badge_seen_at: string | null;
+  unlocked_sections: string[];
+  categories: string[];
   fields: Record<string, unknown>;
   socials: Record<string, string>;
   faqs: { question: string; answer: string }[];
   submitted: boolean;
-  created_at: string; updated_at: string;
+  created_at: string;
+  updated_at: string;
   next_step: { action: NextAction; message: string };
 }
 
@@ -27,14 +41,24 @@ function nextStep(l: Omit<OwnerListing, 'next_step'>): OwnerListing['next_step']
   switch (l.status) {
     case 'draft':
       return l.submitted
-        ? { action: 'choose_launch', message: l.status_reason === 'badge_missing_at_launch'
-            ? 'Our badge was not on your homepage when your launch week began, so the listing lost its week. Place the badge and call choose_free_listing again, or buy a launch.'
-            : 'Publish it: call choose_free_listing for a free launch week, or buy a launch (create_checkout).' }
+        ? {
+            action: 'choose_launch',
+            message:
+              l.status_reason === 'badge_missing_at_launch'
+                ? 'Our badge was not on your homepage when your launch week began, so the listing lost its week. Place the badge and call choose_free_listing again, or buy a launch.'
+                : 'Publish it: call choose_free_listing for a free launch week, or buy a launch (create_checkout).',
+          }
         : { action: 'choose_launch', message: 'Publish it with a paid launch (create_checkout); free launches are for listings saved by submit_draft.' };
     case 'awaiting_badge':
-      return { action: 'place_badge', message: `Place our "Listed on" badge (badge.html) on your homepage ${l.url}, visible and linking to ${l.profile_url}. We check it every hour; once found, the listing is scheduled for the week of ${l.launch_week}.` };
+      return {
+        action: 'place_badge',
+        message: `Place our "Listed on" badge (badge.html) on your homepage ${l.url}, visible and linking to ${l.profile_url}. We check it every hour; once found, the listing is scheduled for the week of ${l.launch_week}.`,
+      };
     case 'scheduled':
-      return { action: 'keep_badge', message: `Scheduled for the week of ${l.launch_week}. Keep the badge on your homepage: it is checked again before the listing goes live on that Monday.` };
+      return {
+        action: 'keep_badge',
+        message: `Scheduled for the week of ${l.launch_week}. Keep the badge on your homepage: it is checked again before the listing goes live on that Monday.`,
+      };
     default:
       return { action: 'none', message: l.status === 'live' ? 'Your listing is live.' : `Status ${l.status}.` };
   }
@@ -85,7 +109,9 @@ export async function ownerListings(owner: Pick<ListingOwner, 'sql' | 'userId' |
     limit ${perPage} offset ${offsetOf(page, perPage)}`;
   let total = rows[0]?.total;
   if (total === undefined) {
-    [{ total }] = await sql<{ total: number }[]>`select count(*)::int as total from listings l where l.site_id = ${owner.siteId} and ${ownsListing(sql, owner.userId)}`;
+    [{ total }] = await sql<
+      { total: number }[]
+    >`select count(*)::int as total from listings l where l.site_id = ${owner.siteId} and ${ownsListing(sql, owner.userId)}`;
   }
   const items = rows.map(({ total: _t, ...r }) => ({ ...r, next_step: nextStep({ ...r, fields: {}, socials: {}, faqs: [] }) }));
   return { items, total };

@@ -11,12 +11,23 @@ import { readPage } from '../net/read-page.ts';
 import { enqueue, JOBS } from '../jobs/index.ts';
 import { findBadge } from './badge-html.ts';
 
-interface Row { id: number; status: string; url: string; slug: string; site_url: string; launch_week: string | null; due: boolean }
+interface Row {
+  id: number;
+  status: string;
+  url: string;
+  slug: string;
+  site_url: string;
+  launch_week: string | null;
+  due: boolean;
+}
 
-const readRow = async (sql: Sql, id: number, lock: boolean) => (await sql<Row[]>`
+const readRow = async (sql: Sql, id: number, lock: boolean) =>
+  (
+    await sql<Row[]>`
   select l.id::int, l.status, l.url, l.slug, s.url as site_url, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
          l.launch_week <= date_trunc('week', now() at time zone 'utc')::date as due
-  from listings l join sites s on s.id = l.site_id where l.id = ${id} ${lock ? sql`for update of l` : sql``}`)[0];
+  from listings l join sites s on s.id = l.site_id where l.id = ${id} ${lock ? sql`for update of l` : sql``}`
+  )[0];
 
 type Verdict = { found: true } | { found: false; reason: string; detail: string | null; siteDown: boolean };
 
@@ -39,10 +50,17 @@ export async function checkBadge(sql: Sql, fetcher: SafeFetch, id: number): Prom
     const row = await readRow(t, id, true);
     if (!row || !QUEUED.includes(row.status)) return row?.status ?? null;
     let status = row.status;
-    let reason: string | null = null; let detail: string | null = null;
+    let reason: string | null = null;
+    let detail: string | null = null;
     if (v.found) status = 'scheduled';
-    else if (v.siteDown) { reason = v.reason; detail = v.detail; } // an outage alone moves nothing
-    else { status = 'awaiting_badge'; reason = row.status === 'scheduled' ? 'badge_removed' : v.reason; }
+    else if (v.siteDown) {
+      reason = v.reason;
+      detail = v.detail;
+    } // an outage alone moves nothing
+    else {
+      status = 'awaiting_badge';
+      reason = row.status === 'scheduled' ? 'badge_removed' : v.reason;
+    }
     await t`
       update listings set status = ${status}, status_reason = ${reason}, status_detail = ${detail}, badge_checked_at = now(),
         badge_seen_at = case when ${v.found} then now() else badge_seen_at end,

@@ -4,9 +4,16 @@ import { ownListingId, type ListingOwner } from './own-listing.ts';
 
 export const STORY_SECTIONS = ['title', 'story', 'why_started', 'problem', 'journey', 'challenges', 'achievements', 'lessons', 'whats_next'] as const;
 export type StorySection = (typeof STORY_SECTIONS)[number];
-export const STORY_MAX: Record<StorySection, number> = Object.fromEntries(STORY_SECTIONS.map((s) => [s, s === 'title' ? 200 : 8000])) as Record<StorySection, number>;
+export const STORY_MAX: Record<StorySection, number> = Object.fromEntries(STORY_SECTIONS.map((s) => [s, s === 'title' ? 200 : 8000])) as Record<
+  StorySection,
+  number
+>;
 
-export interface StoryOut { sections: Partial<Record<StorySection, string>>; updated_at: string | null; published: boolean }
+export interface StoryOut {
+  sections: Partial<Record<StorySection, string>>;
+  updated_at: string | null;
+  published: boolean;
+}
 
 export async function setFounderStory(owner: ListingOwner, id: number, input: Partial<Record<StorySection, string>>): Promise<StoryOut> {
   return transaction(owner.sql, async (t) => {

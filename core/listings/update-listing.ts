@@ -14,7 +14,11 @@ export interface ListingEdit {
   apply_to?: string[];
 }
 
-export interface AppliedTo { site: string; listing_id: number; fields: string[] }
+export interface AppliedTo {
+  site: string;
+  listing_id: number;
+  fields: string[];
+}
 
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v);
 
@@ -45,7 +49,13 @@ async function targetSites(sql: Sql, applyTo: string[], ownSiteId: number): Prom
   return found.filter((s) => s.id !== ownSiteId);
 }
 
-async function writeListing(t: Sql, id: number, cols: Record<string, unknown>, edit: Pick<ListingEdit, 'socials' | 'faqs'>, by: VersionBy): Promise<{ version: number | null; status: string }> {
+async function writeListing(
+  t: Sql,
+  id: number,
+  cols: Record<string, unknown>,
+  edit: Pick<ListingEdit, 'socials' | 'faqs'>,
+  by: VersionBy,
+): Promise<{ version: number | null; status: string }> {
   const parts = [...Object.keys(cols), ...(edit.socials ? ['socials'] : []), ...(edit.faqs ? ['faqs'] : [])];
   const before = await snapshot(t, id, parts);
   if (Object.keys(cols).length) await t`update listings set ${t(cols)} where id = ${id}`;

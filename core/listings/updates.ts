@@ -7,7 +7,15 @@ import { enqueueMail } from '../mail/outbox.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 import { ownListingId, type ListingOwner } from './own-listing.ts';
 
-export interface PostedUpdate { id: number; listing_id: number; title: string; body: string; created_at: string; followers: number; published: boolean }
+export interface PostedUpdate {
+  id: number;
+  listing_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  followers: number;
+  published: boolean;
+}
 
 export async function postListingUpdate(owner: ListingOwner, id: number, input: { title: string; body: string }): Promise<PostedUpdate> {
   return transaction(owner.sql, async (t) => {
@@ -47,10 +55,12 @@ export async function notifyFollowers(sql: Sql, updateId: number, site: { url: s
       const secret = newSecret(SECRET_PREFIX.unsubscribe);
       const profile = `${u.site_url}/listings/${u.slug}`;
       const mailId = await enqueueMail(t, {
-        to: f.email, kind: 'listing_update',
+        to: f.email,
+        kind: 'listing_update',
         subject: `${u.name}: ${u.title}`.slice(0, 300),
-        text: `${u.name} posted an update on ${u.site_name}.\n\n${u.title}\n\n${u.body}\n\n${profile}\n\n`
-          + `You get this because you follow ${u.name}. Stop these mails: ${base}/unsubscribe/${secret}`,
+        text:
+          `${u.name} posted an update on ${u.site_name}.\n\n${u.title}\n\n${u.body}\n\n${profile}\n\n` +
+          `You get this because you follow ${u.name}. Stop these mails: ${base}/unsubscribe/${secret}`,
       });
       await t`insert into update_notifications (update_id, user_id, listing_id, mail_id, unsubscribe_hash)
               values (${updateId}, ${f.user_id}::bigint, ${u.listing_id}, ${mailId}::bigint, ${hashSecret(secret)})`;
@@ -59,7 +69,11 @@ export async function notifyFollowers(sql: Sql, updateId: number, site: { url: s
   });
 }
 
-export interface UnsubscribeTarget { listing: string; email: string; done: boolean }
+export interface UnsubscribeTarget {
+  listing: string;
+  email: string;
+  done: boolean;
+}
 
 export async function unsubscribeTarget(sql: Sql, secret: string): Promise<UnsubscribeTarget | null> {
   const [row] = await sql<UnsubscribeTarget[]>`

@@ -23,14 +23,22 @@ export async function snapshot(sql: Sql, listingId: number, parts: string[]): Pr
 
 /** Keeps only the parts whose value changed; both sides, or null when nothing changed. */
 export function changes(before: Snapshot, after: Snapshot): { before: Snapshot; after: Snapshot } | null {
-  const b: Snapshot = {}; const a: Snapshot = {};
+  const b: Snapshot = {};
+  const a: Snapshot = {};
   for (const k of Object.keys(after)) {
-    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) { b[k] = before[k] ?? null; a[k] = after[k]; }
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
+      b[k] = before[k] ?? null;
+      a[k] = after[k];
+    }
   }
   return Object.keys(a).length ? { before: b, after: a } : null;
 }
 
-export interface VersionBy { userId: string; credential: string; operation: string }
+export interface VersionBy {
+  userId: string;
+  credential: string;
+  operation: string;
+}
 
 export async function recordVersion(sql: Sql, listingId: number, by: VersionBy, diff: { before: Snapshot; after: Snapshot }): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
@@ -42,8 +50,17 @@ export async function recordVersion(sql: Sql, listingId: number, by: VersionBy, 
 }
 
 export interface VersionRow {
-  id: number; site_key: string; listing_id: number; slug: string; name: string; operation: string;
-  editor_email: string | null; credential: string; before: Snapshot; after: Snapshot; created_at: Date;
+  id: number;
+  site_key: string;
+  listing_id: number;
+  slug: string;
+  name: string;
+  operation: string;
+  editor_email: string | null;
+  credential: string;
+  before: Snapshot;
+  after: Snapshot;
+  created_at: Date;
 }
 
 /** The moderation feed of one site (or all), newest first. */

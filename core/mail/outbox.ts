@@ -1,7 +1,13 @@
 import type { Sql } from '../../sql/db.ts';
 import { enqueue, JOBS } from '../jobs/index.ts';
 
-export interface MailMessage { to: string; subject: string; text: string; html?: string | null; kind: string }
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  kind: string;
+}
 
 /**
  * Records a mail in the outbox and enqueues its delivery in the caller's transaction (pass the
@@ -17,7 +23,17 @@ export async function enqueueMail(sql: Sql, m: MailMessage): Promise<string> {
   return row.id;
 }
 
-export interface OutboxEntry { id: string; to_address: string; subject: string; body_text: string; kind: string; created_at: Date; sent_at: Date | null; attempts: number; last_error: string | null }
+export interface OutboxEntry {
+  id: string;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  kind: string;
+  created_at: Date;
+  sent_at: Date | null;
+  attempts: number;
+  last_error: string | null;
+}
 
 export async function recentMail(sql: Sql, opts: { limit?: number; to?: string } = {}): Promise<OutboxEntry[]> {
   return sql<OutboxEntry[]>`

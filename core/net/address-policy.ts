@@ -7,7 +7,10 @@ export type UnsafeReason = 'scheme' | 'address' | 'redirects' | 'too_large' | 't
 /** Thrown for every refused fetch; `reason` is stable so callers can tell the owner why. */
 export class UnsafeUrlError extends Error {
   override readonly name = 'UnsafeUrlError';
-  constructor(readonly reason: UnsafeReason, message: string) {
+  constructor(
+    readonly reason: UnsafeReason,
+    message: string,
+  ) {
     super(message);
   }
 }

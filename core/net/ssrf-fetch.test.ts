@@ -23,28 +23,49 @@ beforeAll(() => {
         return n === 0 ? new Response('end of chain') : new Response(null, { status: 302, headers: { Location: `/r/${n - 1}` } });
       }
       switch (url.pathname) {
-        case '/page': return new Response('<h1>hello</h1>', { headers: { 'Content-Type': 'text/html' } });
-        case '/host': return new Response(`host=${request.headers.get('host')}`);
-        case '/to-private': return Response.redirect('http://10.0.0.1/admin', 302);
-        case '/to-metadata': return new Response(null, { status: 307, headers: { Location: 'http://169.254.169.254/latest/meta-data/' } });
-        case '/to-file': return new Response(null, { status: 301, headers: { Location: 'file:///etc/passwd' } });
-        case '/to-page': return new Response(null, { status: 308, headers: { Location: '/page' } });
-        case '/big-declared': return new Response('x'.repeat(4096));
-        case '/big-streamed': return new Response(new ReadableStream({
-          pull(controller) { controller.enqueue(new Uint8Array(1024).fill(120)); },
-        }));
-        case '/hang': return new Promise<Response>(() => {});
-        case '/slow-body': return new Response(new ReadableStream({
-          start(controller) { controller.enqueue(new TextEncoder().encode('first chunk')); },
-        }));
-        default: return new Response('not found', { status: 404 });
+        case '/page':
+          return new Response('<h1>hello</h1>', { headers: { 'Content-Type': 'text/html' } });
+        case '/host':
+          return new Response(`host=${request.headers.get('host')}`);
+        case '/to-private':
+          return Response.redirect('http://10.0.0.1/admin', 302);
+        case '/to-metadata':
+          return new Response(null, { status: 307, headers: { Location: 'http://169.254.169.254/latest/meta-data/' } });
+        case '/to-file':
+          return new Response(null, { status: 301, headers: { Location: 'file:///etc/passwd' } });
+        case '/to-page':
+          return new Response(null, { status: 308, headers: { Location: '/page' } });
+        case '/big-declared':
+          return new Response('x'.repeat(4096));
+        case '/big-streamed':
+          return new Response(
+            new ReadableStream({
+              pull(controller) {
+                controller.enqueue(new Uint8Array(1024).fill(120));
+              },
+            }),
+          );
+        case '/hang':
+          return new Promise<Response>(() => {});
+        case '/slow-body':
+          return new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode('first chunk'));
+              },
+            }),
+          );
+        default:
+          return new Response('not found', { status: 404 });
       }
     },
   });
   base = `http://127.0.0.1:${server.port}`;
 });
 
-afterAll(() => { server.stop(true); });
+afterAll(() => {
+  server.stop(true);
+});
 
 const fetcher = (extra: Partial<SafeFetcherOptions> = {}) =>
   createSafeFetcher({ allowLoopback: true, userAgent: 'ListingBot/1.0 (+test)', timeoutMs: 3000, ...extra });
@@ -95,7 +116,12 @@ describe('safeFetch on loopback (allowLoopback)', () => {
 
   test('a redirect to a private address is refused before connecting', async () => {
     let resolved = 0;
-    const safeFetch = fetcher({ resolve: async () => { resolved += 1; return ['127.0.0.1']; } });
+    const safeFetch = fetcher({
+      resolve: async () => {
+        resolved += 1;
+        return ['127.0.0.1'];
+      },
+    });
     expect(await refusal(safeFetch(`${base}/to-private`))).toBe('address');
     expect(resolved).toBe(0); // a literal hop is checked as-is, never resolved or contacted
   });
@@ -134,7 +160,12 @@ describe('safeFetch on loopback (allowLoopback)', () => {
 
   test('a name resolving to loopback connects to the checked address with its Host header', async () => {
     const asked: string[] = [];
-    const safeFetch = fetcher({ resolve: async (host) => { asked.push(host); return ['127.0.0.1']; } });
+    const safeFetch = fetcher({
+      resolve: async (host) => {
+        asked.push(host);
+        return ['127.0.0.1'];
+      },
+    });
     const response = await safeFetch(`http://shop.example.test:${server.port}/host`);
     expect(text(response.body)).toBe(`host=shop.example.test:${server.port}`);
     expect(seen.at(-1)!.host).toBe(`shop.example.test:${server.port}`);
@@ -144,7 +175,15 @@ describe('safeFetch on loopback (allowLoopback)', () => {
 
   test('unresolvable names', async () => {
     expect(await refusal(fetcher({ resolve: async () => [] })('http://empty.test/'))).toBe('unresolvable');
-    expect(await refusal(fetcher({ resolve: async () => { throw new Error('ENOTFOUND'); } })('http://gone.test/'))).toBe('unresolvable');
+    expect(
+      await refusal(
+        fetcher({
+          resolve: async () => {
+            throw new Error('ENOTFOUND');
+          },
+        })('http://gone.test/'),
+      ),
+    ).toBe('unresolvable');
   });
 
   test('a body over maxBytes is refused (declared and streamed)', async () => {
@@ -196,13 +235,32 @@ describe('safeFetch over https', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'ssrf-tls-'));
-    const made = Bun.spawnSync([openssl!, 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=site.test',
-      '-addext', 'subjectAltName=DNS:site.test']);
+    const made = Bun.spawnSync([
+      openssl!,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=site.test',
+      '-addext',
+      'subjectAltName=DNS:site.test',
+    ]);
     if (made.exitCode !== 0) throw new Error(made.stderr.toString());
     cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     tlsServer = Bun.serve({
-      port: 0, hostname: '127.0.0.1', tls: { cert, key: Bun.file(join(dir, 'key.pem')) },
+      port: 0,
+      hostname: '127.0.0.1',
+      tls: { cert, key: Bun.file(join(dir, 'key.pem')) },
       fetch: (request) => new Response(`host=${request.headers.get('host')}`),
     });
   });

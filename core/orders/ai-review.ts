@@ -3,11 +3,20 @@
 // so every statement about the product quotes the site word for word; nothing is fetched again.
 import type { Sql } from '../../sql/db.ts';
 
-interface Quote { quote: string; url: string; field: string }
+interface Quote {
+  quote: string;
+  url: string;
+  field: string;
+}
 
 const LABELS: Record<string, string> = {
-  tagline: 'tagline', short_description: 'short description', description: 'description', pricing_summary: 'pricing',
-  pricing_model: 'pricing model', features: 'features', usps: 'selling points',
+  tagline: 'tagline',
+  short_description: 'short description',
+  description: 'description',
+  pricing_summary: 'pricing',
+  pricing_model: 'pricing model',
+  features: 'features',
+  usps: 'selling points',
 };
 
 /** The evidence quotes of the listing's draft, most useful fields first; else sentences of its crawled home page. */
@@ -36,19 +45,25 @@ export async function writeAiReview(tx: Sql, lineId: string, listingId: string, 
     parts.push('What the website says:');
     for (const q of quotes) parts.push(`- ${LABELS[q.field] ?? 'website'}: "${q.quote}" (${q.url})`);
   } else {
-    parts.push('No text of the product\'s website is stored (the listing was not submitted by URL), so the review looks at the listing alone.');
+    parts.push("No text of the product's website is stored (the listing was not submitted by URL), so the review looks at the listing alone.");
   }
   const advice: string[] = [];
   if (!l.tagline) advice.push('Add a tagline: one line that says who the product is for and what it does.');
   else if (l.tagline.length > 80) advice.push(`Shorten the tagline (${l.tagline.length} characters) to under 80 so it is not cut in lists.`);
-  if (!l.description || l.description.length < 300) advice.push('Write a longer description (300+ characters) naming the problem, the audience and what makes the product different.');
+  if (!l.description || l.description.length < 300)
+    advice.push('Write a longer description (300+ characters) naming the problem, the audience and what makes the product different.');
   if (!l.seo_title) advice.push('Set an SEO title (up to 70 characters) with the product name and its category.');
   if (!l.seo_description) advice.push('Set an SEO description (up to 170 characters) that restates the tagline with one concrete benefit.');
-  if (quotes.length && !quotes.some((q) => q.field === 'pricing_summary' || q.field === 'pricing_model')) advice.push('State pricing on the website: visitors and the directory look for it first.');
+  if (quotes.length && !quotes.some((q) => q.field === 'pricing_summary' || q.field === 'pricing_model'))
+    advice.push('State pricing on the website: visitors and the directory look for it first.');
   parts.push('Suggestions:', ...(advice.length ? advice.map((a) => `- ${a}`) : ['- The profile covers the essentials; keep the latest updates coming.']));
   const body = parts.join('\n');
   const [r] = await tx<{ id: string }[]>`
     insert into listing_ai_reviews (listing_id, order_line_id, body, quotes)
     values (${listingId}, ${lineId}, ${body}, ${tx.json(quotes.map(({ quote, url }) => ({ quote, url })) as never)}) returning id::text`;
-  return { summary: `AI review #${r.id} written from ${quotes.length} quotes of the website; shown on the profile.`, review_id: Number(r.id), quotes: quotes.length };
+  return {
+    summary: `AI review #${r.id} written from ${quotes.length} quotes of the website; shown on the profile.`,
+    review_id: Number(r.id),
+    quotes: quotes.length,
+  };
 }

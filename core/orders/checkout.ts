@@ -9,13 +9,21 @@ import { checkoutUrl, orderRow, orderView, type OrderRow, type OrderView } from 
 import { decideVat, vatOf } from './vat.ts';
 import type { ViesCheck } from './vies.ts';
 
-export interface CheckoutScope extends OrderScope { email: string; siteUrl: string; provider: PaymentProvider; ttlMinutes: number }
+export interface CheckoutScope extends OrderScope {
+  email: string;
+  siteUrl: string;
+  provider: PaymentProvider;
+  ttlMinutes: number;
+}
 
 const linesForProvider = async (sql: Sql, row: OrderRow) => {
   const lines = await sql<{ name: string; amount_cents: number; week: string | null; listing_id: string | null }[]>`
     select p.name, ol.amount_cents::int, to_char(ol.week, 'YYYY-MM-DD') as week, ol.listing_id::text
     from order_lines ol join products p on p.code = ol.product_code where ol.order_id = ${row.id} order by ol.position`;
-  const out = lines.map((l) => ({ name: `${l.name}${l.listing_id ? ` (listing ${l.listing_id})` : ''}${l.week ? `, week of ${l.week}` : ''}`, amount_cents: l.amount_cents }));
+  const out = lines.map((l) => ({
+    name: `${l.name}${l.listing_id ? ` (listing ${l.listing_id})` : ''}${l.week ? `, week of ${l.week}` : ''}`,
+    amount_cents: l.amount_cents,
+  }));
   if (row.vat_cents > 0) out.push({ name: `VAT ${row.vat.rate_percent}% (${row.vat.country})`, amount_cents: row.vat_cents });
   return out;
 };
@@ -23,9 +31,14 @@ const linesForProvider = async (sql: Sql, row: OrderRow) => {
 /** Starts a provider session for the order as it now stands and stores it on the row (inside `tx`). */
 async function startSession(tx: Sql, scope: { provider: PaymentProvider; siteUrl: string; email: string }, row: OrderRow) {
   const session = await scope.provider.createSession({
-    orderNumber: row.number, currency: row.currency, lines: await linesForProvider(tx, row), totalCents: row.total_cents,
-    customerEmail: scope.email, expiresAt: row.expires_at,
-    successUrl: `${checkoutUrl(scope.siteUrl, row.number)}?paid=1`, cancelUrl: checkoutUrl(scope.siteUrl, row.number),
+    orderNumber: row.number,
+    currency: row.currency,
+    lines: await linesForProvider(tx, row),
+    totalCents: row.total_cents,
+    customerEmail: scope.email,
+    expiresAt: row.expires_at,
+    successUrl: `${checkoutUrl(scope.siteUrl, row.number)}?paid=1`,
+    cancelUrl: checkoutUrl(scope.siteUrl, row.number),
   });
   await tx`update orders set provider_session_id = ${session.id}, provider_session_url = ${session.url},
                              provider_session_total_cents = ${row.total_cents}, updated_at = now() where id = ${row.id}`;
@@ -64,7 +77,12 @@ export function assertPayable(row: OrderRow) {
   }
 }
 
-export interface BillingInput { name: string; address: string; country: string; vatNumber: string | null }
+export interface BillingInput {
+  name: string;
+  address: string;
+  country: string;
+  vatNumber: string | null;
+}
 
 /** Stores billing details and re-prices the VAT of every line for them (the checkout page's form). */
 export async function updateBilling(sql: Sql, sellerCountry: string, number: string, billing: BillingInput, vies?: ViesCheck): Promise<void> {

@@ -4,9 +4,17 @@
 // counted), so it works before issue 10's slot allocator lands; the two are to be reconciled there.
 import type { Sql } from '../../sql/db.ts';
 
-export interface LaunchResult { summary: string; [detail: string]: unknown }
+export interface LaunchResult {
+  summary: string;
+  [detail: string]: unknown;
+}
 
-interface ListingState { status: string; plan: string; launch_week: string | null; launched: boolean }
+interface ListingState {
+  status: string;
+  plan: string;
+  launch_week: string | null;
+  launched: boolean;
+}
 
 async function lockListing(tx: Sql, listingId: string): Promise<ListingState | null> {
   const [l] = await tx<ListingState[]>`
@@ -31,7 +39,8 @@ async function weekWithSlot(tx: Sql, siteId: number, listingId: string, wanted: 
   return row?.week ?? null;
 }
 
-const moved = (wanted: string, got: string) => (got === wanted ? {} : { requested_week: wanted, moved_because: `week ${wanted} filled up before payment; the next week with a free slot was taken` });
+const moved = (wanted: string, got: string) =>
+  got === wanted ? {} : { requested_week: wanted, moved_because: `week ${wanted} filled up before payment; the next week with a free slot was taken` };
 
 /** launch: the paid plan, live at once (no week) or scheduled into the chosen week; no badge needed. */
 export async function fulfilLaunch(tx: Sql, siteId: number, listingId: string, week: string | null): Promise<LaunchResult> {
@@ -45,7 +54,7 @@ export async function fulfilLaunch(tx: Sql, siteId: number, listingId: string, w
   if (!week) {
     await tx`update listings set status = 'live', plan = 'paid', launch_week = date_trunc('week', now() at time zone 'utc')::date,
                                  launched_at = now(), updated_at = now() where id = ${listingId}`;
-    return { summary: 'Live now on the paid plan, in this week\'s launches.', before, applied: true };
+    return { summary: "Live now on the paid plan, in this week's launches.", before, applied: true };
   }
   const got = await weekWithSlot(tx, siteId, listingId, week);
   if (!got) {
@@ -67,7 +76,13 @@ export async function fulfilSkipQueue(tx: Sql, siteId: number, listingId: string
   const got = await weekWithSlot(tx, siteId, listingId, week);
   if (!got) return { summary: 'Not applied: no launch week has a free slot; refund it.', applied: false };
   await tx`update listings set launch_week = ${got}::date, updated_at = now() where id = ${listingId}`;
-  return { summary: `Moved from the free-queue week ${l.launch_week ?? '(none)'} to the week of ${got}.`, previous_week: l.launch_week, week: got, ...moved(week, got), applied: true };
+  return {
+    summary: `Moved from the free-queue week ${l.launch_week ?? '(none)'} to the week of ${got}.`,
+    previous_week: l.launch_week,
+    week: got,
+    ...moved(week, got),
+    applied: true,
+  };
 }
 
 /**
@@ -79,11 +94,22 @@ export async function fulfilRelaunch(tx: Sql, siteId: number, listingId: string,
   if (!l) return { summary: 'Not applied: the listing no longer exists.', applied: false };
   const got = (await weekWithSlot(tx, siteId, listingId, week)) ?? week;
   await tx`update listings set launch_week = ${got}::date, updated_at = now() where id = ${listingId}`;
-  return { summary: `Relaunched in the week of ${got} (previous launch week ${l.launch_week ?? 'none'}).`, previous_week: l.launch_week, week: got, ...moved(week, got), applied: true };
+  return {
+    summary: `Relaunched in the week of ${got} (previous launch week ${l.launch_week ?? 'none'}).`,
+    previous_week: l.launch_week,
+    week: got,
+    ...moved(week, got),
+    applied: true,
+  };
 }
 
 /** Refund of a launch line: undone while the listing has not gone live; a launch that happened stays. */
-export async function reverseLaunch(tx: Sql, listingId: string, product: string, details: Record<string, unknown>): Promise<{ reversed: boolean; note: string }> {
+export async function reverseLaunch(
+  tx: Sql,
+  listingId: string,
+  product: string,
+  details: Record<string, unknown>,
+): Promise<{ reversed: boolean; note: string }> {
   const l = await lockListing(tx, listingId);
   if (!l) return { reversed: false, note: 'The listing no longer exists.' };
   if (product === 'launch' || product === 'launch_bundle') {

@@ -13,8 +13,19 @@ export const FEATURED_DAYS = 7;
 export const BUNDLE_SECTIONS = ['story', 'milestones', 'media'];
 
 interface LineRow {
-  id: string; order_id: string; site_id: number; user_id: string; product_code: string; listing_id: string | null; week: string | null;
-  categories: string[]; options: Record<string, unknown> | null; amount_cents: number; currency: string; order_status: string; fulfilment_status: string;
+  id: string;
+  order_id: string;
+  site_id: number;
+  user_id: string;
+  product_code: string;
+  listing_id: string | null;
+  week: string | null;
+  categories: string[];
+  options: Record<string, unknown> | null;
+  amount_cents: number;
+  currency: string;
+  order_status: string;
+  fulfilment_status: string;
 }
 
 async function featureFor(tx: Sql, lineId: string, listingId: string): Promise<LaunchResult> {
@@ -24,16 +35,24 @@ async function featureFor(tx: Sql, lineId: string, listingId: string): Promise<L
     select ${listingId}, ${lineId}, s, s + make_interval(days => ${FEATURED_DAYS})
     from (select greatest(now(), coalesce((select max(ends_at) from listing_featured where listing_id = ${listingId}), now())) as s) x
     returning starts_at, ends_at`;
-  return { summary: `Featured from ${f.starts_at.toISOString()} until ${f.ends_at.toISOString()}.`, featured_from: f.starts_at.toISOString(), featured_until: f.ends_at.toISOString() };
+  return {
+    summary: `Featured from ${f.starts_at.toISOString()} until ${f.ends_at.toISOString()}.`,
+    featured_from: f.starts_at.toISOString(),
+    featured_until: f.ends_at.toISOString(),
+  };
 }
 
 async function applyLine(tx: Sql, line: LineRow): Promise<LaunchResult> {
   const listing = line.listing_id!;
   switch (line.product_code) {
-    case 'launch': return fulfilLaunch(tx, line.site_id, listing, line.week);
-    case 'skip_queue': return fulfilSkipQueue(tx, line.site_id, listing, line.week!);
-    case 'relaunch': return fulfilRelaunch(tx, line.site_id, listing, line.week!);
-    case 'featured': return featureFor(tx, line.id, listing);
+    case 'launch':
+      return fulfilLaunch(tx, line.site_id, listing, line.week);
+    case 'skip_queue':
+      return fulfilSkipQueue(tx, line.site_id, listing, line.week!);
+    case 'relaunch':
+      return fulfilRelaunch(tx, line.site_id, listing, line.week!);
+    case 'featured':
+      return featureFor(tx, line.id, listing);
     case 'launch_bundle': {
       const launch = await fulfilLaunch(tx, line.site_id, listing, null);
       const featured = await featureFor(tx, line.id, listing);
@@ -54,24 +73,46 @@ async function applyLine(tx: Sql, line: LineRow): Promise<LaunchResult> {
       const added: string[] = [];
       const skipped: { slug: string; reason: string }[] = [];
       for (const slug of line.categories) {
-        const [{ extras }] = await tx<{ extras: number }[]>`select count(*)::int as extras from listing_categories where listing_id = ${listing} and not is_primary`;
+        const [{ extras }] = await tx<
+          { extras: number }[]
+        >`select count(*)::int as extras from listing_categories where listing_id = ${listing} and not is_primary`;
         const [c] = await tx<{ id: number; primary: boolean }[]>`
           select c.id, c.id = l.primary_category_id as primary from categories c, listings l where c.slug = ${slug} and l.id = ${listing}`;
-        if (!c) { skipped.push({ slug, reason: 'the category no longer exists' }); continue; }
-        if (c.primary) { skipped.push({ slug, reason: 'it became the primary category' }); continue; }
-        if (extras >= 3) { skipped.push({ slug, reason: 'the listing already has 3 extra categories' }); continue; }
-        const ins = await tx`insert into listing_categories (listing_id, category_id, is_primary) values (${listing}, ${c.id}, false) on conflict do nothing returning 1`;
-        if (ins.length) added.push(slug); else skipped.push({ slug, reason: 'already one of its categories' });
+        if (!c) {
+          skipped.push({ slug, reason: 'the category no longer exists' });
+          continue;
+        }
+        if (c.primary) {
+          skipped.push({ slug, reason: 'it became the primary category' });
+          continue;
+        }
+        if (extras >= 3) {
+          skipped.push({ slug, reason: 'the listing already has 3 extra categories' });
+          continue;
+        }
+        const ins =
+          await tx`insert into listing_categories (listing_id, category_id, is_primary) values (${listing}, ${c.id}, false) on conflict do nothing returning 1`;
+        if (ins.length) added.push(slug);
+        else skipped.push({ slug, reason: 'already one of its categories' });
       }
-      return { summary: `Categories added: ${added.join(', ') || 'none'}${skipped.length ? `; not added: ${skipped.map((s) => `${s.slug} (${s.reason})`).join(', ')}` : ''}.`, added, skipped };
+      return {
+        summary: `Categories added: ${added.join(', ') || 'none'}${skipped.length ? `; not added: ${skipped.map((s) => `${s.slug} (${s.reason})`).join(', ')}` : ''}.`,
+        added,
+        skipped,
+      };
     }
-    case 'ai_review': return writeAiReview(tx, line.id, listing, typeof line.options?.focus === 'string' ? line.options.focus : null);
+    case 'ai_review':
+      return writeAiReview(tx, line.id, listing, typeof line.options?.focus === 'string' ? line.options.focus : null);
     case 'billboard_min': {
       await tx`insert into billboard_contributions (listing_id, user_id, amount_cents, currency, order_line_id)
                values (${listing}, ${line.user_id}, ${line.amount_cents}, ${line.currency}, ${line.id})`;
-      return { summary: `Billboard contribution of ${line.amount_cents} cents ${line.currency}, shown on the billboard as paid placement.`, amount_cents: line.amount_cents };
+      return {
+        summary: `Billboard contribution of ${line.amount_cents} cents ${line.currency}, shown on the billboard as paid placement.`,
+        amount_cents: line.amount_cents,
+      };
     }
-    default: return { summary: `No fulfilment is defined for ${line.product_code}.`, applied: false };
+    default:
+      return { summary: `No fulfilment is defined for ${line.product_code}.`, applied: false };
   }
 }
 
@@ -82,7 +123,7 @@ async function fulfilLine(sql: Sql, lineId: string): Promise<boolean> {
       select ol.id::text, ol.order_id::text, o.site_id, o.user_id::text, ol.product_code, ol.listing_id::text, to_char(ol.week, 'YYYY-MM-DD') as week,
              ol.categories, ol.options, ol.amount_cents::int, o.currency, o.status as order_status, ol.fulfilment_status
       from order_lines ol join orders o on o.id = ol.order_id where ol.id = ${lineId} for update of ol`;
-    if (!line || line.fulfilment_status !== 'pending' || line.order_status !== 'paid') return false;
+    if (line?.fulfilment_status !== 'pending' || line.order_status !== 'paid') return false;
     const result = line.listing_id ? await applyLine(tx, line) : { summary: 'Not applied: the listing no longer exists.', applied: false };
     await tx`update order_lines set fulfilment_status = 'fulfilled', fulfilled_at = now(), fulfilment = ${tx.json(result as never)} where id = ${lineId}`;
     await tx`select directory_changed()`;

@@ -42,7 +42,8 @@ async function apply(tx: Sql, ev: PaymentEvent): Promise<{ outcome: PaymentOutco
   if (row.status === 'paid' || row.status === 'fulfilled') return { outcome: 'already_paid', orderId: row.id };
   // Events can arrive out of order: a refund of this payment that came first wins, nothing is fulfilled.
   if (ev.paymentId) {
-    const [waiting] = await tx`select 1 from payment_events where provider = ${ev.provider} and payment_id = ${ev.paymentId} and outcome = 'refund_waiting' limit 1`;
+    const [waiting] =
+      await tx`select 1 from payment_events where provider = ${ev.provider} and payment_id = ${ev.paymentId} and outcome = 'refund_waiting' limit 1`;
     if (waiting) {
       await tx`update order_lines set fulfilment_status = 'cancelled', reversal = ${tx.json({ reversed: true, note: 'Refunded before the payment was recorded: nothing was done.' })}
                where order_id = ${row.id} and fulfilment_status = 'pending'`;

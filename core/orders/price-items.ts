@@ -9,20 +9,48 @@ import { decideVat, isKnownCountry, vatOf, type VatDecision } from './vat.ts';
 import type { ViesCheck } from './vies.ts';
 
 export interface OrderItemInput {
-  product: string; listing_id?: number; week?: string; amount_cents?: number; categories?: string[]; options?: Record<string, unknown>;
+  product: string;
+  listing_id?: number;
+  week?: string;
+  amount_cents?: number;
+  categories?: string[];
+  options?: Record<string, unknown>;
 }
-export interface OrderBody { items: OrderItemInput[]; billing_country?: string; vat_number?: string }
+export interface OrderBody {
+  items: OrderItemInput[];
+  billing_country?: string;
+  vat_number?: string;
+}
 
 export interface PricedLine {
-  position: number; product: string; name: string; listing_id: number | null; week: string | null; categories: string[];
-  options: Record<string, unknown> | null; amount_cents: number; vat_cents: number; total_cents: number;
+  position: number;
+  product: string;
+  name: string;
+  listing_id: number | null;
+  week: string | null;
+  categories: string[];
+  options: Record<string, unknown> | null;
+  amount_cents: number;
+  vat_cents: number;
+  total_cents: number;
 }
 
 export interface Quote {
-  currency: string; lines: PricedLine[]; subtotal_cents: number; vat_cents: number; total_cents: number; vat: VatDecision;
+  currency: string;
+  lines: PricedLine[];
+  subtotal_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  vat: VatDecision;
 }
 
-export interface OrderScope { sql: Sql; siteId: number; userId: string; sellerCountry: string; vies?: ViesCheck }
+export interface OrderScope {
+  sql: Sql;
+  siteId: number;
+  userId: string;
+  sellerCountry: string;
+  vies?: ViesCheck;
+}
 
 /** Products that put a listing into a launch week (at most one per listing and order). */
 export const LAUNCHING = ['launch', 'launch_bundle', 'skip_queue', 'relaunch'];
@@ -42,7 +70,13 @@ function optionsValidator(schema: Record<string, unknown>): ValidateFunction {
 const at = (i: number, field?: string) => `items.${i}${field ? `.${field}` : ''}`;
 
 interface ListingRow {
-  id: string; status: string; plan: string; launch_week: string | null; launched: boolean; primary_slug: string | null; extras: string[];
+  id: string;
+  status: string;
+  plan: string;
+  launch_week: string | null;
+  launched: boolean;
+  primary_slug: string | null;
+  extras: string[];
 }
 
 /** The caller's listings on this site among `ids`; another account's listing is simply absent. */
@@ -76,23 +110,30 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
   // Shape of each item against its product.
   const items = body.items.map((item, i) => ({ item, i, product: byCode.get(item.product) }));
   for (const { item, i, product: p } of items) {
-    if (!p) { issues.push({ field: at(i, 'product'), message: `is not a product code from list_products (${products.map((x) => x.code).join(', ')})` }); continue; }
+    if (!p) {
+      issues.push({ field: at(i, 'product'), message: `is not a product code from list_products (${products.map((x) => x.code).join(', ')})` });
+      continue;
+    }
     if (p.needs_listing && item.listing_id === undefined) issues.push({ field: at(i, 'listing_id'), message: `is required for ${p.code}` });
     if (!p.needs_listing && item.listing_id !== undefined) issues.push({ field: at(i, 'listing_id'), message: `is not accepted for ${p.code}` });
     const takesWeek = p.needs_week || WEEK_PRODUCTS.includes(p.code);
-    if (!takesWeek && item.week !== undefined) issues.push({ field: at(i, 'week'), message: `is not accepted for ${p.code} (only ${WEEK_PRODUCTS.join(', ')} take a week)` });
-    else if (takesWeek && item.week === undefined && (p.needs_week || WEEK_REQUIRED.includes(p.code))) issues.push({ field: at(i, 'week'), message: `is required for ${p.code}` });
+    if (!takesWeek && item.week !== undefined)
+      issues.push({ field: at(i, 'week'), message: `is not accepted for ${p.code} (only ${WEEK_PRODUCTS.join(', ')} take a week)` });
+    else if (takesWeek && item.week === undefined && (p.needs_week || WEEK_REQUIRED.includes(p.code)))
+      issues.push({ field: at(i, 'week'), message: `is required for ${p.code}` });
     else if (takesWeek && item.week !== undefined && !weeks.includes(item.week)) {
       issues.push({ field: at(i, 'week'), message: `must be a Monday from the weeks list_products shows (${weeks[0]} to ${weeks[weeks.length - 1]})` });
     }
     if (p.code === 'billboard_min') {
       if (item.amount_cents === undefined) issues.push({ field: at(i, 'amount_cents'), message: 'is required for billboard_min' });
-      else if (p.min_amount_cents !== null && item.amount_cents < p.min_amount_cents) issues.push({ field: at(i, 'amount_cents'), message: `must be at least ${p.min_amount_cents} (the minimum of billboard_min)` });
+      else if (p.min_amount_cents !== null && item.amount_cents < p.min_amount_cents)
+        issues.push({ field: at(i, 'amount_cents'), message: `must be at least ${p.min_amount_cents} (the minimum of billboard_min)` });
     } else if (item.amount_cents !== undefined) issues.push({ field: at(i, 'amount_cents'), message: 'is only accepted for billboard_min' });
     if (p.code === 'extra_categories') {
       const cats = item.categories ?? [];
       if (cats.length === 0) issues.push({ field: at(i, 'categories'), message: 'is required for extra_categories: 1 to 3 category slugs' });
-      else if (cats.length > EXTRA_CATEGORIES_MAX) issues.push({ field: at(i, 'categories'), message: `must hold at most ${EXTRA_CATEGORIES_MAX} category slugs` });
+      else if (cats.length > EXTRA_CATEGORIES_MAX)
+        issues.push({ field: at(i, 'categories'), message: `must hold at most ${EXTRA_CATEGORIES_MAX} category slugs` });
       else if (new Set(cats).size !== cats.length) issues.push({ field: at(i, 'categories'), message: 'must not repeat a category' });
     } else if (item.categories !== undefined) issues.push({ field: at(i, 'categories'), message: 'is only accepted for extra_categories' });
     if (item.options !== undefined) {
@@ -129,18 +170,32 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
     if (LAUNCHING.includes(code)) {
       const earlier = launchItem.get(item.listing_id!);
       if (earlier !== undefined) {
-        contradictions.push({ field: at(i, 'product'), message: `contradicts ${at(earlier)}: listing ${l.id} can get only one of ${LAUNCHING.join(', ')} per order (${items[earlier].item.product} and ${code})` });
+        contradictions.push({
+          field: at(i, 'product'),
+          message: `contradicts ${at(earlier)}: listing ${l.id} can get only one of ${LAUNCHING.join(', ')} per order (${items[earlier].item.product} and ${code})`,
+        });
       } else launchItem.set(item.listing_id!, i);
     }
     if (code === 'launch' || code === 'launch_bundle') {
-      if (l.launched) issues.push({ field: at(i, 'listing_id'), message: `listing ${l.id} has already launched (status ${l.status}); a second launch is a relaunch` });
-      else if (l.plan === 'paid') issues.push({ field: at(i, 'listing_id'), message: `listing ${l.id} already has a paid launch (week ${l.launch_week ?? 'now'})` });
+      if (l.launched)
+        issues.push({ field: at(i, 'listing_id'), message: `listing ${l.id} has already launched (status ${l.status}); a second launch is a relaunch` });
+      else if (l.plan === 'paid')
+        issues.push({ field: at(i, 'listing_id'), message: `listing ${l.id} already has a paid launch (week ${l.launch_week ?? 'now'})` });
     }
     if (code === 'skip_queue') {
-      if (l.plan === 'paid') contradictions.push({ field: at(i, 'listing_id'), message: `skip_queue is for free listings only; listing ${l.id} is on the paid plan and chose its week with its launch` });
-      else if (!['awaiting_badge', 'scheduled'].includes(l.status)) issues.push({ field: at(i, 'listing_id'), message: `skip_queue is only for a free listing waiting in the queue (status awaiting_badge or scheduled); listing ${l.id} is ${l.status}` });
+      if (l.plan === 'paid')
+        contradictions.push({
+          field: at(i, 'listing_id'),
+          message: `skip_queue is for free listings only; listing ${l.id} is on the paid plan and chose its week with its launch`,
+        });
+      else if (!['awaiting_badge', 'scheduled'].includes(l.status))
+        issues.push({
+          field: at(i, 'listing_id'),
+          message: `skip_queue is only for a free listing waiting in the queue (status awaiting_badge or scheduled); listing ${l.id} is ${l.status}`,
+        });
     }
-    if (code === 'relaunch' && !l.launched) issues.push({ field: at(i, 'listing_id'), message: `relaunch is only for a listing that has launched; listing ${l.id} is ${l.status}` });
+    if (code === 'relaunch' && !l.launched)
+      issues.push({ field: at(i, 'listing_id'), message: `relaunch is only for a listing that has launched; listing ${l.id} is ${l.status}` });
     if (code === 'extra_categories') {
       const list = extrasWanted.get(item.listing_id!) ?? [];
       list.push({ i, slugs: item.categories! });
@@ -166,7 +221,10 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
           else adding.add(slug);
         });
         if (l.extras.length + adding.size > EXTRA_CATEGORIES_MAX) {
-          issues.push({ field: at(i, 'categories'), message: `would give listing ${l.id} ${l.extras.length + adding.size} extra categories; at most ${EXTRA_CATEGORIES_MAX} (it has ${l.extras.length})` });
+          issues.push({
+            field: at(i, 'categories'),
+            message: `would give listing ${l.id} ${l.extras.length + adding.size} extra categories; at most ${EXTRA_CATEGORIES_MAX} (it has ${l.extras.length})`,
+          });
         }
       }
     }
@@ -185,7 +243,11 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
     for (const r of rows) {
       const wanting = perWeek.get(r.week)!;
       wanting.forEach((i, k) => {
-        if (r.taken + k + 1 > r.slots) issues.push({ field: at(i, 'week'), message: `week ${r.week} is full (${r.taken} of ${r.slots} launch slots taken); choose another week from list_products` });
+        if (r.taken + k + 1 > r.slots)
+          issues.push({
+            field: at(i, 'week'),
+            message: `week ${r.week} is full (${r.taken} of ${r.slots} launch slots taken); choose another week from list_products`,
+          });
       });
     }
   }
@@ -200,8 +262,16 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
     const amount = p!.code === 'billboard_min' ? item.amount_cents! : p!.price.amount_cents;
     const vatCents = vatOf(amount, vat.rate_basis_points);
     return {
-      position: i, product: p!.code, name: p!.name, listing_id: item.listing_id ?? null, week: item.week ?? null,
-      categories: item.categories ?? [], options: item.options ?? null, amount_cents: amount, vat_cents: vatCents, total_cents: amount + vatCents,
+      position: i,
+      product: p!.code,
+      name: p!.name,
+      listing_id: item.listing_id ?? null,
+      week: item.week ?? null,
+      categories: item.categories ?? [],
+      options: item.options ?? null,
+      amount_cents: amount,
+      vat_cents: vatCents,
+      total_cents: amount + vatCents,
     };
   });
   const subtotal = lines.reduce((s, l) => s + l.amount_cents, 0);

@@ -8,10 +8,26 @@ import { reverseLaunch } from './fulfil-launch.ts';
 import { BUNDLE_SECTIONS } from './fulfil.ts';
 import { orderRow, type OrderRow } from './store.ts';
 
-export interface RefundLine { position: number; product: string; reversed: boolean; note: string }
-export interface RefundResult { number: string; already: boolean; lines: RefundLine[] }
+export interface RefundLine {
+  position: number;
+  product: string;
+  reversed: boolean;
+  note: string;
+}
+export interface RefundResult {
+  number: string;
+  already: boolean;
+  lines: RefundLine[];
+}
 
-interface LineRow { id: string; position: number; product_code: string; listing_id: string | null; fulfilment_status: string; fulfilment: Record<string, unknown> | null }
+interface LineRow {
+  id: string;
+  position: number;
+  product_code: string;
+  listing_id: string | null;
+  fulfilment_status: string;
+  fulfilment: Record<string, unknown> | null;
+}
 
 async function endFeatured(tx: Sql, lineId: string) {
   await tx`delete from listing_featured where order_line_id = ${lineId} and starts_at >= now()`;
@@ -23,7 +39,10 @@ async function reverseLine(tx: Sql, l: LineRow): Promise<{ reversed: boolean; no
   const listing = l.listing_id;
   if (!listing) return { reversed: false, note: 'The listing no longer exists.' };
   switch (l.product_code) {
-    case 'launch': case 'skip_queue': case 'relaunch': return reverseLaunch(tx, listing, l.product_code, details);
+    case 'launch':
+    case 'skip_queue':
+    case 'relaunch':
+      return reverseLaunch(tx, listing, l.product_code, details);
     case 'launch_bundle': {
       const parts = (details.parts ?? {}) as { launch?: Record<string, unknown> };
       const launch = await reverseLaunch(tx, listing, 'launch_bundle', parts.launch ?? {});
@@ -31,15 +50,21 @@ async function reverseLine(tx: Sql, l: LineRow): Promise<{ reversed: boolean; no
       await tx`update listings set unlocked_sections = array(select s from unnest(unlocked_sections) s where s <> all(${BUNDLE_SECTIONS}::text[])) where id = ${listing}`;
       return { reversed: launch.reversed, note: `${launch.note} Featured period ended; story, milestones and media locked again.` };
     }
-    case 'featured': await endFeatured(tx, l.id); return { reversed: true, note: 'The featured period ended.' };
+    case 'featured':
+      await endFeatured(tx, l.id);
+      return { reversed: true, note: 'The featured period ended.' };
     case 'extra_categories': {
       const added = (details.added as string[] | undefined) ?? [];
       await tx`delete from listing_categories lc using categories c
                where lc.listing_id = ${listing} and lc.category_id = c.id and not lc.is_primary and c.slug = any(${added}::text[])`;
       return { reversed: true, note: `Categories removed: ${added.join(', ') || 'none'}.` };
     }
-    case 'ai_review': await tx`update listing_ai_reviews set hidden = true where order_line_id = ${l.id}`; return { reversed: true, note: 'The AI review is no longer shown.' };
-    case 'billboard_min': await tx`delete from billboard_contributions where order_line_id = ${l.id}`; return { reversed: true, note: 'The billboard contribution was removed.' };
+    case 'ai_review':
+      await tx`update listing_ai_reviews set hidden = true where order_line_id = ${l.id}`;
+      return { reversed: true, note: 'The AI review is no longer shown.' };
+    case 'billboard_min':
+      await tx`delete from billboard_contributions where order_line_id = ${l.id}`;
+      return { reversed: true, note: 'The billboard contribution was removed.' };
     case 'done_for_you': {
       const [t] = await tx<{ status: string }[]>`select status from operator_tasks where order_line_id = ${l.id} for update`;
       if (t?.status === 'open') {
@@ -48,7 +73,8 @@ async function reverseLine(tx: Sql, l: LineRow): Promise<{ reversed: boolean; no
       }
       return { reversed: false, note: 'Cannot be undone: the site team has already listed the product on other launch sites.' };
     }
-    default: return { reversed: false, note: 'Nothing to reverse.' };
+    default:
+      return { reversed: false, note: 'Nothing to reverse.' };
   }
 }
 
@@ -66,7 +92,7 @@ export async function refundOrder(sql: Sql, find: { number?: string; paymentId?:
       row = r ? await orderRow(tx, { number: r.number }, { forUpdate: true }) : null;
     }
     if (!row) throw new DomainError('not_found', `No order ${find.number ?? `with payment ${find.paymentId}`}.`);
-    if (row.status === 'refunded') return { number: row.number, already: true, lines: ((row.refund?.lines ?? []) as RefundLine[]) };
+    if (row.status === 'refunded') return { number: row.number, already: true, lines: (row.refund?.lines ?? []) as RefundLine[] };
     if ((row.status === 'pending' || row.status === 'expired') && source === 'operator') {
       throw conflict('order_not_payable', `Order ${row.number} was never paid (status ${row.expired ? 'expired' : row.status}); there is nothing to refund.`);
     }

@@ -4,24 +4,71 @@ import { DomainError } from '../errors/index.ts';
 import type { VatDecision } from './vat.ts';
 
 export interface OrderLineView {
-  position: number; product: string; name: string; listing_id: number | null; week: string | null; categories: string[];
-  options: Record<string, unknown> | null; amount_cents: number; vat_cents: number; total_cents: number;
-  fulfilment: { status: 'pending' | 'fulfilled' | 'reversed' | 'cancelled'; fulfilled_at: string | null; summary: string | null; details: Record<string, unknown> | null; reversal: Record<string, unknown> | null };
+  position: number;
+  product: string;
+  name: string;
+  listing_id: number | null;
+  week: string | null;
+  categories: string[];
+  options: Record<string, unknown> | null;
+  amount_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  fulfilment: {
+    status: 'pending' | 'fulfilled' | 'reversed' | 'cancelled';
+    fulfilled_at: string | null;
+    summary: string | null;
+    details: Record<string, unknown> | null;
+    reversal: Record<string, unknown> | null;
+  };
 }
 
 export interface OrderView {
-  number: string; status: string; currency: string; subtotal_cents: number; vat_cents: number; total_cents: number; vat: VatDecision;
+  number: string;
+  status: string;
+  currency: string;
+  subtotal_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  vat: VatDecision;
   billing: { name: string | null; address: string | null; country: string | null; vat_number: string | null };
-  provider: 'test' | 'stripe'; checkout_url: string | null; test_mode: boolean;
-  created_at: string; expires_at: string; paid_at: string | null; fulfilled_at: string | null; refunded_at: string | null;
-  refund: Record<string, unknown> | null; lines: OrderLineView[];
+  provider: 'test' | 'stripe';
+  checkout_url: string | null;
+  test_mode: boolean;
+  created_at: string;
+  expires_at: string;
+  paid_at: string | null;
+  fulfilled_at: string | null;
+  refunded_at: string | null;
+  refund: Record<string, unknown> | null;
+  lines: OrderLineView[];
 }
 
 export interface OrderRow {
-  id: string; number: string; user_id: string; status: string; currency: string; subtotal_cents: number; vat_cents: number; total_cents: number;
-  vat: VatDecision; billing_name: string | null; billing_address: string | null; billing_country: string | null; vat_number: string | null;
-  provider: 'test' | 'stripe'; provider_session_id: string | null; provider_session_url: string | null; provider_session_total_cents: number | null; provider_payment_id: string | null;
-  expires_at: Date; paid_at: Date | null; fulfilled_at: Date | null; refunded_at: Date | null; refund: Record<string, unknown> | null; created_at: Date;
+  id: string;
+  number: string;
+  user_id: string;
+  status: string;
+  currency: string;
+  subtotal_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  vat: VatDecision;
+  billing_name: string | null;
+  billing_address: string | null;
+  billing_country: string | null;
+  vat_number: string | null;
+  provider: 'test' | 'stripe';
+  provider_session_id: string | null;
+  provider_session_url: string | null;
+  provider_session_total_cents: number | null;
+  provider_payment_id: string | null;
+  expires_at: Date;
+  paid_at: Date | null;
+  fulfilled_at: Date | null;
+  refunded_at: Date | null;
+  refund: Record<string, unknown> | null;
+  created_at: Date;
   expired: boolean;
 }
 
@@ -42,24 +89,52 @@ export async function orderRow(sql: Sql, where: { number?: string; id?: string }
 }
 
 interface LineRow {
-  order_id: string; position: number; product_code: string; name: string; listing_id: string | null; week: string | null; categories: string[];
-  options: Record<string, unknown> | null; amount_cents: number; vat_cents: number; total_cents: number;
-  fulfilment_status: OrderLineView['fulfilment']['status']; fulfilled_at: Date | null; fulfilment: Record<string, unknown> | null; reversal: Record<string, unknown> | null;
+  order_id: string;
+  position: number;
+  product_code: string;
+  name: string;
+  listing_id: string | null;
+  week: string | null;
+  categories: string[];
+  options: Record<string, unknown> | null;
+  amount_cents: number;
+  vat_cents: number;
+  total_cents: number;
+  fulfilment_status: OrderLineView['fulfilment']['status'];
+  fulfilled_at: Date | null;
+  fulfilment: Record<string, unknown> | null;
+  reversal: Record<string, unknown> | null;
 }
 
 async function linesOf(sql: Sql, orderIds: string[]): Promise<Map<string, OrderLineView[]>> {
-  const rows = orderIds.length ? await sql<LineRow[]>`
+  const rows = orderIds.length
+    ? await sql<LineRow[]>`
     select ol.order_id::text, ol.position, ol.product_code, p.name, ol.listing_id::text, to_char(ol.week, 'YYYY-MM-DD') as week, ol.categories,
            ol.options, ol.amount_cents::int, ol.vat_cents::int, ol.total_cents::int, ol.fulfilment_status, ol.fulfilled_at, ol.fulfilment, ol.reversal
     from order_lines ol join products p on p.code = ol.product_code
-    where ol.order_id = any(${orderIds}::bigint[]) order by ol.order_id, ol.position` : [];
+    where ol.order_id = any(${orderIds}::bigint[]) order by ol.order_id, ol.position`
+    : [];
   const out = new Map<string, OrderLineView[]>();
   for (const r of rows) {
     const { summary, ...details } = (r.fulfilment ?? {}) as { summary?: string };
     const line: OrderLineView = {
-      position: r.position, product: r.product_code, name: r.name, listing_id: r.listing_id === null ? null : Number(r.listing_id), week: r.week,
-      categories: r.categories, options: r.options, amount_cents: r.amount_cents, vat_cents: r.vat_cents, total_cents: r.total_cents,
-      fulfilment: { status: r.fulfilment_status, fulfilled_at: iso(r.fulfilled_at), summary: summary ?? null, details: r.fulfilment ? details : null, reversal: r.reversal },
+      position: r.position,
+      product: r.product_code,
+      name: r.name,
+      listing_id: r.listing_id === null ? null : Number(r.listing_id),
+      week: r.week,
+      categories: r.categories,
+      options: r.options,
+      amount_cents: r.amount_cents,
+      vat_cents: r.vat_cents,
+      total_cents: r.total_cents,
+      fulfilment: {
+        status: r.fulfilment_status,
+        fulfilled_at: iso(r.fulfilled_at),
+        summary: summary ?? null,
+        details: r.fulfilment ? details : null,
+        reversal: r.reversal,
+      },
     };
     out.set(r.order_id, [...(out.get(r.order_id) ?? []), line]);
   }
@@ -68,13 +143,24 @@ async function linesOf(sql: Sql, orderIds: string[]): Promise<Map<string, OrderL
 
 function view(row: OrderRow, lines: OrderLineView[], siteUrl: string): OrderView {
   return {
-    number: row.number, status: row.expired ? 'expired' : row.status, currency: row.currency,
-    subtotal_cents: row.subtotal_cents, vat_cents: row.vat_cents, total_cents: row.total_cents, vat: row.vat,
+    number: row.number,
+    status: row.expired ? 'expired' : row.status,
+    currency: row.currency,
+    subtotal_cents: row.subtotal_cents,
+    vat_cents: row.vat_cents,
+    total_cents: row.total_cents,
+    vat: row.vat,
     billing: { name: row.billing_name, address: row.billing_address, country: row.billing_country, vat_number: row.vat_number },
-    provider: row.provider, test_mode: row.provider === 'test',
+    provider: row.provider,
+    test_mode: row.provider === 'test',
     checkout_url: row.status === 'pending' && !row.expired ? checkoutUrl(siteUrl, row.number) : null,
-    created_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString(), paid_at: iso(row.paid_at),
-    fulfilled_at: iso(row.fulfilled_at), refunded_at: iso(row.refunded_at), refund: row.refund, lines,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    paid_at: iso(row.paid_at),
+    fulfilled_at: iso(row.fulfilled_at),
+    refunded_at: iso(row.refunded_at),
+    refund: row.refund,
+    lines,
   };
 }
 
@@ -98,6 +184,9 @@ export async function listOrders(sql: Sql, who: { userId: string; siteId: number
     select number from orders where user_id = ${who.userId} and site_id = ${who.siteId}
     order by created_at desc, id desc limit ${perPage} offset ${(page - 1) * perPage}`;
   const rows = (await Promise.all(numbers.map((n) => orderRow(sql, { number: n.number })))) as OrderRow[];
-  const lines = await linesOf(sql, rows.map((r) => r.id));
+  const lines = await linesOf(
+    sql,
+    rows.map((r) => r.id),
+  );
   return { items: rows.map((r) => view(r, lines.get(r.id) ?? [], siteUrl)), total };
 }

@@ -2,8 +2,15 @@
 import type { Sql } from '../../sql/db.ts';
 
 export interface TaskRow {
-  id: string; kind: string; status: string; notes: string | null; order_number: string | null; listing_slug: string | null; listing_url: string | null;
-  created_at: Date; done_at: Date | null;
+  id: string;
+  kind: string;
+  status: string;
+  notes: string | null;
+  order_number: string | null;
+  listing_slug: string | null;
+  listing_url: string | null;
+  created_at: Date;
+  done_at: Date | null;
 }
 
 export function listTasks(sql: Sql, opts: { all: boolean }): Promise<TaskRow[]> {

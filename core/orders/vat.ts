@@ -34,7 +34,7 @@ export interface VatDecision {
 export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).';
 
 /** The VAT number as written on invoices: upper case, without spaces, dots or dashes. */
-export const normaliseVatNumber = (raw: string) => raw.toUpperCase().replace(/[\s.\-]/g, '');
+export const normaliseVatNumber = (raw: string) => raw.toUpperCase().replace(/[\s.-]/g, '');
 
 /** jsvat knows Greece as EL (its VAT prefix) but reports the ISO code GR. */
 function vatNumberCountry(vatNumber: string): string | null {
@@ -63,8 +63,10 @@ export async function decideVat(sellerCountry: string, country: string | null, r
   let viesNote = '';
   if (vies && vatNumber && numberCountry && country && numberCountry === country && country !== sellerCountry && EU_COUNTRIES.includes(sellerCountry)) {
     const registered = await vies(vatNumber.slice(0, 2), vatNumber.slice(2));
-    if (registered === false) { numberCountry = null; viesNote = ' VIES reports the number as not registered.'; }
-    else if (registered === null) viesNote = ' (VIES could not be reached; checked by checksum only.)';
+    if (registered === false) {
+      numberCountry = null;
+      viesNote = ' VIES reports the number as not registered.';
+    } else if (registered === null) viesNote = ' (VIES could not be reached; checked by checksum only.)';
     else viesNote = ' (Confirmed by VIES.)';
   }
   const base = { country, vat_number: vatNumber, vat_number_valid: vatNumber ? numberCountry !== null : null };
@@ -78,10 +80,13 @@ export async function decideVat(sellerCountry: string, country: string | null, r
   if (!EU_COUNTRIES.includes(country)) return make('outside_eu', 0, `Billing country ${country} is outside the EU: no VAT is charged.`);
   if (numberCountry === country) return make('reverse_charge', 0, REVERSE_CHARGE_NOTE + viesNote);
   const bp = await standardRate(country);
-  const why = !vatNumber ? 'no business VAT number'
-    : viesNote ? `VAT number ${vatNumber} not registered in VIES`
-    : numberCountry === null ? `VAT number ${vatNumber} is not a valid EU VAT number`
-      : `VAT number ${vatNumber} is not from ${country}`;
+  const why = !vatNumber
+    ? 'no business VAT number'
+    : viesNote
+      ? `VAT number ${vatNumber} not registered in VIES`
+      : numberCountry === null
+        ? `VAT number ${vatNumber} is not a valid EU VAT number`
+        : `VAT number ${vatNumber} is not from ${country}`;
   return make('eu_standard_rate', bp, `EU buyer in ${country} with ${why}: ${country}'s standard rate of ${percent(bp)}% applies.`);
 }
 

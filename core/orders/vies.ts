@@ -10,10 +10,13 @@ export const VIES_DEFAULT_URL = 'https://ec.europa.eu/taxation_customs/vies/rest
 
 /** GET {base}/ms/{prefix}/vat/{number} → {isValid}; through the SSRF-safe fetcher, 5 s and 64 KB caps. */
 export function createViesCheck(opts: { baseUrl: string; userAgent: string; allowLoopback: boolean; fetcher?: SafeFetch }): ViesCheck {
-  const fetcher = opts.fetcher ?? createSafeFetcher({ userAgent: opts.userAgent, allowLoopback: opts.allowLoopback, timeoutMs: 5000, maxBytes: 65_536, maxRedirects: 2 });
+  const fetcher =
+    opts.fetcher ?? createSafeFetcher({ userAgent: opts.userAgent, allowLoopback: opts.allowLoopback, timeoutMs: 5000, maxBytes: 65_536, maxRedirects: 2 });
   return async (prefix, number) => {
     try {
-      const res = await fetcher(`${opts.baseUrl.replace(/\/+$/, '')}/ms/${encodeURIComponent(prefix)}/vat/${encodeURIComponent(number)}`, { accept: 'application/json' });
+      const res = await fetcher(`${opts.baseUrl.replace(/\/+$/, '')}/ms/${encodeURIComponent(prefix)}/vat/${encodeURIComponent(number)}`, {
+        accept: 'application/json',
+      });
       if (res.status !== 200) return null;
       const body = JSON.parse(new TextDecoder().decode(res.body)) as { isValid?: unknown; userError?: unknown };
       if (typeof body.isValid !== 'boolean') return null;

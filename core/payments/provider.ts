@@ -2,7 +2,10 @@
 // STRIPE_SECRET_KEY is set, the built-in test provider otherwise). A provider only starts a
 // payment; money arriving is always reported through recordPaymentEvent (core/orders/payments.ts).
 
-export interface CheckoutLine { name: string; amount_cents: number }
+export interface CheckoutLine {
+  name: string;
+  amount_cents: number;
+}
 
 export interface SessionRequest {
   orderNumber: string;
@@ -17,7 +20,10 @@ export interface SessionRequest {
   cancelUrl: string;
 }
 
-export interface PaymentSession { id: string; url: string }
+export interface PaymentSession {
+  id: string;
+  url: string;
+}
 
 export interface PaymentProvider {
   readonly kind: 'test' | 'stripe';

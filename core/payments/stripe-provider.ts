@@ -2,7 +2,11 @@ import Stripe from 'stripe';
 import { DomainError } from '../errors/index.ts';
 import type { PaymentProvider, PaymentSession, SessionRequest } from './provider.ts';
 
-export interface StripeSettings { secretKey: string; webhookSecret: string | null; apiUrl: string | null }
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string | null;
+  apiUrl: string | null;
+}
 
 /** The Stripe client; apiUrl points it at another Stripe-compatible server (tests run one on loopback). */
 export function stripeClient(s: StripeSettings): Stripe {
@@ -15,9 +19,12 @@ export function stripeClient(s: StripeSettings): Stripe {
   });
 }
 
-const unavailable = (err: unknown) => new DomainError('payment_provider_unavailable',
-  `The payment provider could not be reached (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'}); nothing was saved, try again shortly.`,
-  { retryAfterSeconds: 30 });
+const unavailable = (err: unknown) =>
+  new DomainError(
+    'payment_provider_unavailable',
+    `The payment provider could not be reached (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'}); nothing was saved, try again shortly.`,
+    { retryAfterSeconds: 30 },
+  );
 
 /** Stripe Checkout: a Checkout Session with our own line items and amounts (price_data). */
 export function createStripeProvider(s: StripeSettings): PaymentProvider {
@@ -55,7 +62,10 @@ export function createStripeProvider(s: StripeSettings): PaymentProvider {
 /** Returns a Stripe payment to the buyer (the operator's order refund); idempotent per order. */
 export async function refundPayment(s: StripeSettings, paymentIntentId: string, orderNumber: string): Promise<string> {
   try {
-    const refund = await stripeClient(s).refunds.create({ payment_intent: paymentIntentId, metadata: { order_number: orderNumber } }, { idempotencyKey: `refund:${orderNumber}` });
+    const refund = await stripeClient(s).refunds.create(
+      { payment_intent: paymentIntentId, metadata: { order_number: orderNumber } },
+      { idempotencyKey: `refund:${orderNumber}` },
+    );
     return refund.id;
   } catch (err) {
     throw unavailable(err);

@@ -12,7 +12,13 @@ export const FORMATS: Record<string, (v: string) => boolean> = {
   'date-time': (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)),
   // The WHATWG form a browser's <input type=email> accepts: practical, not RFC 5322 in full.
   email: (v) => /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/.test(v),
-  uri: (v) => { try { return Boolean(new URL(v).protocol); } catch { return false; } },
+  uri: (v) => {
+    try {
+      return Boolean(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  },
   uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
 };
 

@@ -41,37 +41,51 @@ beforeAll(() => {
       hits.push({ path, at: performance.now(), ua: request.headers.get('user-agent') });
       switch (path) {
         case '/robots.txt':
-          return new Response(
-            'User-agent: OtherBot\nDisallow: /\n\nUser-agent: ListingDirectoryBot\nDisallow: /secret\nCrawl-delay: 0.2\n',
-            { headers: { 'content-type': 'text/plain' } },
-          );
+          return new Response('User-agent: OtherBot\nDisallow: /\n\nUser-agent: ListingDirectoryBot\nDisallow: /secret\nCrawl-delay: 0.2\n', {
+            headers: { 'content-type': 'text/plain' },
+          });
         case '/':
           // Document order differs from priority order on purpose.
-          return page('Acme Home', `<h1>Acme</h1><p>We make anvils.</p>
+          return page(
+            'Acme Home',
+            `<h1>Acme</h1><p>We make anvils.</p>
             <a href="/misc/deep/page">deep</a> <a href="/blog">Blog</a> <a href="/contact">Contact</a>
             <a href="/faq">FAQ</a> <a href="/pricing">Pricing</a> <a href="/about#team">About</a>
             <a href="/secret">Secret</a> <a href="http://example.invalid/">Elsewhere</a>
             <a href="/report.pdf">Report</a> <a href="/feed">Feed</a> <a href="mailto:hi@site.test">Mail</a>
-            <script>var leaked = "SCRIPT-TEXT";</script><style>.x{}</style><!-- COMMENT-TEXT -->`);
+            <script>var leaked = "SCRIPT-TEXT";</script><style>.x{}</style><!-- COMMENT-TEXT -->`,
+          );
         case '/about':
-          return page('About Acme', `<p>Founded in 1999.</p>
+          return page(
+            'About Acme',
+            `<p>Founded in 1999.</p>
             <div hidden>${INJECTION} (hidden)</div>
             <p style="color: red; display:none">${INJECTION} (display)</p>
             <span aria-hidden="true">${INJECTION} (aria)</span>
             <p style="visibility: hidden">${INJECTION} (visibility)</p>
-            <noscript>NOSCRIPT-TEXT</noscript><template>TEMPLATE-TEXT</template>`);
-        case '/pricing': return page('Pricing', '<p>Anvils cost $99.</p>');
-        case '/faq': return page('FAQ', '<p>Do anvils float? No.</p>');
-        case '/blog': return page('Blog', '<p>News about anvils.</p>');
-        case '/contact': return page('Contact', '<p>Call us.</p><a href="/about">About again</a>');
-        case '/misc/deep/page': return page('Deep', '<p>Deep page.</p>');
-        case '/secret': return page('Secret', `<p>${SECRET}</p>`);
-        case '/feed': return Response.json({ items: [] });
+            <noscript>NOSCRIPT-TEXT</noscript><template>TEMPLATE-TEXT</template>`,
+          );
+        case '/pricing':
+          return page('Pricing', '<p>Anvils cost $99.</p>');
+        case '/faq':
+          return page('FAQ', '<p>Do anvils float? No.</p>');
+        case '/blog':
+          return page('Blog', '<p>News about anvils.</p>');
+        case '/contact':
+          return page('Contact', '<p>Call us.</p><a href="/about">About again</a>');
+        case '/misc/deep/page':
+          return page('Deep', '<p>Deep page.</p>');
+        case '/secret':
+          return page('Secret', `<p>${SECRET}</p>`);
+        case '/feed':
+          return Response.json({ items: [] });
         case '/report.pdf':
         case '/doc.pdf':
           return new Response('%PDF-1.4 fake', { headers: { 'content-type': 'application/pdf' } });
-        case '/to-private': return Response.redirect('http://10.0.0.1/', 302);
-        default: return new Response('not found', { status: 404 });
+        case '/to-private':
+          return Response.redirect('http://10.0.0.1/', 302);
+        default:
+          return new Response('not found', { status: 404 });
       }
     },
   });

@@ -49,7 +49,10 @@ const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 const NON_HTML_EXT = /\.(pdf|jpe?g|png|gif|webp|svg|ico|css|js|json|xml|zip|gz|tar|mp[34]|mov|avi|docx?|xlsx?|pptx?|woff2?|ttf)$/i;
 
 class PageError extends Error {
-  constructor(readonly reason: CrawlFailure, message: string) {
+  constructor(
+    readonly reason: CrawlFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -70,7 +73,9 @@ function failureOf(error: unknown): PageError {
   if (error instanceof PageError) return error;
   if (error instanceof UnsafeUrlError) {
     switch (error.reason) {
-      case 'address': case 'scheme': case 'credentials':
+      case 'address':
+      case 'scheme':
+      case 'credentials':
         return new PageError('refused_address', error.message);
       case 'too_large':
         return new PageError('too_large', error.message);
@@ -176,17 +181,21 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
     return finalUrl;
   };
 
-  const sheets = new StylesheetLoader(fetcher, {
-    sameSite: (url) => sameSite(new URL(url), start),
-    allowed: async (url) => Date.now() < deadline && (await robotsRefusal(url)) === null,
-    pace: async () => {
-      if (crawlDelayMs > 0 && lastRequestAt > 0) {
-        const wait = lastRequestAt + crawlDelayMs - Date.now();
-        if (wait > 0) await sleep(wait);
-      }
-      lastRequestAt = Date.now();
+  const sheets = new StylesheetLoader(
+    fetcher,
+    {
+      sameSite: (url) => sameSite(new URL(url), start),
+      allowed: async (url) => Date.now() < deadline && (await robotsRefusal(url)) === null,
+      pace: async () => {
+        if (crawlDelayMs > 0 && lastRequestAt > 0) {
+          const wait = lastRequestAt + crawlDelayMs - Date.now();
+          if (wait > 0) await sleep(wait);
+        }
+        lastRequestAt = Date.now();
+      },
     },
-  }, { ...DEFAULT_STYLESHEET_CAPS, ...opts.stylesheets });
+    { ...DEFAULT_STYLESHEET_CAPS, ...opts.stylesheets },
+  );
 
   let startFailure: PageError | null = null;
   const startKey = normalise(start);
@@ -250,7 +259,9 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
           const html = typeof body === 'string' ? body : buffer.toString('utf8');
           const $ = loadHtml(html);
           const title = pageTitle($);
-          const hrefs = $('a[href]').map((_, element) => $(element).attr('href') ?? '').get();
+          const hrefs = $('a[href]')
+            .map((_, element) => $(element).attr('href') ?? '')
+            .get();
           const base = $('base[href]').attr('href');
           const linkBase = base ? new URL(base, finalUrl).href : finalUrl.href;
           const css: { url: string; css: string }[] = [];

@@ -20,9 +20,13 @@ beforeAll(() => {
       if (path === '/a.css') return css('.planted{display:none}');
       if (path === '/b.css') return css(`.big{display:none}/*${'x'.repeat(5000)}*/`);
       if (path === '/private/c.css') return css('.secret{display:none}');
-      const head = '<link rel="stylesheet" href="/a.css"><link rel="stylesheet" href="/a.css#again"><link rel="stylesheet" href="/b.css">'
-        + '<link rel="stylesheet" href="/private/c.css"><link rel="stylesheet" href="http://elsewhere.test/d.css">';
-      return new Response(`<html><head><title>T</title>${head}</head><body><p>Seen.</p><p class="planted">Founded in 1850.</p><p class="big">Big.</p><p class="secret">Secret.</p><a href="/two">two</a></body></html>`, { headers: { 'content-type': 'text/html' } });
+      const head =
+        '<link rel="stylesheet" href="/a.css"><link rel="stylesheet" href="/a.css#again"><link rel="stylesheet" href="/b.css">' +
+        '<link rel="stylesheet" href="/private/c.css"><link rel="stylesheet" href="http://elsewhere.test/d.css">';
+      return new Response(
+        `<html><head><title>T</title>${head}</head><body><p>Seen.</p><p class="planted">Founded in 1850.</p><p class="big">Big.</p><p class="secret">Secret.</p><a href="/two">two</a></body></html>`,
+        { headers: { 'content-type': 'text/html' } },
+      );
     },
   });
 });
@@ -31,7 +35,9 @@ afterAll(() => site.stop(true));
 test('linked same-site stylesheets hide text; each is fetched once, within robots.txt and the byte cap', async () => {
   hits = [];
   const fetcher = createSafeFetcher({
-    allowLoopback: true, userAgent: UA, timeoutMs: 3000,
+    allowLoopback: true,
+    userAgent: UA,
+    timeoutMs: 3000,
     resolve: async (name) => (name === 'site.test' ? ['127.0.0.1'] : Promise.reject(new Error(`refused ${name}`))),
   });
   const result = await crawlSite(`http://site.test:${site.port}/`, { fetcher, userAgent: UA, stylesheets: { maxBytesPerSheet: 1000 } });

@@ -6,9 +6,7 @@ import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
 /** Longest Crawl-delay we honour; a larger value is clamped (a crawl has a total time cap anyway). */
 export const MAX_CRAWL_DELAY_MS = 10_000;
 
-export type RobotsRules =
-  | { kind: 'rules'; isAllowed: (url: string) => boolean; crawlDelayMs: number }
-  | { kind: 'unavailable'; status: number };
+export type RobotsRules = { kind: 'rules'; isAllowed: (url: string) => boolean; crawlDelayMs: number } | { kind: 'unavailable'; status: number };
 
 /** The product token of a User-Agent string: 'ListingDirectoryBot/1.0 (+https://x/bot)' → 'ListingDirectoryBot'. */
 export function productToken(userAgent: string): string {

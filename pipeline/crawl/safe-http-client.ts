@@ -2,13 +2,7 @@
 // opens a connection the address policy has not checked. GET only; the fetcher follows (and
 // checks) redirects itself, so Crawlee only sees the final response.
 import { Readable } from 'node:stream';
-import type {
-  BaseHttpClient,
-  HttpRequest,
-  HttpResponse,
-  ResponseTypes,
-  StreamingHttpResponse,
-} from '@crawlee/core';
+import type { BaseHttpClient, HttpRequest, HttpResponse, ResponseTypes, StreamingHttpResponse } from '@crawlee/core';
 import type { SafeFetch, SafeResponse } from '../../core/net/ssrf-fetch.ts';
 
 function headersOf(response: SafeResponse): Record<string, string> {

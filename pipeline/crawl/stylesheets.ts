@@ -49,7 +49,11 @@ export class StylesheetLoader {
   private bytes = 0;
   readonly skipped: { url: string; reason: string }[] = [];
 
-  constructor(private readonly fetcher: SafeFetch, private readonly rules: SheetFetchRules, private readonly caps = DEFAULT_STYLESHEET_CAPS) {}
+  constructor(
+    private readonly fetcher: SafeFetch,
+    private readonly rules: SheetFetchRules,
+    private readonly caps = DEFAULT_STYLESHEET_CAPS,
+  ) {}
 
   get fetchedBytes(): number {
     return this.bytes;

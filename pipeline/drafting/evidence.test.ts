@@ -8,7 +8,9 @@ const NOW = new Date('2026-06-01T00:00:00Z');
 const HOME = 'https://acme.test/';
 const ABOUT = 'https://acme.test/about';
 
-const about = fixturePage(ABOUT, `<!doctype html><html><head><title>About Acme</title>
+const about = fixturePage(
+  ABOUT,
+  `<!doctype html><html><head><title>About Acme</title>
 <script type="application/ld+json">{"@type":"Organization","foundingDate":"1850","email":"ld@evil.test"}</script>
 <style>.x::after{content:"Founded in 1860"}</style></head><body>
 <h1>About Acme</h1>
@@ -25,9 +27,13 @@ const about = fixturePage(ABOUT, `<!doctype html><html><head><title>About Acme</
 <p>See the demo</p><iframe src="https://www.youtube.com/embed/abc123"></iframe>
 <footer><p>Follow us</p><a href="https://x.com/acme"><svg></svg></a> <a href="https://www.linkedin.com/company/acme">LinkedIn</a>
 <a href="https://acme.test/blog/launch">Launch post</a></footer>
-</body></html>`);
-const home = fixturePage(HOME, `<html><head><title>Acme</title></head><body><h1>Acme</h1>
-<p>Project planning and task management for teams.</p></body></html>`);
+</body></html>`,
+);
+const home = fixturePage(
+  HOME,
+  `<html><head><title>Acme</title></head><body><h1>Acme</h1>
+<p>Project planning and task management for teams.</p></body></html>`,
+);
 const pages = [home, about];
 
 const ev = (quote: string, url = ABOUT): Evidence => ({ quote, url });
@@ -73,7 +79,7 @@ describe('quotes', () => {
     const out = field('tagline', 'Project planning and task management for teams.', [ev('Project planning and task management for teams.', ABOUT)]);
     expect(out?.evidence).toEqual([{ quote: 'Project planning and task management for teams.', url: HOME }]);
     const unknownPage = field('tagline', 'Project planning and task management', [ev('Project planning and task management', 'https://elsewhere.test/')]);
-    expect(unknownPage?.evidence[0]!.url).toBe(HOME);
+    expect(unknownPage?.evidence[0]?.url).toBe(HOME);
   });
 
   test('invented quotes, empty evidence and over-long quotes are dropped', () => {
@@ -92,7 +98,9 @@ describe('values must be supported by their quotes', () => {
   test('free text: invented wording or numbers are dropped', () => {
     expect(field('tagline', 'The best AI platform', [ev('Acme was founded in 2019 by Jane Doe.')])).toBeUndefined();
     expect(field('pricing_summary', 'From $15 per month', [ev('Prices start at $12 per month & there is a free plan.')])).toBeUndefined();
-    expect(field('pricing_summary', 'From $12 per month, free plan', [ev('Prices start at $12 per month & there is a free plan.')])?.value).toBe('From $12 per month, free plan');
+    expect(field('pricing_summary', 'From $12 per month, free plan', [ev('Prices start at $12 per month & there is a free plan.')])?.value).toBe(
+      'From $12 per month, free plan',
+    );
   });
 
   test('founded_year needs the year and a founding word in one quote', () => {
@@ -159,12 +167,21 @@ describe('values must be supported by their quotes', () => {
 
 describe('bounds', () => {
   const words = Array.from({ length: 25 }, (_, i) => `feature${i}`);
-  const listPage = fixturePage('https://acme.test/features', `<ul>${words.map((w) => `<li>${w}</li>`).join('')}<li>${'long '.repeat(50)}end</li></ul>
-    <p>${'Acme syncs files '.repeat(20)}fast.</p><p>${'Berlin'.repeat(30)}</p>`);
+  const listPage = fixturePage(
+    'https://acme.test/features',
+    `<ul>${words.map((w) => `<li>${w}</li>`).join('')}<li>${'long '.repeat(50)}end</li></ul>
+    <p>${'Acme syncs files '.repeat(20)}fast.</p><p>${'Berlin'.repeat(30)}</p>`,
+  );
   const run = (p: DraftProposal) => checkProposal(p, [listPage], { now: NOW });
 
   test('lists keep 20 items, each at most 200 characters', () => {
-    const out = run(withField('features', [`${'long '.repeat(50)}end`, ...words], words.map((w) => ({ quote: w, url: listPage.url })).concat([{ quote: `${'long '.repeat(50)}end`, url: listPage.url }])));
+    const out = run(
+      withField(
+        'features',
+        [`${'long '.repeat(50)}end`, ...words],
+        words.map((w) => ({ quote: w, url: listPage.url })).concat([{ quote: `${'long '.repeat(50)}end`, url: listPage.url }]),
+      ),
+    );
     expect(out.fields.features?.value).toEqual(words.slice(0, 20));
   });
 
@@ -183,20 +200,29 @@ describe('collections', () => {
     p.faqs = [
       { value: { question: 'Where is Acme based?', answer: 'Berlin, Germany.' }, evidence: [ev('We’re based in Berlin, Germany.')] },
       { value: { question: 'Where is Acme based?', answer: 'In Paris.' }, evidence: [ev('We’re based in Berlin, Germany.')] },
-      { value: { question: 'Is there a free plan?', answer: 'Yes, forever free with unlimited seats.' }, evidence: [ev('Prices start at $12 per month & there is a free plan.')] },
+      {
+        value: { question: 'Is there a free plan?', answer: 'Yes, forever free with unlimited seats.' },
+        evidence: [ev('Prices start at $12 per month & there is a free plan.')],
+      },
     ];
     p.founders = [
       { value: { name: 'Jane Doe', title: 'Founder', bio: 'Jane is a former astronaut.' }, evidence: [ev('Acme was founded in 2019 by Jane Doe.')] },
       { value: { name: 'John Invented', title: 'CEO', bio: null }, evidence: [ev('Acme was founded in 2019 by Jane Doe.')] },
     ];
     p.story = {
-      story: { value: 'Acme was founded in 2019 by Jane Doe in Berlin.', evidence: [ev('Acme was founded in 2019 by Jane Doe.'), ev('We’re based in Berlin, Germany.')] },
+      story: {
+        value: 'Acme was founded in 2019 by Jane Doe in Berlin.',
+        evidence: [ev('Acme was founded in 2019 by Jane Doe.'), ev('We’re based in Berlin, Germany.')],
+      },
       lessons: { value: 'We learned to never give up on quantum computing.', evidence: [ev('Acme was founded in 2019 by Jane Doe.')] },
     };
     p.milestones = [
       { value: { date: '2019-01-01', title: 'Acme founded', description: null, url: null }, evidence: [ev('Acme was founded in 2019 by Jane Doe.')] },
       { value: { date: '2019-05-04', title: 'Acme founded', description: null, url: null }, evidence: [ev('Acme was founded in 2019 by Jane Doe.')] },
-      { value: { date: '2021-03-01', title: 'Launched version 1.0', description: null, url: 'https://acme.test/blog/launch' }, evidence: [ev('March 2021: Launched version 1.0'), ev('Launch post')] },
+      {
+        value: { date: '2021-03-01', title: 'Launched version 1.0', description: null, url: 'https://acme.test/blog/launch' },
+        evidence: [ev('March 2021: Launched version 1.0'), ev('Launch post')],
+      },
       { value: { date: '2021-03-15', title: 'Launched version 1.0', description: null, url: null }, evidence: [ev('March 2021: Launched version 1.0')] },
       { value: { date: '2021-02-30', title: 'Launched version 1.0', description: null, url: null }, evidence: [ev('March 2021: Launched version 1.0')] },
     ];
@@ -204,25 +230,39 @@ describe('collections', () => {
     expect(out.faqs.map((f) => f.value)).toEqual([{ question: 'Where is Acme based?', answer: 'Berlin, Germany.' }]);
     expect(out.founders.map((f) => f.value)).toEqual([{ name: 'Jane Doe', title: 'Founder', bio: null }]);
     expect(Object.keys(out.story)).toEqual(['story']);
-    expect(out.milestones.map((m) => [m.value.date, m.value.url])).toEqual([['2019-01-01', null], ['2021-03-01', 'https://acme.test/blog/launch']]);
+    expect(out.milestones.map((m) => [m.value.date, m.value.url])).toEqual([
+      ['2019-01-01', null],
+      ['2021-03-01', 'https://acme.test/blog/launch'],
+    ]);
   });
 });
 
 describe('comparison', () => {
   const rival = fixturePage('https://rival.test/pricing', '<h1>Rival pricing</h1><p>Rival Pro costs $20 per month.</p>');
   test('each side is backed by its own site; a point with neither side left is dropped', () => {
-    const out = checkComparison({
-      competitor: { url: 'https://rival.test/', name: 'Rival' },
-      points: [
-        { value: { topic: 'Pricing', product: 'From $12 per month', competitor: '$20 per month' },
-          evidence: [ev('Prices start at $12 per month & there is a free plan.'), { quote: 'Rival Pro costs $20 per month.', url: rival.url }] },
-        // The competitor's side quoted from the product's site does not count for the competitor.
-        { value: { topic: 'Free plan', product: 'Free plan', competitor: 'Free plan' },
-          evidence: [ev('Prices start at $12 per month & there is a free plan.')] },
-        { value: { topic: 'Users', product: '10 million users', competitor: '5 million users' },
-          evidence: [ev('Acme was founded in 2019 by Jane Doe.'), { quote: 'Rival pricing', url: rival.url }] },
-      ],
-    }, pages, [rival], { now: NOW });
+    const out = checkComparison(
+      {
+        competitor: { url: 'https://rival.test/', name: 'Rival' },
+        points: [
+          {
+            value: { topic: 'Pricing', product: 'From $12 per month', competitor: '$20 per month' },
+            evidence: [ev('Prices start at $12 per month & there is a free plan.'), { quote: 'Rival Pro costs $20 per month.', url: rival.url }],
+          },
+          // The competitor's side quoted from the product's site does not count for the competitor.
+          {
+            value: { topic: 'Free plan', product: 'Free plan', competitor: 'Free plan' },
+            evidence: [ev('Prices start at $12 per month & there is a free plan.')],
+          },
+          {
+            value: { topic: 'Users', product: '10 million users', competitor: '5 million users' },
+            evidence: [ev('Acme was founded in 2019 by Jane Doe.'), { quote: 'Rival pricing', url: rival.url }],
+          },
+        ],
+      },
+      pages,
+      [rival],
+      { now: NOW },
+    );
     expect(out.competitor).toEqual({ url: 'https://rival.test/', name: 'Rival' });
     expect(out.points.map((p) => p.value)).toEqual([
       { topic: 'Pricing', product: 'From $12 per month', competitor: '$20 per month' },

@@ -6,21 +6,60 @@
 // dropped, collections capped (10 FAQs, 6 founders, 50 milestones).
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import {
-  DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, SOCIAL_PLATFORMS, STORY_SECTIONS,
-  type DraftFieldName, type DraftListField, type DraftTextField, type Evidence, type SocialPlatform, type StorySection,
+  DRAFT_LIST_FIELDS,
+  DRAFT_TEXT_FIELDS,
+  SOCIAL_PLATFORMS,
+  STORY_SECTIONS,
+  type DraftFieldName,
+  type DraftListField,
+  type DraftTextField,
+  type Evidence,
+  type SocialPlatform,
+  type StorySection,
 } from '../../core/drafts/fields.ts';
 import type { ComparisonProposal, DraftProposal, Proposed } from './types.ts';
 import {
-  COMPARISON_POINTS_MAX, COMPARISON_TOPIC_MAX, COMPARISON_VALUE_MAX, FAQ_ANSWER_MAX, FAQ_MAX,
-  FAQ_QUESTION_MAX, FOUNDER_BIO_MAX, FOUNDER_NAME_MAX, FOUNDER_TITLE_MAX, FOUNDERS_MAX, LIST_ITEM_MAX,
-  LIST_MAX_ITEMS, MILESTONE_DESCRIPTION_MAX, MILESTONE_TITLE_MAX, MILESTONE_URL_MAX, MILESTONES_MAX,
-  SOCIAL_URL_MAX, STORY_SECTION_MAX, STORY_TITLE_MAX,
+  COMPARISON_POINTS_MAX,
+  COMPARISON_TOPIC_MAX,
+  COMPARISON_VALUE_MAX,
+  FAQ_ANSWER_MAX,
+  FAQ_MAX,
+  FAQ_QUESTION_MAX,
+  FOUNDER_BIO_MAX,
+  FOUNDER_NAME_MAX,
+  FOUNDER_TITLE_MAX,
+  FOUNDERS_MAX,
+  LIST_ITEM_MAX,
+  LIST_MAX_ITEMS,
+  MILESTONE_DESCRIPTION_MAX,
+  MILESTONE_TITLE_MAX,
+  MILESTONE_URL_MAX,
+  MILESTONES_MAX,
+  SOCIAL_URL_MAX,
+  STORY_SECTION_MAX,
+  STORY_TITLE_MAX,
 } from '../../core/drafts/bounds.ts';
 import { AI_TEXT_MAX, TRUNCATED_FIELDS } from './bounds.ts';
 import {
-  category, cleanText, comparisonValue, email, LABEL_SUPPORT, linkTo, milestoneDate, phrase, pricingModel,
-  productCity, productCountry, productFounder, productFoundedYear, productStage, social, textSupported,
-  type PageOf, type RuleContext, type Supported,
+  category,
+  cleanText,
+  comparisonValue,
+  email,
+  LABEL_SUPPORT,
+  linkTo,
+  milestoneDate,
+  phrase,
+  pricingModel,
+  productCity,
+  productCountry,
+  productFounder,
+  productFoundedYear,
+  productStage,
+  social,
+  textSupported,
+  type PageOf,
+  type RuleContext,
+  type Supported,
 } from './field-rules.ts';
 import { productNames } from './rules/index.ts';
 import { containsPhrase, normaliseText, truncateWords } from './normalise.ts';
@@ -34,7 +73,13 @@ export interface CheckOptions {
 }
 
 export const emptyProposal = (): DraftProposal => ({
-  fields: {}, faqs: [], founders: [], company_socials: {}, founder_socials: {}, story: {}, milestones: [],
+  fields: {},
+  faqs: [],
+  founders: [],
+  company_socials: {},
+  founder_socials: {},
+  story: {},
+  milestones: [],
 });
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
@@ -46,15 +91,33 @@ function checkTextField(field: DraftTextField, raw: unknown, evidence: Evidence[
   const max = AI_TEXT_MAX[field];
   let out: Supported<string> | null;
   switch (field) {
-    case 'name': out = phrase(value, evidence); break;
-    case 'city': out = productCity(value, evidence, ctx); break;
-    case 'founded_year': out = productFoundedYear(value, evidence, now, ctx); break;
-    case 'country': out = productCountry(value, evidence, ctx); break;
-    case 'stage': out = productStage(value, evidence, ctx); break;
-    case 'contact_email': out = email(value, evidence, pageOf); break;
-    case 'demo_video_url': out = linkTo(value, evidence, pageOf, 'media', max); break;
-    case 'logo_url': out = linkTo(value, evidence, pageOf, 'logo', max); break;
-    case 'pricing_model': out = pricingModel(value, evidence); break;
+    case 'name':
+      out = phrase(value, evidence);
+      break;
+    case 'city':
+      out = productCity(value, evidence, ctx);
+      break;
+    case 'founded_year':
+      out = productFoundedYear(value, evidence, now, ctx);
+      break;
+    case 'country':
+      out = productCountry(value, evidence, ctx);
+      break;
+    case 'stage':
+      out = productStage(value, evidence, ctx);
+      break;
+    case 'contact_email':
+      out = email(value, evidence, pageOf);
+      break;
+    case 'demo_video_url':
+      out = linkTo(value, evidence, pageOf, 'media', max);
+      break;
+    case 'logo_url':
+      out = linkTo(value, evidence, pageOf, 'logo', max);
+      break;
+    case 'pricing_model':
+      out = pricingModel(value, evidence);
+      break;
     default: {
       const text = cleanText(value);
       out = textSupported(text, evidence) ? { value: text, evidence } : null;
@@ -185,9 +248,7 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
     if (entry === undefined) continue;
     const evidence = site.verify(entry.evidence);
     if (evidence.length === 0) continue;
-    const text = section === 'title'
-      ? shortText(entry.value, evidence, STORY_TITLE_MAX, LABEL_SUPPORT)
-      : longText(entry.value, evidence, STORY_SECTION_MAX);
+    const text = section === 'title' ? shortText(entry.value, evidence, STORY_TITLE_MAX, LABEL_SUPPORT) : longText(entry.value, evidence, STORY_SECTION_MAX);
     if (text !== null) out.story[section] = { value: text, evidence };
   }
 
@@ -222,7 +283,12 @@ export function onlyFields(p: DraftProposal, only: readonly DraftFieldName[] | u
 /** A comparison with every point value not supported by quotes from its own site removed:
  * the product's value by the product's pages, the competitor's by the competitor's. A point
  * with neither value left is dropped; the competitor's name is kept only when its pages show it. */
-export function checkComparison(c: ComparisonProposal, productPages: CrawledPage[], competitorPages: CrawledPage[], opts: CheckOptions = {}): ComparisonProposal {
+export function checkComparison(
+  c: ComparisonProposal,
+  productPages: CrawledPage[],
+  competitorPages: CrawledPage[],
+  opts: CheckOptions = {},
+): ComparisonProposal {
   const product = new Site(productPages);
   const competitor = new Site(competitorPages);
   const now = opts.now ?? new Date();
@@ -242,7 +308,9 @@ export function checkComparison(c: ComparisonProposal, productPages: CrawledPage
     // Each quote is looked for on the site its URL names; a quote of the other site never counts for this one.
     const evidence = Array.isArray(point.evidence) ? point.evidence : [];
     const productEvidence = product.verify(evidence.filter((e) => product.page(e?.url ?? '') !== undefined || competitor.page(e?.url ?? '') === undefined));
-    const competitorEvidence = competitor.verify(evidence.filter((e) => competitor.page(e?.url ?? '') !== undefined || product.page(e?.url ?? '') === undefined));
+    const competitorEvidence = competitor.verify(
+      evidence.filter((e) => competitor.page(e?.url ?? '') !== undefined || product.page(e?.url ?? '') === undefined),
+    );
     const side = (raw: unknown, ev: Evidence[]) => {
       const value = str(raw);
       return value !== null && ev.length > 0 && comparisonValue(value, ev, now) ? truncateWords(cleanText(value), COMPARISON_VALUE_MAX) : null;

@@ -11,9 +11,7 @@ import type { ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed }
 import { checkComparison, checkProposal, emptyProposal, onlyFields, type CheckOptions } from './evidence.ts';
 import { normaliseText } from './normalise.ts';
 import { Sources } from './extract/sources.ts';
-import {
-  extractDescription, extractKeywords, extractLogo, extractName, extractShortDescription, extractTagline,
-} from './extract/identity.ts';
+import { extractDescription, extractKeywords, extractLogo, extractName, extractShortDescription, extractTagline } from './extract/identity.ts';
 import { extractFoundedYear, extractLocation, extractStage } from './extract/product-facts.ts';
 import { productNames, type RuleContext } from './rules/index.ts';
 import { Site } from './quotes.ts';
@@ -41,7 +39,13 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   set('tagline', tagline);
   const short = extractShortDescription(src, tagline?.value ?? null);
   set('short_description', short);
-  set('description', extractDescription(src, [tagline?.value, short?.value].filter((s): s is string => s !== undefined)));
+  set(
+    'description',
+    extractDescription(
+      src,
+      [tagline?.value, short?.value].filter((s): s is string => s !== undefined),
+    ),
+  );
   set('stage', extractStage(src, ctx));
   set('logo_url', extractLogo(src, name));
 
@@ -61,7 +65,11 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   set('features', extractFeatures(src, used));
   set('usps', extractUsps(src, used));
   const features = (p.fields.features?.value ?? []) as string[];
-  const { tags, keywords } = extractKeywords(src, features, [name?.value, tagline?.value].filter((s): s is string => typeof s === 'string'));
+  const { tags, keywords } = extractKeywords(
+    src,
+    features,
+    [name?.value, tagline?.value].filter((s): s is string => typeof s === 'string'),
+  );
   set('tags', tags);
   set('keywords', keywords);
 
@@ -86,9 +94,7 @@ const COMPARED: [string, DraftFieldName, (v: string | string[]) => string][] = [
   ['Features', 'features', (v) => (Array.isArray(v) ? v.slice(0, 4).join('; ') : v)],
 ];
 
-export function compareProposals(
-  product: DraftProposal, competitor: DraftProposal, competitorUrl: string,
-): ComparisonProposal {
+export function compareProposals(product: DraftProposal, competitor: DraftProposal, competitorUrl: string): ComparisonProposal {
   const points: ComparisonProposal['points'] = [];
   for (const [topic, field, show] of COMPARED) {
     const a = product.fields[field];

@@ -32,13 +32,24 @@ import { pageModel } from './page-model.ts';
 import { FOUNDING_WORDS, isVideoUrl, linkFitsPlatform, PRICING_MODELS } from './vocabulary.ts';
 import { YEAR_MIN } from '../../core/drafts/bounds.ts';
 import {
-  addressLine, datedPage, foundedHere, ownWords, personName, quoteStatesFounding, stageOf, statesCurrentStage, statesLocation,
+  addressLine,
+  datedPage,
+  foundedHere,
+  ownWords,
+  personName,
+  quoteStatesFounding,
+  stageOf,
+  statesCurrentStage,
+  statesLocation,
   type RuleContext,
 } from './rules/index.ts';
 
 export type { RuleContext };
 
-export interface Supported<T> { value: T; evidence: Evidence[] }
+export interface Supported<T> {
+  value: T;
+  evidence: Evidence[];
+}
 export type PageOf = (url: string) => CrawledPage | undefined;
 
 export const TEXT_SUPPORT = 0.6;
@@ -92,7 +103,10 @@ export function country(value: string, evidence: Evidence[]): Supported<string> 
 const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,}$/;
 
 export function email(value: string, evidence: Evidence[], pageOf: PageOf): Supported<string> | null {
-  const address = value.trim().replace(/^mailto:/i, '').toLowerCase();
+  const address = value
+    .trim()
+    .replace(/^mailto:/i, '')
+    .toLowerCase();
   if (!EMAIL.test(address)) return null;
   const quotes = evidence.filter((e) => {
     if (containsPhrase(normaliseText(e.quote), address)) return true;
@@ -181,7 +195,11 @@ const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?
 const pad = (n: number) => String(n).padStart(2, '0');
 const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
 
-export interface StatedDate { year: number; month: number | null; day: number | null }
+export interface StatedDate {
+  year: number;
+  month: number | null;
+  day: number | null;
+}
 
 /** The dates a text states, each as precise as it is written: "2021-03-15", "March 15, 2021",
  * "15 March 2021", "March 2021", "2021". */
@@ -234,7 +252,11 @@ export function milestoneDate(value: string, evidence: Evidence[]): Supported<st
 export function productFoundedYear(value: string, evidence: Evidence[], now: Date, ctx: RuleContext): Supported<string> | null {
   const year = /\b\d{4}\b/.exec(String(value))?.[0];
   if (year === undefined) return null;
-  return foundedYear(value, evidence.filter((e) => ownWords(e, ctx) && quoteStatesFounding(e.quote, year, ctx)), now);
+  return foundedYear(
+    value,
+    evidence.filter((e) => ownWords(e, ctx) && quoteStatesFounding(e.quote, year, ctx)),
+    now,
+  );
 }
 
 const placeQuotes = (place: string, evidence: Evidence[], ctx: RuleContext) =>
@@ -286,7 +308,15 @@ export function productFounder(value: string, evidence: Evidence[], ctx: RuleCon
       const q = normaliseText(r.quote);
       return model.normLines.some((l, i) => containsPhrase(l, q) && nameLines.some((n) => Math.abs(n - i) <= 2));
     });
-    if (nameLines.length > 0 && foundedHere(name, near.map((r) => r.quote), ctx)) return { value: name, evidence: near };
+    if (
+      nameLines.length > 0 &&
+      foundedHere(
+        name,
+        near.map((r) => r.quote),
+        ctx,
+      )
+    )
+      return { value: name, evidence: near };
   }
   return null;
 }

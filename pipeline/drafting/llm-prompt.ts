@@ -9,7 +9,11 @@ import type { DraftFieldName } from '../../core/drafts/fields.ts';
 export const DEFAULT_MAX_CHARS = 60_000;
 export const PAGE_MAX_CHARS = 8_000;
 
-export interface Fenced { text: string; nonce: string; chars: number }
+export interface Fenced {
+  text: string;
+  nonce: string;
+  chars: number;
+}
 
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -48,7 +52,13 @@ ${RULES(fenced.nonce)}
 - Keep wording close to the site's; shorten rather than rephrase.`;
   const focus = only === undefined ? '' : `\nOnly these fields are needed now: ${only.join(', ')}. Give null or empty lists for everything else.`;
   const user = `The website's pages follow.${focus}\n\n${fenced.text}\n\nReturn the profile as JSON for the given schema.`;
-  return { messages: [{ role: 'system' as const, content: system }, { role: 'user' as const, content: user }], fenced };
+  return {
+    messages: [
+      { role: 'system' as const, content: system },
+      { role: 'user' as const, content: user },
+    ],
+    fenced,
+  };
 }
 
 export function compareMessages(product: CrawledPage[], competitor: CrawledPage[], productName: string | null, maxChars: number) {
@@ -61,5 +71,11 @@ ${RULES(nonce)}
 - Quotes for the product's side come from PRODUCT pages, quotes for the competitor's side from COMPETITOR pages. Leave a side null when its site does not state it.`;
   // The name is the owner's (editable) text: quoted as a JSON string, never as prose.
   const user = `The product's pages${productName === null ? '' : ` (product name: ${JSON.stringify(productName)})`}:\n\n${a.text}\n\nThe competitor's pages:\n\n${b.text}\n\nReturn the comparison as JSON for the given schema.`;
-  return { messages: [{ role: 'system' as const, content: system }, { role: 'user' as const, content: user }], nonce };
+  return {
+    messages: [
+      { role: 'system' as const, content: system },
+      { role: 'user' as const, content: user },
+    ],
+    nonce,
+  };
 }

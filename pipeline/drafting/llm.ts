@@ -33,7 +33,11 @@ export type DrafterErrorKind = 'http' | 'timeout' | 'malformed' | 'refused';
  * (malformed) or declined (refused). The message never carries the API key. */
 export class DrafterError extends Error {
   override readonly name = 'DrafterError';
-  constructor(readonly kind: DrafterErrorKind, message: string, readonly status: number | null = null) {
+  constructor(
+    readonly kind: DrafterErrorKind,
+    message: string,
+    readonly status: number | null = null,
+  ) {
     super(message);
   }
 }

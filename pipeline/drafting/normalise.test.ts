@@ -48,7 +48,10 @@ describe('countries', () => {
 describe('stated dates', () => {
   test('each date as precise as written, not also as a coarser one', () => {
     expect(statedDates('15 March 2021')).toEqual([{ year: 2021, month: 3, day: 15 }]);
-    expect(statedDates('March 15, 2021 and 2019')).toEqual([{ year: 2021, month: 3, day: 15 }, { year: 2019, month: null, day: null }]);
+    expect(statedDates('March 15, 2021 and 2019')).toEqual([
+      { year: 2021, month: 3, day: 15 },
+      { year: 2019, month: null, day: null },
+    ]);
     expect(statedDates('Sept 2020: beta')).toEqual([{ year: 2020, month: 9, day: null }]);
     expect(statedDates('2023-06-15')).toEqual([{ year: 2023, month: 6, day: 15 }]);
   });

@@ -41,9 +41,11 @@ export function containsPhrase(haystack: string, needle: string): boolean {
 
 // Words that say nothing about whether a value is supported by a quote.
 const STOPWORDS = new Set(
-  ('the and for with you your our are that this from into all any can will has have was were its not but out more most ' +
+  (
+    'the and for with you your our are that this from into all any can will has have was were its not but out more most ' +
     'than then they their them who what when where how why which also just only very over about get gets via per each ' +
-    'every one own off yet too etc use used using make makes made lets let who whom whose been being his her she him').split(' '),
+    'every one own off yet too etc use used using make makes made lets let who whom whose been being his her she him'
+  ).split(' '),
 );
 
 /** Content words of a text, normalised: numbers always, other words of 3+ characters that are not stopwords. */

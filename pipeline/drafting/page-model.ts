@@ -112,8 +112,8 @@ function build(page: CrawledPage): PageModel {
   const logos: PageModel['logos'] = [];
   for (const node of jsonLd) {
     const logo = node.logo;
-    const href = typeof logo === 'string' ? logo
-      : logo !== null && typeof logo === 'object' ? (logo as JsonLdNode).url ?? (logo as JsonLdNode).contentUrl : undefined;
+    const href =
+      typeof logo === 'string' ? logo : logo !== null && typeof logo === 'object' ? ((logo as JsonLdNode).url ?? (logo as JsonLdNode).contentUrl) : undefined;
     const url = typeof href === 'string' ? absoluteHttpUrl(href, base) : null;
     if (url) logos.push({ url, source: 'jsonld', el: null });
   }
@@ -158,7 +158,9 @@ function build(page: CrawledPage): PageModel {
   $('a[href]').each((_, el) => {
     const href = ($(el).attr('href') ?? '').trim();
     if (/^mailto:/i.test(href)) {
-      const address = safeDecode(href.slice(7).split('?')[0] ?? '').trim().toLowerCase();
+      const address = safeDecode(href.slice(7).split('?')[0] ?? '')
+        .trim()
+        .toLowerCase();
       if (address !== '') mailtos.add(address);
       return;
     }
@@ -177,7 +179,10 @@ function build(page: CrawledPage): PageModel {
   $('address, footer, [role="contentinfo" i], [itemprop="address"], [class*="address" i], [class*="footer" i], [id*="footer" i]').each((_, el) => {
     for (const line of blockLines(el)) addressLines.add(normaliseText(line));
   });
-  const lines = (page.text ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = (page.text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const normLines = lines.map(normaliseText);
   return {
     page,
@@ -221,7 +226,7 @@ export function blockLines(el: AnyNode, skip?: (el: Element) => boolean): string
       parts.push((node as unknown as { data: string }).data);
     } else if (node.type === 'tag') {
       const element = node as Element;
-      if (skip !== undefined && skip(element)) {
+      if (skip?.(element)) {
         parts.push('\n');
         return;
       }
@@ -232,7 +237,11 @@ export function blockLines(el: AnyNode, skip?: (el: Element) => boolean): string
     }
   };
   walk(el);
-  return parts.join('').split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '');
+  return parts
+    .join('')
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '');
 }
 
 /** One visible line of text that stands for an element: its own text, or the first line of the
@@ -246,7 +255,15 @@ export function contextLine(model: PageModel, el: AnyNode | null): string | null
     if (name === 'body' || name === 'html') break;
     const lines = blockLines(node);
     if (lines.length === 0) continue;
-    const linkTexts = depth === 0 ? new Set<string>() : new Set($(node).find('a').toArray().map((a) => blockLines(a).join(' ')));
+    const linkTexts =
+      depth === 0
+        ? new Set<string>()
+        : new Set(
+            $(node)
+              .find('a')
+              .toArray()
+              .map((a) => blockLines(a).join(' ')),
+          );
     const line = lines.find((l) => !linkTexts.has(l));
     if (line !== undefined) return line.length <= 300 ? line : null;
   }

@@ -12,7 +12,8 @@ const NONZERO_MONEY = { test: (t: string) => amounts(t).some((a) => /[1-9]/.test
 const FREE_WORD = /\bfree\b(?!\s+trial)/i;
 const ZERO_PRICE = /[$€£]\s?0(?:[.,]0+)?(?![.,]?\d)/;
 const isFree = (t: string) => FREE_WORD.test(t) || ZERO_PRICE.test(t);
-const RECURRING = /\bsubscription\b|\bper\s+(?:month|year|user|seat|member)\b|\/\s?(?:mo|month|yr|year|user|seat)\b|\bmonthly\b|\bannual(?:ly)?\b|\byearly\b|\bbilled\b/i;
+const RECURRING =
+  /\bsubscription\b|\bper\s+(?:month|year|user|seat|member)\b|\/\s?(?:mo|month|yr|year|user|seat)\b|\bmonthly\b|\bannual(?:ly)?\b|\byearly\b|\bbilled\b/i;
 const ONE_TIME = /\bone[- ]time\b|\blifetime\b|\bpay once\b/i;
 const OPEN_SOURCE = /\bopen[- ]source\b/i;
 const CONTACT = /\bcontact (?:us|sales)\b|\bcustom pricing\b|\bget a quote\b/i;
@@ -46,7 +47,8 @@ export function pricingModelOf(text: string): string | null {
 export const hasPrice = (text: string) => MONEY.test(text);
 
 /** Words that tie a year in the same quote to the company's founding. */
-export const FOUNDING_WORDS = /\b(?:found(?:ed|ing|ers?)?|co-?found(?:ed|ers?)?|established|est\.?|since|incorporated|started|began|begun|launched|created|born)\b/i;
+export const FOUNDING_WORDS =
+  /\b(?:found(?:ed|ing|ers?)?|co-?found(?:ed|ers?)?|established|est\.?|since|incorporated|started|began|begun|launched|created|born)\b/i;
 
 const VIDEO_HOSTS = ['youtube.com', 'youtube-nocookie.com', 'youtu.be', 'vimeo.com', 'loom.com', 'wistia.com', 'wistia.net', 'vidyard.com', 'dailymotion.com'];
 

@@ -1,19 +1,33 @@
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 
-export interface ReadinessCheck { name: string; check: () => Promise<void> }
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<void>;
+}
 
 /**
  * The worker's small HTTP port for probes and scrapes: /healthz (the process is alive), /readyz
  * (every check passes: the database answers, migrations are applied, Redis when configured) and
  * /metrics (Prometheus text). Nothing else is served.
  */
-export function startHealthServer(opts: { port: number; host?: string; checks: ReadinessCheck[]; registry: Registry; checkTimeoutMs?: number }): Promise<Server> {
+export function startHealthServer(opts: {
+  port: number;
+  host?: string;
+  checks: ReadinessCheck[];
+  registry: Registry;
+  checkTimeoutMs?: number;
+}): Promise<Server> {
   const timeout = opts.checkTimeoutMs ?? 2000;
   const run = async (c: ReadinessCheck) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await Promise.race([c.check(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout); })]);
+      await Promise.race([
+        c.check(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+        }),
+      ]);
       return [c.name, 'ok'] as const;
     } catch (err) {
       return [c.name, err instanceof Error ? err.message : String(err)] as const;
@@ -23,7 +37,9 @@ export function startHealthServer(opts: { port: number; host?: string; checks: R
   };
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://worker').pathname;
-    const send = (status: number, type: string, body: string) => { res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body); };
+    const send = (status: number, type: string, body: string) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+    };
     if (req.method !== 'GET') return send(405, 'text/plain', 'GET only\n');
     if (path === '/healthz') return send(200, 'application/json', '{"ok":true}');
     if (path === '/readyz') {

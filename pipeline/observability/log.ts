@@ -12,6 +12,8 @@ export function graphileLogger(log: Pino): Logger {
       ...(scope.jobId ? { job: scope.jobId } : {}),
       ...(scope.label ? { scope: scope.label } : {}),
     });
-    return (level, message, meta) => { child[LEVELS[level] ?? 'info'](meta ?? {}, message); };
+    return (level, message, meta) => {
+      child[LEVELS[level] ?? 'info'](meta ?? {}, message);
+    };
   });
 }

@@ -20,12 +20,19 @@ beforeAll(async () => {
     env: { ...process.env, DATABASE_URL: db.url, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info', SMTP_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
   for (let i = 0; i < 150 && !output.includes('worker health and metrics listening'); i++) await Bun.sleep(100);
 });
 afterAll(async () => {
-  if (child.exitCode === null) { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); }
+  if (child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
   await db.drop();
 });
 

@@ -39,7 +39,10 @@ async function list(args: string[], io: OpsIo): Promise<number> {
   const user = await findUserByEmail(io.sql, address);
   if (!user) throw new OpsFailure(`no account for ${address}`);
   const keys = await listApiKeys(io.sql, user.id);
-  if (!keys.length) { io.out(`no API keys for ${user.email}`); return EXIT.ok; }
+  if (!keys.length) {
+    io.out(`no API keys for ${user.email}`);
+    return EXIT.ok;
+  }
   io.out(['id', 'name', 'prefix', 'scopes', 'created', 'last used', 'revoked'].join('\t'));
   for (const k of keys) {
     io.out([k.id, k.name, `${k.prefix}…`, k.scopes.join(','), isoTime(k.created_at), isoTime(k.last_used_at), isoTime(k.revoked_at)].join('\t'));

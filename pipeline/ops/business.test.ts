@@ -6,11 +6,19 @@ import { eventually } from '../../test/eventually.ts';
 
 // Operator commands for prices and site settings, seen through the public API, with their audit.
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp({ env: { CACHE_TTL_SECONDS: '60' }, prepare: async (sql, siteId) => { await loadReferenceData(sql, siteId); } }); });
+beforeAll(async () => {
+  app = await startTestApp({
+    env: { CACHE_TTL_SECONDS: '60' },
+    prepare: async (sql, siteId) => {
+      await loadReferenceData(sql, siteId);
+    },
+  });
+});
 afterAll(() => app.stop());
 
 async function ops(...argv: string[]) {
-  const out: string[] = []; const err: string[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
   const code = await runOps(argv, { sql: app.sql, out: (l) => out.push(l), err: (l) => err.push(l), actor: 'olga' });
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
@@ -46,9 +54,15 @@ describe('price set', () => {
 
   test('bad usage is exit 2 with the reason; an unknown product is exit 1; nothing is stored', async () => {
     const [{ n: before }] = await app.sql`select count(*)::int as n from product_prices`;
-    for (const argv of [['price', 'set', '--amount', '100'], ['price', 'set', '--product', 'launch'], ['price', 'set', '--product', 'launch', '--amount', '-5'],
-      ['price', 'set', '--product', 'launch', '--amount', '1.5'], ['price', 'set', '--product', 'launch', '--amount', '100', '--from', 'tomorrow'],
-      ['price', 'set', '--product', 'launch', '--amount', '100', '--currency', 'dollars'], ['price', 'bump']]) {
+    for (const argv of [
+      ['price', 'set', '--amount', '100'],
+      ['price', 'set', '--product', 'launch'],
+      ['price', 'set', '--product', 'launch', '--amount', '-5'],
+      ['price', 'set', '--product', 'launch', '--amount', '1.5'],
+      ['price', 'set', '--product', 'launch', '--amount', '100', '--from', 'tomorrow'],
+      ['price', 'set', '--product', 'launch', '--amount', '100', '--currency', 'dollars'],
+      ['price', 'bump'],
+    ]) {
       const r = await ops(...argv);
       expect([argv, r.code]).toEqual([argv, 2]);
       expect(r.stderr).toStartWith('ops: ');

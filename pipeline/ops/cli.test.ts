@@ -10,16 +10,23 @@ const cli = join(import.meta.dirname, 'cli.ts');
 function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
-    let stdout = ''; let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
 let app: TestApp;
-beforeAll(async () => { app = await startTestApp(); });
+beforeAll(async () => {
+  app = await startTestApp();
+});
 afterAll(() => app.stop());
 
 test('api-key create prints a secret on the last line that the edge accepts as a bearer token', async () => {

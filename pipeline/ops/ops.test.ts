@@ -7,12 +7,15 @@ import { freshDatabase } from '../../test/db.ts';
 import { runOps } from './run.ts';
 
 let db: { sql: Sql; drop(): Promise<void> };
-beforeAll(async () => { db = await freshDatabase(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
 afterAll(() => db.drop());
 
 /** Runs a command in process, as the CLI would, and keeps what it printed. */
 async function ops(...argv: string[]) {
-  const out: string[] = []; const err: string[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
   const code = await runOps(argv, { sql: db.sql, out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out, err, stdout: out.join('\n'), stderr: err.join('\n') };
 }
@@ -26,7 +29,15 @@ describe('usage', () => {
   });
 
   test('no command, an unknown command or an unknown option: exit 2 with a message on stderr', async () => {
-    for (const argv of [[], ['frobnicate'], ['user'], ['user', 'delete'], ['user', 'create', '--email', 'a@example.com', '--colour', 'red'], ['api-key'], ['api-key', 'rotate']]) {
+    for (const argv of [
+      [],
+      ['frobnicate'],
+      ['user'],
+      ['user', 'delete'],
+      ['user', 'create', '--email', 'a@example.com', '--colour', 'red'],
+      ['api-key'],
+      ['api-key', 'rotate'],
+    ]) {
       const r = await ops(...argv);
       expect([argv, r.code]).toEqual([argv, 2]);
       expect(r.out).toEqual([]);

@@ -43,9 +43,14 @@ export async function tasksCommand(args: string[], io: OpsIo): Promise<number> {
   }
   const { values } = parseArgs({ args, options: { all: { type: 'boolean' } }, strict: true });
   const tasks = await listTasks(io.sql, { all: values.all ?? false });
-  if (!tasks.length) { io.out(values.all ? 'no tasks' : 'no open tasks'); return EXIT.ok; }
+  if (!tasks.length) {
+    io.out(values.all ? 'no tasks' : 'no open tasks');
+    return EXIT.ok;
+  }
   for (const t of tasks) {
-    io.out(`#${t.id}  ${t.kind}  ${t.status}  order ${t.order_number ?? '-'}  listing ${t.listing_slug ?? '-'} (${t.listing_url ?? '-'})  opened ${isoTime(t.created_at)}${t.done_at ? `  closed ${isoTime(t.done_at)}` : ''}`);
+    io.out(
+      `#${t.id}  ${t.kind}  ${t.status}  order ${t.order_number ?? '-'}  listing ${t.listing_slug ?? '-'} (${t.listing_url ?? '-'})  opened ${isoTime(t.created_at)}${t.done_at ? `  closed ${isoTime(t.done_at)}` : ''}`,
+    );
     io.out(`    notes: ${t.notes ?? '(none)'}`);
   }
   return EXIT.ok;

@@ -12,9 +12,13 @@ function limit(raw: string | undefined): number {
 export async function outboxCommand(args: string[], io: OpsIo): Promise<number> {
   const { values } = parseArgs({ args, options: { limit: { type: 'string' }, to: { type: 'string' } }, strict: true });
   const mails = await recentMail(io.sql, { limit: limit(values.limit), to: values.to === undefined ? undefined : email(values.to, '--to') });
-  if (!mails.length) { io.out(values.to ? `no mail to ${values.to}` : 'the outbox is empty'); return EXIT.ok; }
+  if (!mails.length) {
+    io.out(values.to ? `no mail to ${values.to}` : 'the outbox is empty');
+    return EXIT.ok;
+  }
   for (const m of mails) {
-    const status = m.sent_at ? `sent ${isoTime(m.sent_at)}`
+    const status = m.sent_at
+      ? `sent ${isoTime(m.sent_at)}`
       : `not sent${m.attempts ? ` (${m.attempts} attempts${m.last_error ? `, last error: ${m.last_error}` : ''})` : ''}`;
     io.out(`#${m.id}  ${isoTime(m.created_at)}  to ${m.to_address}  [${m.kind}]  ${status}`);
     io.out(`Subject: ${m.subject}`);

@@ -4,7 +4,14 @@ import { transaction } from '../../sql/db.ts';
 import { EXIT, isoTime, OpsFailure, UsageError, type OpsIo } from './io.ts';
 import { thisSite, wholeNumber } from './site-settings.ts';
 
-interface PriceRow { id: number; product_code: string; amount_cents: number; currency: string; min_amount_cents: number | null; valid_from: Date }
+interface PriceRow {
+  id: number;
+  product_code: string;
+  amount_cents: number;
+  currency: string;
+  min_amount_cents: number | null;
+  valid_from: Date;
+}
 
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
 
@@ -22,7 +29,8 @@ function validFrom(raw: string | undefined): Date {
  */
 async function set(args: string[], io: OpsIo): Promise<number> {
   const { values } = parseArgs({
-    args, strict: true,
+    args,
+    strict: true,
     options: { product: { type: 'string' }, amount: { type: 'string' }, min: { type: 'string' }, currency: { type: 'string' }, from: { type: 'string' } },
   });
   if (!values.product) throw new UsageError('--product is required (a product code from `price list`)');
@@ -46,7 +54,9 @@ async function set(args: string[], io: OpsIo): Promise<number> {
     await tx`select directory_changed()`;
     return inserted;
   });
-  io.out(`price ${row.id}: ${row.product_code} ${money(row.amount_cents, row.currency)}${row.min_amount_cents ? ` (minimum ${money(row.min_amount_cents, row.currency)})` : ''} valid from ${isoTime(row.valid_from)}`);
+  io.out(
+    `price ${row.id}: ${row.product_code} ${money(row.amount_cents, row.currency)}${row.min_amount_cents ? ` (minimum ${money(row.min_amount_cents, row.currency)})` : ''} valid from ${isoTime(row.valid_from)}`,
+  );
   return EXIT.ok;
 }
 
@@ -63,9 +73,15 @@ async function list(args: string[], io: OpsIo): Promise<number> {
     left join product_prices pp on pp.product_code = p.code and pp.site_id = ${site.id}
     order by p.position, p.code, pp.valid_from desc, pp.id desc`;
   for (const r of rows) {
-    if (r.id === null) { io.out(`${r.product_code}\tno price`); continue; }
+    if (r.id === null) {
+      io.out(`${r.product_code}\tno price`);
+      continue;
+    }
     const when = r.current ? 'current' : r.valid_from > new Date() ? `from ${isoTime(r.valid_from)}` : null;
-    if (when) io.out(`${r.product_code}\t${money(r.amount_cents, r.currency)}${r.min_amount_cents ? ` min ${money(r.min_amount_cents, r.currency)}` : ''}\t${when}${r.active ? '' : '\t(inactive)'}`);
+    if (when)
+      io.out(
+        `${r.product_code}\t${money(r.amount_cents, r.currency)}${r.min_amount_cents ? ` min ${money(r.min_amount_cents, r.currency)}` : ''}\t${when}${r.active ? '' : '\t(inactive)'}`,
+      );
   }
   return EXIT.ok;
 }

@@ -13,17 +13,25 @@ export async function reviewsCommand(args: string[], io: OpsIo): Promise<number>
   if (sub === 'flagged') {
     if (id !== undefined) throw new UsageError(`unexpected "${id}"`);
     const rows = await flaggedReviews(io.sql);
-    if (!rows.length) { io.out('No flagged reviews.'); return EXIT.ok; }
+    if (!rows.length) {
+      io.out('No flagged reviews.');
+      return EXIT.ok;
+    }
     for (const r of rows) {
       const text = (r.body ?? '').replace(/\s+/g, ' ').slice(0, 200);
-      io.out(`review ${r.id} on ${r.slug} by ${r.email}: ${r.rating}/5, ${r.flags} ${r.flags === 1 ? 'flag' : 'flags'}${text ? ` - ${JSON.stringify(text)}` : ''}`);
+      io.out(
+        `review ${r.id} on ${r.slug} by ${r.email}: ${r.rating}/5, ${r.flags} ${r.flags === 1 ? 'flag' : 'flags'}${text ? ` - ${JSON.stringify(text)}` : ''}`,
+      );
     }
     return EXIT.ok;
   }
   if (sub === 'clear' || sub === 'remove') {
     const n = reviewId(id);
     const done = sub === 'clear' ? await clearReview(io.sql, n) : await removeReview(io.sql, n);
-    if (!done) { io.err(`ops: no review ${n}`); return EXIT.failed; }
+    if (!done) {
+      io.err(`ops: no review ${n}`);
+      return EXIT.failed;
+    }
     io.out(sub === 'clear' ? `review ${n} cleared: it counts again` : `review ${n} removed`);
     return EXIT.ok;
   }

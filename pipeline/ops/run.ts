@@ -26,7 +26,10 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
 /** Runs one operator command (argv without the program name) and returns the exit code. */
 export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   const [command, ...args] = argv;
-  if (command === 'help' || command === '--help' || command === '-h') { io.out(USAGE); return EXIT.ok; }
+  if (command === 'help' || command === '--help' || command === '-h') {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
   try {
     if (!command) throw new UsageError('no command given');
     const run = COMMANDS[command];
@@ -38,7 +41,10 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       io.err('Run `npm run ops -- help` for the commands.');
       return EXIT.usage;
     }
-    if (e instanceof OpsFailure) { io.err(`ops: ${e.message}`); return EXIT.failed; }
+    if (e instanceof OpsFailure) {
+      io.err(`ops: ${e.message}`);
+      return EXIT.failed;
+    }
     throw e;
   }
 }

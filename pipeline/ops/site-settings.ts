@@ -3,7 +3,13 @@ import { recordAudit } from '../../core/audit.ts';
 import { transaction, type Sql } from '../../sql/db.ts';
 import { EXIT, OpsFailure, UsageError, type OpsIo } from './io.ts';
 
-interface SiteSettings { id: number; key: string; free_queue_min_weeks: number; free_queue_max_weeks: number; launch_slots_per_week: number }
+interface SiteSettings {
+  id: number;
+  key: string;
+  free_queue_min_weeks: number;
+  free_queue_max_weeks: number;
+  launch_slots_per_week: number;
+}
 
 export async function thisSite(sql: Sql): Promise<SiteSettings> {
   const [site] = await sql<SiteSettings[]>`
@@ -25,14 +31,21 @@ const describe = (s: SiteSettings) =>
 /** site set: the free launch queue's window and the weekly launch slots. */
 async function set(args: string[], io: OpsIo): Promise<number> {
   const { values } = parseArgs({
-    args, strict: true,
+    args,
+    strict: true,
     options: { 'free-queue-min-weeks': { type: 'string' }, 'free-queue-max-weeks': { type: 'string' }, 'launch-slots-per-week': { type: 'string' } },
   });
   const before = await thisSite(io.sql);
-  const min = values['free-queue-min-weeks'] === undefined ? before.free_queue_min_weeks : wholeNumber(values['free-queue-min-weeks'], '--free-queue-min-weeks', 1, 52);
-  const max = values['free-queue-max-weeks'] === undefined ? before.free_queue_max_weeks : wholeNumber(values['free-queue-max-weeks'], '--free-queue-max-weeks', 1, 52);
-  const slots = values['launch-slots-per-week'] === undefined ? before.launch_slots_per_week : wholeNumber(values['launch-slots-per-week'], '--launch-slots-per-week', 1, 1000);
-  if (Object.values(values).every((v) => v === undefined)) throw new UsageError('site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week');
+  const min =
+    values['free-queue-min-weeks'] === undefined ? before.free_queue_min_weeks : wholeNumber(values['free-queue-min-weeks'], '--free-queue-min-weeks', 1, 52);
+  const max =
+    values['free-queue-max-weeks'] === undefined ? before.free_queue_max_weeks : wholeNumber(values['free-queue-max-weeks'], '--free-queue-max-weeks', 1, 52);
+  const slots =
+    values['launch-slots-per-week'] === undefined
+      ? before.launch_slots_per_week
+      : wholeNumber(values['launch-slots-per-week'], '--launch-slots-per-week', 1, 1000);
+  if (Object.values(values).every((v) => v === undefined))
+    throw new UsageError('site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week');
   if (min > max) throw new UsageError(`the free queue's minimum (${min}) must not be above its maximum (${max}) weeks`);
   const after = await transaction(io.sql, async (tx) => {
     const [row] = await tx<SiteSettings[]>`
@@ -49,6 +62,10 @@ async function set(args: string[], io: OpsIo): Promise<number> {
 export async function siteCommand(args: string[], io: OpsIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'set') return set(rest, io);
-  if (sub === 'show') { parseArgs({ args: rest, strict: true, options: {} }); io.out(describe(await thisSite(io.sql))); return EXIT.ok; }
+  if (sub === 'show') {
+    parseArgs({ args: rest, strict: true, options: {} });
+    io.out(describe(await thisSite(io.sql)));
+    return EXIT.ok;
+  }
   throw new UsageError(`site takes show or set, got ${sub ? `"${sub}"` : 'nothing'}`);
 }

@@ -26,11 +26,16 @@ let llmReply: () => Response = () => new Response('down', { status: 500 });
 const servers: { stop(): void }[] = [];
 
 const depsWith = (drafter: DraftDeps['drafter']): DraftDeps => ({
-  sql: db.sql, drafter, userAgent: UA, crawl: { ...CRAWL_LIMITS, maxMsTotal: 10_000 }, competitorMaxPages: 10,
+  sql: db.sql,
+  drafter,
+  userAgent: UA,
+  crawl: { ...CRAWL_LIMITS, maxMsTotal: 10_000 },
+  competitorMaxPages: 10,
   fetcher: createSafeFetcher({ allowLoopback: true, userAgent: UA, timeoutMs: 3000 }),
 });
 const extractive = () => createDrafter({ kind: 'extractive', openaiApiKey: null, openaiBaseUrl: null, model: 'x', timeoutMs: 1000 });
-const llmDrafter = () => createDrafter({ kind: 'llm', openaiApiKey: 'test-key', openaiBaseUrl: `http://127.0.0.1:${llm.port}/v1`, model: 'test', timeoutMs: 3000 }, { maxRetries: 0 });
+const llmDrafter = () =>
+  createDrafter({ kind: 'llm', openaiApiKey: 'test-key', openaiBaseUrl: `http://127.0.0.1:${llm.port}/v1`, model: 'test', timeoutMs: 3000 }, { maxRetries: 0 });
 const tasksOf = (deps: DraftDeps): TaskList => ({ ...databaseTasks(deps), ...draftTasks(deps) });
 
 async function runAll(tasks: TaskList) {
@@ -60,15 +65,26 @@ describe('crawl failures end in a visible failed state', () => {
     return `http://127.0.0.1:${s.port}/`;
   };
   const cases: [string, () => string][] = [
-    ['robots_disallowed', () => serve((r) => new URL(r.url).pathname === '/robots.txt' ? new Response('User-agent: *\nDisallow: /\n') : new Response('<html>hi</html>', { headers: { 'content-type': 'text/html' } }))],
-    ['not_html', () => serve((r) => new URL(r.url).pathname === '/robots.txt' ? new Response('', { status: 404 }) : Response.json({ hello: 'world' }))],
-    ['http_error', () => serve((r) => new URL(r.url).pathname === '/robots.txt' ? new Response('', { status: 404 }) : new Response('gone', { status: 410 }))],
-    ['unreachable', () => {
-      const s = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') });
-      const port = s.port;
-      s.stop(true); // nothing listens there any more
-      return `http://127.0.0.1:${port}/`;
-    }],
+    [
+      'robots_disallowed',
+      () =>
+        serve((r) =>
+          new URL(r.url).pathname === '/robots.txt'
+            ? new Response('User-agent: *\nDisallow: /\n')
+            : new Response('<html>hi</html>', { headers: { 'content-type': 'text/html' } }),
+        ),
+    ],
+    ['not_html', () => serve((r) => (new URL(r.url).pathname === '/robots.txt' ? new Response('', { status: 404 }) : Response.json({ hello: 'world' })))],
+    ['http_error', () => serve((r) => (new URL(r.url).pathname === '/robots.txt' ? new Response('', { status: 404 }) : new Response('gone', { status: 410 })))],
+    [
+      'unreachable',
+      () => {
+        const s = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') });
+        const port = s.port;
+        s.stop(true); // nothing listens there any more
+        return `http://127.0.0.1:${port}/`;
+      },
+    ],
   ];
   for (const [reason, url] of cases) {
     test(reason, async () => {
@@ -113,7 +129,8 @@ describe('the LLM drafter through the pipeline', () => {
     await runJobs({ connectionString: db.url, taskList: { draft_profile: tasks.draft_profile }, logger });
     // First of three attempts failed: still drafting, the job waits for its retry.
     expect((await draftById(db.sql, id))!.status).toBe('drafting');
-    const [job] = await db.sql`select attempts, max_attempts from graphile_worker.jobs where task_identifier = 'draft_profile' and key = ${'draft_profile:' + id}`;
+    const [job] =
+      await db.sql`select attempts, max_attempts from graphile_worker.jobs where task_identifier = 'draft_profile' and key = ${'draft_profile:' + id}`;
     expect(job).toMatchObject({ attempts: 1, max_attempts: 3 });
     // Bring the retries forward instead of sleeping through the backoff.
     for (let i = 0; i < 2; i++) {
@@ -134,12 +151,23 @@ describe('the LLM drafter through the pipeline', () => {
     fields.founded_year = { value: '1850', evidence: [{ quote: 'founded in 1850 by Napoleon Bonaparte', url: site.url }] }; // the hidden text
     fields.city = { value: 'Reykjavik', evidence: [{ quote: 'Lumen keeps a secret office in Reykjavik', url: new URL('/internal/roadmap', site.url).href }] };
     fields.tagline = { value: 'The best app in the world', evidence: [{ quote: 'The best app in the world', url: about }] };
-    const output = { fields, faqs: [], founders: [{ name: 'Napoleon Bonaparte', title: 'Emperor', bio: null, evidence: [{ quote: 'Napoleon Bonaparte', url: site.url }] }],
-      company_socials: [], founder_socials: [], story: [], milestones: [] };
-    llmReply = () => Response.json({
-      id: 'c', object: 'chat.completion', created: 0, model: 'test',
-      choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(output), refusal: null }, finish_reason: 'stop', logprobs: null }],
-    });
+    const output = {
+      fields,
+      faqs: [],
+      founders: [{ name: 'Napoleon Bonaparte', title: 'Emperor', bio: null, evidence: [{ quote: 'Napoleon Bonaparte', url: site.url }] }],
+      company_socials: [],
+      founder_socials: [],
+      story: [],
+      milestones: [],
+    };
+    llmReply = () =>
+      Response.json({
+        id: 'c',
+        object: 'chat.completion',
+        created: 0,
+        model: 'test',
+        choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(output), refusal: null }, finish_reason: 'stop', logprobs: null }],
+      });
     const id = await newDraft(site.url);
     await runAll(tasksOf(depsWith(llmDrafter())));
     const d = await draftById(db.sql, id);
@@ -157,7 +185,7 @@ test('sweep_drafts ends drafts, comparisons and redrafts left in progress long a
   await db.sql`update drafts set updated_at = now() - interval '20 minutes' where id = ${stuck}`;
   await db.sql`update drafts set status = 'ready', regenerating = '{name}',
                  comparison = '{"status":"comparing","url":"https://rival.example/","name":null,"points":[]}',
-                 updated_at = now() - interval '20 minutes' where id = ${(await newDraft(site.url))}`;
+                 updated_at = now() - interval '20 minutes' where id = ${await newDraft(site.url)}`;
   await quickAddJob({ connectionString: db.url }, 'sweep_drafts', {});
   // Only the sweep runs: the fresh draft's crawl job must stay queued.
   await runJobs({ connectionString: db.url, taskList: { sweep_drafts: databaseTasks(db).sweep_drafts }, logger });

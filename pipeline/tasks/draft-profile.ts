@@ -12,25 +12,30 @@ import { defineTask } from './task.ts';
  * evidence check lets through, writes it (skipping parts the user has set meanwhile) and marks
  * the draft ready. A drafter that still fails on the last attempt ends the draft as failed.
  */
-export const draftProfile = (deps: DraftDeps) => defineTask(JOBS.draft_profile, async ({ draft_id: id }, helpers) => {
-  await orOnLastAttempt(helpers, async () => {
-    const draft = await draftById(deps.sql, id);
-    if (!draft || draft.status !== 'drafting') return;
-    const pages = await loadPages(deps.sql, id, 'site');
-    const names = await categoryNames(deps.sql);
-    // The drafters run the evidence check themselves; running it here too keeps that promise whatever drafter is configured.
-    const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names }), pages, { categoryNames: names });
-    await transaction(deps.sql, async (t) => {
-      const current = await draftById(t, id, { forUpdate: true });
-      if (!current || current.status !== 'drafting') return;
-      const content = contentOf(current);
-      applyAi(content, proposal, DRAFT_PARTS);
-      await writeContent(t, id, content);
-      await t`update drafts set status = 'ready', drafted_at = now(), updated_at = now() where id = ${id}`;
-      // A competitor read while the draft was in progress waits for the draft's own pages.
-      if (current.comparison?.status === 'comparing' && current.competitor_url) {
-        await enqueue(t, JOBS.compare_draft, { draft_id: id, url: current.competitor_url });
-      }
-    });
-  }, (message) => failDraft(deps.sql, id, 'drafting_failed', message));
-});
+export const draftProfile = (deps: DraftDeps) =>
+  defineTask(JOBS.draft_profile, async ({ draft_id: id }, helpers) => {
+    await orOnLastAttempt(
+      helpers,
+      async () => {
+        const draft = await draftById(deps.sql, id);
+        if (draft?.status !== 'drafting') return;
+        const pages = await loadPages(deps.sql, id, 'site');
+        const names = await categoryNames(deps.sql);
+        // The drafters run the evidence check themselves; running it here too keeps that promise whatever drafter is configured.
+        const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names }), pages, { categoryNames: names });
+        await transaction(deps.sql, async (t) => {
+          const current = await draftById(t, id, { forUpdate: true });
+          if (current?.status !== 'drafting') return;
+          const content = contentOf(current);
+          applyAi(content, proposal, DRAFT_PARTS);
+          await writeContent(t, id, content);
+          await t`update drafts set status = 'ready', drafted_at = now(), updated_at = now() where id = ${id}`;
+          // A competitor read while the draft was in progress waits for the draft's own pages.
+          if (current.comparison?.status === 'comparing' && current.competitor_url) {
+            await enqueue(t, JOBS.compare_draft, { draft_id: id, url: current.competitor_url });
+          }
+        });
+      },
+      (message) => failDraft(deps.sql, id, 'drafting_failed', message),
+    );
+  });

@@ -21,7 +21,12 @@ afterAll(async () => {
 /** A graphile logger that keeps the messages, so the tests can read what the task said. */
 function recordingLogger() {
   const lines: string[] = [];
-  return { lines, logger: new Logger(() => (_level, message) => { lines.push(message); }) };
+  return {
+    lines,
+    logger: new Logger(() => (_level, message) => {
+      lines.push(message);
+    }),
+  };
 }
 
 const mailTask = (config: ReturnType<typeof loadConfig>) => sendMail({ sql: db.sql, mail: config.mail });
@@ -32,8 +37,13 @@ async function outboxRow(id: string) {
   return row as { sent_at: Date | null; attempts: number; last_error: string | null };
 }
 
-const mail = (to: string, text = 'Hello there. A long line follows: https://example.test/sign-in/verify?token=ldl_' + 'x'.repeat(60)) =>
-  ({ to, subject: 'Greetings from the directory', text, html: `<p>${text}</p>`, kind: 'test' });
+const mail = (to: string, text = 'Hello there. A long line follows: https://example.test/sign-in/verify?token=ldl_' + 'x'.repeat(60)) => ({
+  to,
+  subject: 'Greetings from the directory',
+  text,
+  html: `<p>${text}</p>`,
+  kind: 'test',
+});
 
 test('delivers an outbox row over SMTP, marks it sent, and does not send it twice', async () => {
   const task = mailTask(configWith({ SMTP_URL: sink.url }));

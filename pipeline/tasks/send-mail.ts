@@ -3,9 +3,18 @@ import type { Config } from '../../core/config.ts';
 import { JOBS } from '../../core/jobs/index.ts';
 import { defineTask, type TaskDeps } from './task.ts';
 
-interface OutboxRow { id: string; to_address: string; subject: string; body_text: string; body_html: string | null; sent_at: Date | null }
+interface OutboxRow {
+  id: string;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  body_html: string | null;
+  sent_at: Date | null;
+}
 
-export interface MailDeps extends TaskDeps { mail: Config['mail'] }
+export interface MailDeps extends TaskDeps {
+  mail: Config['mail'];
+}
 
 /**
  * send_mail {id}: delivers one mail_outbox row by SMTP when SMTP_URL is set and marks it sent.
@@ -24,7 +33,10 @@ export function sendMail(deps: MailDeps) {
   return defineTask(JOBS.send_mail, async ({ id }, helpers) => {
     const [row] = await sql<OutboxRow[]>`
       select id::text, to_address, subject, body_text, body_html, sent_at from mail_outbox where id = ${id}`;
-    if (!row) { helpers.logger.warn(`send_mail: no mail_outbox row ${id}`); return; }
+    if (!row) {
+      helpers.logger.warn(`send_mail: no mail_outbox row ${id}`);
+      return;
+    }
     if (row.sent_at) return;
 
     if (!transport) {

@@ -11,29 +11,44 @@ import { defineTask } from './task.ts';
 import { sendMail } from './send-mail.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => { db = await freshDatabase(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
 afterAll(() => db.drop());
 
 const ECHO = defineJob({
-  name: 'test_echo', version: 2, maxAttempts: 5, about: 'Test job: records its payload.',
+  name: 'test_echo',
+  version: 2,
+  maxAttempts: 5,
+  about: 'Test job: records its payload.',
   payload: Type.Object({ n: Type.Integer(), label: Type.Optional(Type.String()) }, { additionalProperties: false }),
 });
 
 function recordingLogger() {
   const lines: string[] = [];
-  return { lines, logger: new Logger(() => (_level, message) => { lines.push(message); }) };
+  return {
+    lines,
+    logger: new Logger(() => (_level, message) => {
+      lines.push(message);
+    }),
+  };
 }
 
 const seen: { n: number; label?: string }[] = [];
-const echo = defineTask(ECHO, async (payload) => { seen.push(payload); });
+const echo = defineTask(ECHO, async (payload) => {
+  seen.push(payload);
+});
 
 /** A job added by hand, as a bug or an old producer would, bypassing enqueue()'s own check. */
 async function addRaw(task: string, payload: unknown, maxAttempts: number) {
-  const [{ id }] = await db.sql`select (graphile_worker.add_job(${task}, ${db.sql.json(payload as never)}::json, max_attempts => ${maxAttempts})).id::text as id`;
+  const [{ id }] =
+    await db.sql`select (graphile_worker.add_job(${task}, ${db.sql.json(payload as never)}::json, max_attempts => ${maxAttempts})).id::text as id`;
   return id as string;
 }
 const jobRow = async (id: string) =>
-  (await db.sql`select attempts, max_attempts, last_error from graphile_worker.jobs where id = ${id}`)[0] as { attempts: number; max_attempts: number; last_error: string | null } | undefined;
+  (await db.sql`select attempts, max_attempts, last_error from graphile_worker.jobs where id = ${id}`)[0] as
+    | { attempts: number; max_attempts: number; last_error: string | null }
+    | undefined;
 
 const bad: [string, unknown, RegExp][] = [
   ['a field of the wrong type', { n: 'three', v: 2 }, /test_echo: invalid payload at \/n/],
@@ -73,7 +88,11 @@ test('a valid payload runs with its fields (v removed); one without v counts as 
 test('a catalogue job (send_mail) with a bad payload is not retried up to its 25 attempts', async () => {
   const { logger, lines } = recordingLogger();
   const id = await addRaw(JOBS.send_mail.name, { id: 'not-a-number', v: 1 }, JOBS.send_mail.maxAttempts);
-  await runJobs({ connectionString: db.url, taskList: { [JOBS.send_mail.name]: sendMail({ sql: db.sql, mail: { smtpUrl: null, from: 'robot@directory.test' } }) }, logger });
+  await runJobs({
+    connectionString: db.url,
+    taskList: { [JOBS.send_mail.name]: sendMail({ sql: db.sql, mail: { smtpUrl: null, from: 'robot@directory.test' } }) },
+    logger,
+  });
   expect(await jobRow(id)).toMatchObject({ attempts: 1, max_attempts: 1 });
   expect(lines.some((l) => l.includes('send_mail: invalid payload at /id'))).toBe(true);
 });

@@ -7,7 +7,9 @@ import { parsePayload, PayloadError, type JobDefinition } from '../../core/jobs/
 import type { Sql } from '../../sql/db.ts';
 
 /** What every task module's factory takes at least: the worker's postgres.js pool (tasks query through it, never graphile-worker's client). */
-export interface TaskDeps { sql: Sql }
+export interface TaskDeps {
+  sql: Sql;
+}
 
 export type TaskBody<P extends TProperties> = (payload: Static<TObject<P>>, helpers: JobHelpers) => Promise<void>;
 
@@ -22,10 +24,10 @@ export type TaskBody<P extends TProperties> = (payload: Static<TObject<P>>, help
  */
 async function failPermanently(helpers: JobHelpers, error: PayloadError): Promise<never> {
   const { job } = helpers;
-  helpers.logger.error(`${error.message}; job ${job.id} (${job.task_identifier}) fails permanently without retries`,
-    { payloadError: true, jobId: job.id });
-  await helpers.withPgClient((client) => client.query(
-    'update graphile_worker._private_jobs set max_attempts = attempts where id = $1 and locked_at is not null', [job.id]));
+  helpers.logger.error(`${error.message}; job ${job.id} (${job.task_identifier}) fails permanently without retries`, { payloadError: true, jobId: job.id });
+  await helpers.withPgClient((client) =>
+    client.query('update graphile_worker._private_jobs set max_attempts = attempts where id = $1 and locked_at is not null', [job.id]),
+  );
   job.max_attempts = job.attempts; // so graphile-worker's own log line and job:failed event agree with the row
   throw error;
 }

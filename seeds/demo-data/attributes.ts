@@ -9,7 +9,10 @@ export const ATTRIBUTES: Record<string, { label: string; values: string[] }> = {
   public_api: { label: 'Public API', values: ['REST', 'GraphQL', 'REST and GraphQL', 'REST and webhooks', 'No'] },
   sso: { label: 'SSO / SAML', values: ['Yes', 'Business plan', 'Enterprise plan', 'No'] },
   platforms: { label: 'Platforms', values: ['Web', 'Web, macOS, Windows', 'Web, iOS, Android', 'macOS and iOS', 'Web, desktop and mobile'] },
-  integrations: { label: 'Integrations', values: ['Slack, GitHub', 'Zapier, Slack', '200+ via Zapier', 'Google Workspace, Microsoft 365', 'Slack, Jira, Linear', 'HubSpot, Salesforce'] },
+  integrations: {
+    label: 'Integrations',
+    values: ['Slack, GitHub', 'Zapier, Slack', '200+ via Zapier', 'Google Workspace, Microsoft 365', 'Slack, Jira, Linear', 'HubSpot, Salesforce'],
+  },
   data_residency: { label: 'Data residency', values: ['EU', 'US', 'EU or US', 'Any AWS region'] },
   free_trial: { label: 'Free trial', values: ['7 days', '14 days', '30 days', 'No'] },
   mobile_apps: { label: 'Mobile apps', values: ['iOS and Android', 'iOS only', 'No'] },

@@ -3,11 +3,19 @@ import type { BlogSpec } from './blog-launching.ts';
 // Blog posts about growing after launch, part two.
 export const GROWTH_POSTS: BlogSpec[] = [
   {
-    slug: 'what-domain-rating-means', title: 'What Domain Rating means for a young product', author: 'Kenji Tanaka', daysAgo: 9,
+    slug: 'what-domain-rating-means',
+    title: 'What Domain Rating means for a young product',
+    author: 'Kenji Tanaka',
+    daysAgo: 9,
     excerpt: 'Domain Rating measures the strength of your backlinks from 0 to 100. Here is why the trend matters more than the number.',
     tags: ['seo', 'rankings'],
-    faqs: [{ question: 'How often is Domain Rating measured?', answer: 'Weekly. The board shows the latest value and the change over about four weeks.' },
-           { question: 'Does a listing here raise my Domain Rating?', answer: 'A link from a directory helps a little; links from relevant articles help much more.' }],
+    faqs: [
+      { question: 'How often is Domain Rating measured?', answer: 'Weekly. The board shows the latest value and the change over about four weeks.' },
+      {
+        question: 'Does a listing here raise my Domain Rating?',
+        answer: 'A link from a directory helps a little; links from relevant articles help much more.',
+      },
+    ],
     body: `# What Domain Rating means for a young product
 
 **Domain Rating** (DR) is a 0-100 score of a site's backlink profile. New products usually start below 10.
@@ -27,10 +35,18 @@ Avoid link schemes: search engines discount them, and they can cost you more tha
 `,
   },
   {
-    slug: 'sharing-revenue-publicly', title: 'Should you share your revenue publicly?', author: 'Sofia Rossi', daysAgo: 27,
+    slug: 'sharing-revenue-publicly',
+    title: 'Should you share your revenue publicly?',
+    author: 'Sofia Rossi',
+    daysAgo: 27,
     excerpt: 'Open revenue builds trust and an audience, and it has costs. What founders on our revenue board told us.',
     tags: ['founders', 'transparency'],
-    faqs: [{ question: 'What does verified mean on the revenue board?', answer: 'The figure was checked against the payment provider rather than typed in by the founder.' }],
+    faqs: [
+      {
+        question: 'What does verified mean on the revenue board?',
+        answer: 'The figure was checked against the payment provider rather than typed in by the founder.',
+      },
+    ],
     body: `# Should you share your revenue?
 
 The revenue board lists monthly recurring revenue founders chose to share. Some figures are **verified**
@@ -53,7 +69,10 @@ Share growth rates or milestones instead of exact numbers, and add
 `,
   },
   {
-    slug: 'choosing-a-pricing-model', title: 'Free, freemium, paid, usage-based or open source?', author: 'Sofia Rossi', daysAgo: 49,
+    slug: 'choosing-a-pricing-model',
+    title: 'Free, freemium, paid, usage-based or open source?',
+    author: 'Sofia Rossi',
+    daysAgo: 49,
     excerpt: 'A plain comparison of the five pricing models you will see across the directory, with who each suits.',
     tags: ['pricing'],
     faqs: [{ question: 'Can I filter listings by pricing model?', answer: 'Yes, search accepts a pricing_model filter, for example freemium or open-source.' }],
@@ -77,7 +96,10 @@ Look at [how others price](/listings?pricing_model=usage-based) in your category
 `,
   },
   {
-    slug: 'building-in-public-updates', title: 'Updates that bring people back', author: 'Amara Okafor', daysAgo: 71,
+    slug: 'building-in-public-updates',
+    title: 'Updates that bring people back',
+    author: 'Amara Okafor',
+    daysAgo: 71,
     excerpt: 'Followers hear about every update you post. Short, concrete updates keep them around.',
     tags: ['growth', 'updates'],
     faqs: [{ question: 'Who sees my updates?', answer: 'Everyone on your listing page, and your followers are told about each one.' }],
@@ -101,7 +123,10 @@ Updates that are only announcements of discounts. Followers signed up for the pr
 `,
   },
   {
-    slug: 'mcp-and-agents', title: 'Agents can browse the directory now', author: 'Kenji Tanaka', daysAgo: 96,
+    slug: 'mcp-and-agents',
+    title: 'Agents can browse the directory now',
+    author: 'Kenji Tanaka',
+    daysAgo: 96,
     excerpt: 'Every public read is also an MCP tool, so assistants can search launches, compare products and read categories.',
     tags: ['product', 'ai'],
     faqs: [{ question: 'Do agents need an account?', answer: 'Not for public reads. Signing in is only needed for actions such as submitting a listing.' }],
@@ -123,10 +148,15 @@ Developers can read the [OpenAPI document](/api/v1/openapi.json) for the same op
 `,
   },
   {
-    slug: 'relaunching-after-a-big-release', title: 'When to relaunch', author: 'Maya Lindqvist', daysAgo: 130,
+    slug: 'relaunching-after-a-big-release',
+    title: 'When to relaunch',
+    author: 'Maya Lindqvist',
+    daysAgo: 130,
     excerpt: 'A relaunch gives a major release a fresh week in the ranking. Here is when it is worth it.',
     tags: ['launching'],
-    faqs: [{ question: 'Do I keep my old votes when I relaunch?', answer: 'Your all-time votes stay. The new launch week counts only votes cast during that week.' }],
+    faqs: [
+      { question: 'Do I keep my old votes when I relaunch?', answer: 'Your all-time votes stay. The new launch week counts only votes cast during that week.' },
+    ],
     body: `# When to relaunch
 
 A relaunch puts your product in a new launch week. It suits **big** changes.

@@ -1,17 +1,28 @@
 // Blog posts about launching, part one. daysAgo places published_at relative to the seed's now.
 
 export interface BlogSpec {
-  slug: string; title: string; excerpt: string; author: string; tags: string[];
-  faqs: { question: string; answer: string }[]; daysAgo: number; body: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  author: string;
+  tags: string[];
+  faqs: { question: string; answer: string }[];
+  daysAgo: number;
+  body: string;
 }
 
 export const LAUNCH_POSTS: BlogSpec[] = [
   {
-    slug: 'launch-week-checklist', title: 'The launch week checklist we wish we had', author: 'Maya Lindqvist', daysAgo: 4,
+    slug: 'launch-week-checklist',
+    title: 'The launch week checklist we wish we had',
+    author: 'Maya Lindqvist',
+    daysAgo: 4,
     excerpt: 'Everything to prepare before your product goes live on Monday, from the tagline to the first reply.',
     tags: ['launching', 'checklist'],
-    faqs: [{ question: 'When does a launch week start?', answer: 'Launch weeks run Monday to Sunday, UTC. Votes cast in that window count for the weekly ranking.' },
-           { question: 'Can I change my listing during launch week?', answer: 'Yes. Edits publish at once and never reset your votes.' }],
+    faqs: [
+      { question: 'When does a launch week start?', answer: 'Launch weeks run Monday to Sunday, UTC. Votes cast in that window count for the weekly ranking.' },
+      { question: 'Can I change my listing during launch week?', answer: 'Yes. Edits publish at once and never reset your votes.' },
+    ],
     body: `# The launch week checklist we wish we had
 
 Launch week is short. Seven days, one ranking, and a lot of people seeing your product for the first time.
@@ -37,11 +48,16 @@ Read more in [how we rank launches](/blog/how-we-rank-launches).
 `,
   },
   {
-    slug: 'how-we-rank-launches', title: 'How we rank launches (and why money cannot buy an award)', author: 'Jonas Meyer', daysAgo: 19,
+    slug: 'how-we-rank-launches',
+    title: 'How we rank launches (and why money cannot buy an award)',
+    author: 'Jonas Meyer',
+    daysAgo: 19,
     excerpt: 'Community votes decide the weekly ranking and awards. Paid placement lives on a separate, clearly marked billboard.',
     tags: ['rankings', 'transparency'],
-    faqs: [{ question: 'Do paid launches rank higher?', answer: 'No. Paying changes when you launch, never where you rank. Only votes from people count.' },
-           { question: 'What is the billboard?', answer: 'A separate ranking by money contributed. It is always labelled as paid.' }],
+    faqs: [
+      { question: 'Do paid launches rank higher?', answer: 'No. Paying changes when you launch, never where you rank. Only votes from people count.' },
+      { question: 'What is the billboard?', answer: 'A separate ranking by money contributed. It is always labelled as paid.' },
+    ],
     body: `# How we rank launches
 
 We run several rankings, and we keep them apart on purpose.
@@ -72,7 +88,10 @@ site and the revenue founders choose to share.
 `,
   },
   {
-    slug: 'free-or-paid-launch', title: 'Free or paid launch: which one fits you?', author: 'Maya Lindqvist', daysAgo: 37,
+    slug: 'free-or-paid-launch',
+    title: 'Free or paid launch: which one fits you?',
+    author: 'Maya Lindqvist',
+    daysAgo: 37,
     excerpt: 'The free queue costs nothing but time and a badge. A paid launch buys you the date. Here is how to choose.',
     tags: ['launching', 'pricing'],
     faqs: [{ question: 'How long is the free queue?', answer: 'Free listings launch 6 to 8 weeks out, once our badge is found on your homepage.' }],
@@ -100,7 +119,10 @@ Either way, check the [launch week checklist](/blog/launch-week-checklist).
 `,
   },
   {
-    slug: 'writing-a-tagline', title: 'Writing a tagline people understand in three seconds', author: 'Camille Dubois', daysAgo: 58,
+    slug: 'writing-a-tagline',
+    title: 'Writing a tagline people understand in three seconds',
+    author: 'Camille Dubois',
+    daysAgo: 58,
     excerpt: 'A tagline is not a slogan. Five before-and-after examples from recent launches.',
     tags: ['copywriting', 'launching'],
     faqs: [{ question: 'How long can a tagline be?', answer: 'Up to 200 characters, but the best ones are under 60.' }],
@@ -126,10 +148,15 @@ Visitors scan a launch list fast. Your tagline has one job: say **what it is** a
 `,
   },
   {
-    slug: 'founder-story-guide', title: 'How to write a founder story that is worth reading', author: 'Amara Okafor', daysAgo: 83,
+    slug: 'founder-story-guide',
+    title: 'How to write a founder story that is worth reading',
+    author: 'Amara Okafor',
+    daysAgo: 83,
     excerpt: 'Skip the origin myth. The best founder stories are specific about the problem, the mistakes and what comes next.',
     tags: ['founders', 'storytelling'],
-    faqs: [{ question: 'Where does the founder story appear?', answer: 'On your listing, once the story section is unlocked, and on each founder\'s profile page.' }],
+    faqs: [
+      { question: 'Where does the founder story appear?', answer: "On your listing, once the story section is unlocked, and on each founder's profile page." },
+    ],
     body: `# How to write a founder story worth reading
 
 Readers want to know **why you**, **why this problem** and **why now**.
@@ -150,10 +177,15 @@ Answer our [founder interview](/interview-questions) too: the questions are a go
 `,
   },
   {
-    slug: 'first-100-users', title: 'Where the last 50 launches found their first 100 users', author: 'Jonas Meyer', daysAgo: 112,
+    slug: 'first-100-users',
+    title: 'Where the last 50 launches found their first 100 users',
+    author: 'Jonas Meyer',
+    daysAgo: 112,
     excerpt: 'We asked founders of recent launches where their first users came from. Communities beat ads by a wide margin.',
     tags: ['growth', 'research'],
-    faqs: [{ question: 'Did any founders use paid ads first?', answer: 'A few did, mostly for consumer apps; almost none kept spending after the first month.' }],
+    faqs: [
+      { question: 'Did any founders use paid ads first?', answer: 'A few did, mostly for consumer apps; almost none kept spending after the first month.' },
+    ],
     body: `# Where the first 100 users came from
 
 We surveyed founders who launched in the last few months. The short version:

@@ -6,10 +6,10 @@ export interface LeafSpec {
   slug: string;
   name: string;
   description: string;
-  faqs: QA[];        // category-specific; generic ones are added to reach 2-4
-  attrs: string[];   // keys of ATTRIBUTES, 3-6
-  kinds: string[];   // what a product here is ("managed Postgres")
-  jobs: string[];    // what it helps people do ("ship schema changes safely")
+  faqs: QA[]; // category-specific; generic ones are added to reach 2-4
+  attrs: string[]; // keys of ATTRIBUTES, 3-6
+  kinds: string[]; // what a product here is ("managed Postgres")
+  jobs: string[]; // what it helps people do ("ship schema changes safely")
   features: string[];
   keywords: string[];
 }

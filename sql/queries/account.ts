@@ -1,6 +1,12 @@
 import type { Sql } from '../db.ts';
 
-export interface AccountRow { id: string; email: string; name: string | null; created_at: Date; last_sign_in_at: Date | null }
+export interface AccountRow {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: Date;
+  last_sign_in_at: Date | null;
+}
 
 export async function accountOf(sql: Sql, userId: string): Promise<AccountRow | null> {
   const [row] = await sql<AccountRow[]>`select id::text, email, name, created_at, last_sign_in_at from users where id = ${userId}`;

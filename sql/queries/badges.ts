@@ -1,8 +1,20 @@
 import type { Sql } from '../db.ts';
 
 /** One badge a listing may show. rank/week for awards; rating for top-rated. */
-export interface BadgeRow { kind: string; rank: number | null; week: string | null; rating_avg: number | null; rating_count: number | null }
-export interface ListingBadges { id: number; slug: string; name: string; status: string; badges: BadgeRow[] }
+export interface BadgeRow {
+  kind: string;
+  rank: number | null;
+  week: string | null;
+  rating_avg: number | null;
+  rating_count: number | null;
+}
+export interface ListingBadges {
+  id: number;
+  slug: string;
+  name: string;
+  status: string;
+  badges: BadgeRow[];
+}
 
 /** Top rated needs this many genuine reviews (not the owner's, not flagged) averaging at least TOP_RATED_MIN_AVG. */
 export const TOP_RATED_MIN_REVIEWS = 5;

@@ -5,7 +5,13 @@ import { offsetOf } from './summaries.ts';
 export const TITLE_SIMILARITY = 0.4;
 
 export interface BlogItem {
-  slug: string; title: string; excerpt: string; author: string; tags: string[]; published_at: string; url: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  author: string;
+  tags: string[];
+  published_at: string;
+  url: string;
 }
 
 const iso = (sql: Sql) => sql`'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;

@@ -2,8 +2,16 @@ import type postgres from 'postgres';
 import type { Sql } from '../db.ts';
 import { offsetOf } from './summaries.ts';
 
-export interface CategoryCount { slug: string; name: string; description: string; count: number; direct_count: number }
-export interface CategoryTreeNode extends CategoryCount { subcategories: CategoryCount[] }
+export interface CategoryCount {
+  slug: string;
+  name: string;
+  description: string;
+  count: number;
+  direct_count: number;
+}
+export interface CategoryTreeNode extends CategoryCount {
+  subcategories: CategoryCount[];
+}
 
 type Fragment = postgres.Fragment;
 const allCategories = (sql: Sql) => sql`select id from categories`;
@@ -60,7 +68,12 @@ export async function categoryTree(sql: Sql, siteId: number, includeEmpty: boole
 }
 
 export interface CategoryDetail {
-  id: number; slug: string; name: string; description: string; count: number; direct_count: number;
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  count: number;
+  direct_count: number;
   faqs: { question: string; answer: string }[];
   attributes: { key: string; label: string }[];
   parent: { slug: string; name: string } | null;

@@ -1,12 +1,26 @@
 import type { Sql } from '../db.ts';
 
 export type Cell = string | number | boolean | unknown[] | Record<string, unknown> | null;
-export interface CompareRow { key: string; label: string; source: 'category' | 'listing'; a: Cell; b: Cell }
+export interface CompareRow {
+  key: string;
+  label: string;
+  source: 'category' | 'listing';
+  a: Cell;
+  b: Cell;
+}
 
 interface Side {
-  side: 'a' | 'b'; id: number; attributes: Record<string, unknown>; category_attributes: unknown[];
-  pricing_model: string | null; country: string | null; founded_year: number | null; stage: string | null;
-  votes: number; rating_avg: number | null; rating_count: number;
+  side: 'a' | 'b';
+  id: number;
+  attributes: Record<string, unknown>;
+  category_attributes: unknown[];
+  pricing_model: string | null;
+  country: string | null;
+  founded_year: number | null;
+  stage: string | null;
+  votes: number;
+  rating_avg: number | null;
+  rating_count: number;
 }
 
 /** The two live listings of this site named by the slugs, by side; a side is missing when unknown. */
@@ -54,8 +68,7 @@ export function compareRows(a: Side, b: Side): CompareRow[] {
     const { key, label } = (attr ?? {}) as { key?: unknown; label?: unknown };
     if (typeof key !== 'string' || key === '' || seen.has(key)) continue;
     seen.add(key);
-    rows.push({ key, label: typeof label === 'string' && label ? label : key, source: 'category',
-      a: cell(a.attributes[key]), b: cell(b.attributes[key]) });
+    rows.push({ key, label: typeof label === 'string' && label ? label : key, source: 'category', a: cell(a.attributes[key]), b: cell(b.attributes[key]) });
   }
   for (const f of FACTS) {
     rows.push({ key: f.key, label: f.label, source: 'listing', a: cell(f.of(a)), b: cell(f.of(b)) });

@@ -5,7 +5,9 @@ import { createSession } from '../../core/auth/sessions.ts';
 import { deleteExpiredRecords } from './expiry.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => { db = await freshDatabase(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
 afterAll(() => db.drop());
 
 test('expired records go after a day of grace; live ones stay', async () => {

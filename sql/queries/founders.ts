@@ -15,7 +15,12 @@ const publicFounders = (sql: Sql, siteId: number) => sql`
   group by lf.founder_id`;
 
 export interface FounderItem {
-  slug: string; name: string; title: string | null; country: string | null; avatar_url: string | null; companies: number;
+  slug: string;
+  name: string;
+  title: string | null;
+  country: string | null;
+  avatar_url: string | null;
+  companies: number;
 }
 
 /**
@@ -44,12 +49,24 @@ export async function searchFounders(sql: Sql, siteId: number, f: { q: string | 
 }
 
 export interface StorySections {
-  story: string | null; why_started: string | null; problem: string | null; journey: string | null;
-  challenges: string | null; achievements: string | null; lessons: string | null; whats_next: string | null;
+  story: string | null;
+  why_started: string | null;
+  problem: string | null;
+  journey: string | null;
+  challenges: string | null;
+  achievements: string | null;
+  lessons: string | null;
+  whats_next: string | null;
 }
 export interface FounderProfile {
-  id: number; slug: string; name: string; title: string | null; bio: string | null; country: string | null;
-  avatar_url: string | null; socials: Record<string, string>;
+  id: number;
+  slug: string;
+  name: string;
+  title: string | null;
+  bio: string | null;
+  country: string | null;
+  avatar_url: string | null;
+  socials: Record<string, string>;
   companies: { listing_id: number; role: string | null }[];
   stories: { listing_slug: string; listing_name: string; title: string | null; sections: StorySections }[];
   interview: { question_id: number; question: string; answer: string }[];

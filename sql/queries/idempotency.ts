@@ -1,7 +1,11 @@
 import type { Sql } from '../db.ts';
 
 /** One Idempotency-Key: keys are scoped to the account and the operation. */
-export interface IdempotencyScope { userId: string; operation: string; key: string }
+export interface IdempotencyScope {
+  userId: string;
+  operation: string;
+  key: string;
+}
 
 /**
  * What claiming a key found. `acquired` carries the attempt: the row's created_at as text, which
@@ -16,7 +20,15 @@ export type IdempotencyClaim =
   | { kind: 'mismatch' }
   | { kind: 'in_flight'; lockedUntil: Date };
 
-interface Row { request_hash: string; state: 'in_flight' | 'done'; response_status: number | null; response_body: string | null; locked_until: Date; live: boolean; locked: boolean }
+interface Row {
+  request_hash: string;
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  locked_until: Date;
+  live: boolean;
+  locked: boolean;
+}
 
 const where = (sql: Sql, s: IdempotencyScope) => sql`user_id = ${s.userId} and operation = ${s.operation} and key = ${s.key}`;
 
@@ -27,8 +39,12 @@ const where = (sql: Sql, s: IdempotencyScope) => sql`user_id = ${s.userId} and o
  * the same request: a different body is a mismatch whatever the row's state.
  * clock_timestamp(), not now(): each attempt's fence must differ even inside one transaction.
  */
-export async function claimIdempotencyKey(sql: Sql, scope: IdempotencyScope, requestHash: string,
-  opts: { leaseSeconds: number; ttlHours: number }): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(
+  sql: Sql,
+  scope: IdempotencyScope,
+  requestHash: string,
+  opts: { leaseSeconds: number; ttlHours: number },
+): Promise<IdempotencyClaim> {
   // A row can vanish or expire between the upsert and the read (released by a failed attempt,
   // swept by the cleanup); the next round then sees the new state.
   for (let round = 0; round < 5; round++) {
@@ -47,7 +63,7 @@ export async function claimIdempotencyKey(sql: Sql, scope: IdempotencyScope, req
       select request_hash, state, response_status, response_body, locked_until, expires_at > clock_timestamp() as live,
              locked_until > clock_timestamp() as locked
       from idempotency_keys where ${where(sql, scope)}`;
-    if (!row || !row.live) continue;
+    if (!row?.live) continue;
     if (row.request_hash !== requestHash) return { kind: 'mismatch' };
     if (row.state === 'done') return { kind: 'replay', status: row.response_status!, body: row.response_body! };
     // In flight with a lapsed lease: the next round's upsert takes it over.

@@ -19,7 +19,10 @@ export interface RankedRow {
  * the ranking's size (a view's total column or a small count); `rows` selects the page (listing_id,
  * pos and the metric columns) by walking an index in the ranking's order, ending with pageOf's clause.
  */
-export interface RankingPage { total: postgres.Fragment; rows: postgres.Fragment }
+export interface RankingPage {
+  total: postgres.Fragment;
+  rows: postgres.Fragment;
+}
 
 /**
  * The LIMIT/OFFSET clause ending a RankingPage's `rows`. Past the end (by pagedRanking's total in
@@ -37,8 +40,7 @@ export function pageOf(sql: Sql, page: number, perPage: number): postgres.Fragme
  * the subquery would be guessed at 0.5%, making a full scan and sort look cheaper), so even a
  * generic prepared plan walks the index and stops at the page.
  */
-export const isLive = (sql: Sql, listingId: postgres.Fragment) =>
-  sql`(select ll.status = 'live' from listings ll where ll.id = ${listingId})`;
+export const isLive = (sql: Sql, listingId: postgres.Fragment) => sql`(select ll.status = 'live' from listings ll where ll.id = ${listingId})`;
 
 /** Runs a RankingPage in one round trip: the total and the page's rows in order. */
 export async function pagedRanking(sql: Sql, ranking: RankingPage) {
@@ -52,7 +54,11 @@ export async function pagedRanking(sql: Sql, ranking: RankingPage) {
 
 /** Pairs each ranked row with its listing summary, keeping the ranking's order. */
 export async function withSummaries<R extends { listing_id: bigint | number }>(sql: Sql, rows: R[], siteUrl: string) {
-  const summaries = await listingSummaries(sql, rows.map((r) => r.listing_id), siteUrl);
+  const summaries = await listingSummaries(
+    sql,
+    rows.map((r) => r.listing_id),
+    siteUrl,
+  );
   const byId = new Map(summaries.map((s) => [String(s.id), s]));
   return rows.flatMap((r) => {
     const listing = byId.get(String(r.listing_id));
@@ -95,8 +101,14 @@ export type LaunchSection = (typeof LAUNCH_SECTIONS)[number];
 
 /** What each section is ordered by; the name appears on every item as metric.name. */
 export const SECTION_METRIC: Record<LaunchSection, string> = {
-  today: 'votes', 'this-week': 'week_votes', trending: 'trending_score', 'most-voted': 'votes',
-  recent: 'launched_at', 'most-viewed': 'views', 'most-followed': 'follows', upcoming: 'launch_week',
+  today: 'votes',
+  'this-week': 'week_votes',
+  trending: 'trending_score',
+  'most-voted': 'votes',
+  recent: 'launched_at',
+  'most-viewed': 'views',
+  'most-followed': 'follows',
+  upcoming: 'launch_week',
 };
 
 /** Listings of the site in one status as of the last view refresh (mv_listing_counts). */

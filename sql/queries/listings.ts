@@ -5,14 +5,26 @@ export const SEARCH_SORTS = ['relevance', 'newest', 'votes', 'trending', 'most_v
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface SearchFilters {
-  q?: string; category?: string; stage?: string; country?: string; pricingModel?: string; domain?: string;
-  status: 'live' | 'upcoming'; sort: SearchSort;
+  q?: string;
+  category?: string;
+  stage?: string;
+  country?: string;
+  pricingModel?: string;
+  domain?: string;
+  status: 'live' | 'upcoming';
+  sort: SearchSort;
 }
 
 /** "https://www.Acme.test:443/x" -> "acme.test": a domain filter accepts a bare host or a URL. */
 export function normalizeDomain(raw: string): string {
-  return raw.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '')
-    .replace(/:\d*$/, '').replace(/\.+$/, '').replace(/^www\./, '');
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d*$/, '')
+    .replace(/\.+$/, '')
+    .replace(/^www\./, '');
 }
 
 const reversed = (s: string) => [...s].reverse().join('');
@@ -46,23 +58,29 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   // are cached generically, and a generic plan cannot see that they select nearly every row: it ANDs
   // the exact GIN bitmap with an 85k-entry (site_id, status) bitmap, a few ms per request for nothing.
   const filters = (literal = false) => sql`
-    ${literal ? sql.unsafe(`l.site_id = ${Math.trunc(Number(siteId))} and l.status = '${status}'`)
-      : sql`l.site_id = ${siteId} and l.status = ${status}`}
-    ${f.status === 'upcoming'
-      // Upcoming: scheduled for this week or a later one (the week has not passed).
-      ? sql`and l.launch_week >= date_trunc('week', now() at time zone 'utc')::date` : sql``}
-    ${f.category !== undefined
-      // As a semi-join on ids, so both category indexes serve it.
-      ? sql`and l.id in (select lc.listing_id from listing_categories lc where lc.category_id in (select id from cat)
+    ${literal ? sql.unsafe(`l.site_id = ${Math.trunc(Number(siteId))} and l.status = '${status}'`) : sql`l.site_id = ${siteId} and l.status = ${status}`}
+    ${
+      f.status === 'upcoming'
+        ? // Upcoming: scheduled for this week or a later one (the week has not passed).
+          sql`and l.launch_week >= date_trunc('week', now() at time zone 'utc')::date`
+        : sql``
+    }
+    ${
+      f.category !== undefined
+        ? // As a semi-join on ids, so both category indexes serve it.
+          sql`and l.id in (select lc.listing_id from listing_categories lc where lc.category_id in (select id from cat)
                          union select p.id from listings p where p.primary_category_id in (select id from cat) and p.status = ${status})`
-      : sql``}
+        : sql``
+    }
     ${f.stage !== undefined ? sql`and l.stage = ${f.stage}` : sql``}
     ${f.country !== undefined ? sql`and l.country = ${f.country.toUpperCase()}` : sql``}
     ${f.pricingModel !== undefined ? sql`and lower(l.pricing_model) = ${f.pricingModel.trim().toLowerCase()}` : sql``}
-    ${domain !== undefined
-      // The domain or any subdomain of it (www. included), compared on the reversed name.
-      ? sql`and (reverse(lower(l.domain)) = ${reversed(domain)} or reverse(lower(l.domain)) like ${likeEscape(reversed(domain)) + '.%'})`
-      : sql``}`;
+    ${
+      domain !== undefined
+        ? // The domain or any subdomain of it (www. included), compared on the reversed name.
+          sql`and (reverse(lower(l.domain)) = ${reversed(domain)} or reverse(lower(l.domain)) like ${likeEscape(reversed(domain)) + '.%'})`
+        : sql``
+    }`;
 
   // The category and its subcategories (two levels); an unknown slug matches nothing.
   const cat = () => sql`cat as materialized (
@@ -78,8 +96,8 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     // A score only for relevance: ts_rank (not the cover-density ts_rank_cd) over search_rank, the
     // small name/tagline/keywords vector, so no large description vector is read or detoasted.
     const relevance = f.sort === 'relevance';
-    const score = (byName: boolean) => !relevance ? sql`0::real`
-      : byName ? sql`similarity(lower(l.name), ${qName})` : sql`ts_rank(l.search_rank, (select tq from tq))`;
+    const score = (byName: boolean) =>
+      !relevance ? sql`0::real` : byName ? sql`similarity(lower(l.name), ${qName})` : sql`ts_rank(l.search_rank, (select tq from tq))`;
     // name: 2 = the name is q, 1 = it starts with q, 0 = neither (lower() runs twice only on prefixes).
     const match = (byName: boolean) => sql`l.id, l.launched_at, ${score(byName)} as score,
       case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 2 else 1 end else 0 end as name`;
@@ -87,14 +105,15 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     // hundred matches, where a join would hash all of mv_listing_stats.
     const counter = (col: keyof typeof STAT, t: string) =>
       sql`coalesce((select ${sql.unsafe(STAT[col])} from mv_listing_stats s where s.listing_id = ${sql.unsafe(t)}.id), 0)`;
-    const ordered = f.sort === 'relevance'
-      // Exact name, then name prefix, then score; votes break ties, so they are looked up only for
-      // the rows that can still reach the page (the best ones and everything tied with the last).
-      ? sql`select p.id from (select * from m order by m.name desc, m.score desc fetch first ${offset + perPage} rows with ties) p
+    const ordered =
+      f.sort === 'relevance'
+        ? // Exact name, then name prefix, then score; votes break ties, so they are looked up only for
+          // the rows that can still reach the page (the best ones and everything tied with the last).
+          sql`select p.id from (select * from m order by m.name desc, m.score desc fetch first ${offset + perPage} rows with ties) p
             order by p.name desc, p.score desc, ${counter('votes', 'p')} desc, ${newest('p')}`
-      : f.sort === 'newest'
-      ? sql`select m.id from m order by ${newest('m')}`
-      : sql`select m.id from m order by ${counter(f.sort, 'm')} desc, ${newest('m')}`;
+        : f.sort === 'newest'
+          ? sql`select m.id from m order by ${newest('m')}`
+          : sql`select m.id from m order by ${counter(f.sort, 'm')} desc, ${newest('m')}`;
     const [row] = await sql<{ total: number; ids: bigint[] }[]>`
       with ${cat()},
       tq as materialized (select ${typoQuery(sql, q)} as tq),
@@ -110,20 +129,22 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   }
 
   const stat = sql.unsafe(STAT[f.sort === 'relevance' || f.sort === 'newest' ? 'votes' : f.sort]);
-  const ids = f.sort === 'newest'
-    ? sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l where ${filters()}
+  const ids =
+    f.sort === 'newest'
+      ? sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l where ${filters()}
         order by ${newest('l')} limit ${perPage} offset ${offset}`
-    : domain !== undefined
-    // A domain matches a handful of listings: find them first, then sort.
-    ? sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l left join mv_listing_stats s on s.listing_id = l.id
+      : domain !== undefined
+        ? // A domain matches a handful of listings: find them first, then sort.
+          sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l left join mv_listing_stats s on s.listing_id = l.id
         where ${filters()} order by coalesce(${stat}, 0) desc, ${newest('l')} limit ${perPage} offset ${offset}`
-    // Relevance without q is most votes first. Listings added since the last view refresh (about a
-    // minute) have no counters yet and join in at the next refresh.
-    : sql<{ id: bigint }[]>`with ${cat()} select l.id from mv_listing_stats s join listings l on l.id = s.listing_id
+        : // Relevance without q is most votes first. Listings added since the last view refresh (about a
+          // minute) have no counters yet and join in at the next refresh.
+          sql<{ id: bigint }[]>`with ${cat()} select l.id from mv_listing_stats s join listings l on l.id = s.listing_id
         where s.site_id = ${siteId} and ${filters()}
         order by ${stat} desc, ${newest('l')} limit ${perPage} offset ${offset}`;
   const [rows, [{ total }]] = await Promise.all([
-    ids, sql<{ total: number }[]>`with ${cat()} select count(*)::int as total from listings l where ${filters()}`,
+    ids,
+    sql<{ total: number }[]>`with ${cat()} select count(*)::int as total from listings l where ${filters()}`,
   ]);
   return { ids: rows.map((r) => r.id), total };
 }

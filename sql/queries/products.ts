@@ -22,9 +22,15 @@ export async function bookableWeeks(sql: Sql): Promise<string[]> {
 }
 
 export interface ProductRow {
-  code: string; name: string; description: string; needs_listing: boolean; needs_week: boolean;
-  price: { amount_cents: number; currency: string }; min_amount_cents: number | null;
-  options: Record<string, unknown> | null; weeks: string[] | null;
+  code: string;
+  name: string;
+  description: string;
+  needs_listing: boolean;
+  needs_week: boolean;
+  price: { amount_cents: number; currency: string };
+  min_amount_cents: number | null;
+  options: Record<string, unknown> | null;
+  weeks: string[] | null;
 }
 
 /**

@@ -1,6 +1,14 @@
 import type { Sql } from '../db.ts';
 
-export interface PublicReview { id: number; rating: number; body: string | null; author: string; created_at: string; updated_at: string; by_owner: boolean }
+export interface PublicReview {
+  id: number;
+  rating: number;
+  body: string | null;
+  author: string;
+  created_at: string;
+  updated_at: string;
+  by_owner: boolean;
+}
 
 /**
  * Reviews shown on a listing page, newest first. Flagged reviews are hidden until an operator

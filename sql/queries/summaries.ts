@@ -1,9 +1,23 @@
 import type { Sql } from '../db.ts';
 
 export interface ListingSummaryRow {
-  id: number; slug: string; name: string; url: string; profile_url: string; tagline: string | null; logo_url: string | null;
-  status: string; plan: string; category: { slug: string; name: string } | null; pricing_model: string | null;
-  country: string | null; launch_week: string | null; launched_at: string | null; votes: number; follows: number; views: number;
+  id: number;
+  slug: string;
+  name: string;
+  url: string;
+  profile_url: string;
+  tagline: string | null;
+  logo_url: string | null;
+  status: string;
+  plan: string;
+  category: { slug: string; name: string } | null;
+  pricing_model: string | null;
+  country: string | null;
+  launch_week: string | null;
+  launched_at: string | null;
+  votes: number;
+  follows: number;
+  views: number;
 }
 
 /**
@@ -29,5 +43,4 @@ export async function listingSummaries(sql: Sql, ids: (number | bigint | string)
 
 /** Paging arithmetic shared by every list operation. */
 export const offsetOf = (page: number, perPage: number) => (page - 1) * perPage;
-export const pageInfo = (page: number, perPage: number, total: number) =>
-  ({ page, per_page: perPage, total, has_more: page * perPage < total });
+export const pageInfo = (page: number, perPage: number, total: number) => ({ page, per_page: perPage, total, has_more: page * perPage < total });

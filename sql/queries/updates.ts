@@ -1,7 +1,14 @@
 import type { Sql } from '../db.ts';
 import { offsetOf, pageInfo } from './summaries.ts';
 
-export interface UpdateRow { id: number; title: string; body: string; created_at: string; listing_slug: string; listing_name: string }
+export interface UpdateRow {
+  id: number;
+  title: string;
+  body: string;
+  created_at: string;
+  listing_slug: string;
+  listing_name: string;
+}
 
 /** The newest "what's new" updates of live listings of a site, newest first (the latest-updates page and its feed). */
 export async function latestUpdates(sql: Sql, siteId: number, page: number, perPage: number, listingSlug?: string) {

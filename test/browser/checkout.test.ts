@@ -10,11 +10,13 @@ const { env, listing } = ordersEnv({ worker: true });
 
 async function mcp() {
   const client = new Client({ name: 'checkout-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
+    }),
+  );
   const tool = async (name: string, args: Record<string, unknown>) => {
-    const r = await client.callTool({ name, arguments: args }) as { isError?: boolean; structuredContent?: any; content: { text: string }[] };
+    const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: any; content: { text: string }[] };
     if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
     return r.structuredContent ?? JSON.parse(r.content[0].text);
   };
@@ -75,7 +77,7 @@ test('create_checkout through MCP, pay in Chromium on the test provider, fulfill
     for (;;) {
       const week = await agent.tool('get_launch_week', { week: 'this' });
       if (week.items.some((i: any) => (i.listing?.slug ?? i.slug) === slug)) break;
-      if (Date.now() > deadline) throw new Error('the listing never showed in this week\'s launches');
+      if (Date.now() > deadline) throw new Error("the listing never showed in this week's launches");
       await Bun.sleep(250);
     }
     await context.close();

@@ -7,23 +7,37 @@ import { startTestApp, type TestApp } from '../harness.ts';
 
 let app: TestApp;
 let browser: Browser;
-beforeAll(async () => { app = await startTestApp(); browser = await launchBrowser(); }, 120_000);
-afterAll(async () => { await browser?.close(); await app?.stop(); });
+beforeAll(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
 
 test('the reference UI renders the OpenAPI document from our own assets, opening with authentication, scopes, rate limits, idempotency, errors and MCP setup', async () => {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   const outside: string[] = [];
   const csp: string[] = [];
-  page.on('request', (r) => { if (!r.url().startsWith(app.url) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url()); });
-  page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) csp.push(m.text()); });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(app.url) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url());
+  });
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) csp.push(m.text());
+  });
   try {
     const res = await page.goto(`${app.url}/docs`);
     expect(res!.headers()['content-security-policy']).toContain("connect-src 'self'");
     for (const h of ['Authentication', 'Scopes', 'Rate limits', 'Idempotency', 'Errors', 'MCP setup']) {
       await page.getByRole('heading', { name: h, exact: true }).first().waitFor({ timeout: 30_000 });
     }
-    await page.getByText('search_listings', { exact: false }).first().waitFor({ state: 'attached', timeout: 30_000 }).catch(() => {});
-    const text = await page.locator('body').innerText();
+    await page
+      .getByText('search_listings', { exact: false })
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 })
+      .catch(() => {});
+    const text = await page.locator('body').textContent();
     expect(text).toContain('Listing Directory API');
     expect(text).toContain(`${app.url}/mcp`);
     expect(outside).toEqual([]);

@@ -12,7 +12,11 @@ let browser: Browser;
 let slug: string;
 let otherSlug: string;
 beforeAll(async () => {
-  app = await startTestApp({ prepare: async (sql, siteId) => { await seedDemo(sql, siteId); } });
+  app = await startTestApp({
+    prepare: async (sql, siteId) => {
+      await seedDemo(sql, siteId);
+    },
+  });
   browser = await launchBrowser();
   const rows = await app.sql`select slug from listings where site_id = ${app.siteId} and status = 'live' and owner_user_id is null order by id limit 2`;
   [slug, otherSlug] = [rows[0].slug, rows[1].slug];
@@ -38,21 +42,30 @@ async function signInFrom(page: Page, email: string) {
   await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/sign-in')), page.getByRole('button', { name: 'Sign in' }).click()]);
 }
 
-const votes = async (s: string) => (await app.sql`select count(*)::int as n from votes v join listings l on l.id = v.listing_id where l.slug = ${s} and l.site_id = ${app.siteId}`)[0].n as number;
+const votes = async (s: string) =>
+  (await app.sql`select count(*)::int as n from votes v join listings l on l.id = v.listing_id where l.slug = ${s} and l.site_id = ${app.siteId}`)[0]
+    .n as number;
 
 describe('actions in Chromium', () => {
   test('with the page script: vote, unvote, follow, review and flag without a reload; sign-in returns to the listing', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const dialogs: string[] = [];
-    page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
     const cspErrors: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+    });
     try {
       await page.goto(`${app.url}/listings/${slug}`);
       await signInFrom(page, 'js-person@example.test');
       expect(new URL(page.url()).pathname).toBe(`/listings/${slug}`);
-      await page.evaluate(() => { (window as unknown as { marker: number }).marker = 1; });
+      await page.evaluate(() => {
+        (window as unknown as { marker: number }).marker = 1;
+      });
       const before = await votes(slug);
       await page.getByRole('button', { name: /^Upvote/ }).click();
       await page.getByRole('button', { name: /^Voted/ }).waitFor();
@@ -105,20 +118,46 @@ describe('actions in Chromium', () => {
 
 describe('every page type in Chromium', () => {
   const paths = () => [
-    '/', `/listings/${slug}`, '/launches', '/launches/weeks/this', '/leaderboards', '/leaderboards/billboard', '/categories', '/categories/developer-tools',
-    '/founders', '/founders/aisha-brennan', '/blog', '/blog/launch-week-checklist', '/awards', '/search?q=schedulr', `/compare?a=${slug}&b=${otherSlug}`, '/updates', '/pricing', '/listings/no-such-thing',
+    '/',
+    `/listings/${slug}`,
+    '/launches',
+    '/launches/weeks/this',
+    '/leaderboards',
+    '/leaderboards/billboard',
+    '/categories',
+    '/categories/developer-tools',
+    '/founders',
+    '/founders/aisha-brennan',
+    '/blog',
+    '/blog/launch-week-checklist',
+    '/awards',
+    '/search?q=schedulr',
+    `/compare?a=${slug}&b=${otherSlug}`,
+    '/updates',
+    '/pricing',
+    '/listings/no-such-thing',
   ];
 
   test('axe-core finds no serious or critical violations, and nothing scrolls sideways at 375 px', async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
     const problems: string[] = [];
-    page.on('dialog', (d) => { problems.push(`dialog ${d.message()}`); void d.dismiss(); });
+    page.on('dialog', (d) => {
+      problems.push(`dialog ${d.message()}`);
+      void d.dismiss();
+    });
     try {
       for (const p of paths()) {
         await page.goto(app.url + p);
         const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-        for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${p}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        for (const v of result.violations)
+          if (v.impact === 'serious' || v.impact === 'critical')
+            problems.push(
+              `${p}: ${v.id} ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')}`,
+            );
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         if (overflow > 0) problems.push(`${p}: ${overflow}px horizontal scroll at 375px`);
       }
@@ -126,8 +165,16 @@ describe('every page type in Chromium', () => {
       await page.goto(`${app.url}/listings/${slug}`);
       await signInFrom(page, 'axe-person@example.test');
       const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') problems.push(`signed-in listing: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-      if (await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth) > 0) problems.push('signed-in listing: horizontal scroll at 375px');
+      for (const v of result.violations)
+        if (v.impact === 'serious' || v.impact === 'critical')
+          problems.push(
+            `signed-in listing: ${v.id} ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(', ')}`,
+          );
+      if ((await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)) > 0)
+        problems.push('signed-in listing: horizontal scroll at 375px');
     } finally {
       await context.close();
     }
@@ -138,12 +185,23 @@ describe('every page type in Chromium', () => {
     const page = await browser.newPage();
     try {
       await page.goto(`${app.url}/`);
-      for (const p of ['/feeds/launches.xml', '/feeds/blog.xml', `/feeds/listings/${slug}.xml`, '/sitemap.xml', '/sitemaps/pages.xml', '/sitemaps/listings-1.xml']) {
+      for (const p of [
+        '/feeds/launches.xml',
+        '/feeds/blog.xml',
+        `/feeds/listings/${slug}.xml`,
+        '/sitemap.xml',
+        '/sitemaps/pages.xml',
+        '/sitemaps/listings-1.xml',
+      ]) {
         const res = await fetch(app.url + p);
         const text = await res.text();
         const parsed = await page.evaluate((t) => {
           const doc = new DOMParser().parseFromString(t, 'application/xml');
-          return { error: doc.getElementsByTagName('parsererror').length, root: doc.documentElement.localName, entries: doc.getElementsByTagName('entry').length };
+          return {
+            error: doc.getElementsByTagName('parsererror').length,
+            root: doc.documentElement.localName,
+            entries: doc.getElementsByTagName('entry').length,
+          };
         }, text);
         expect(parsed.error).toBe(0);
         expect(['feed', 'sitemapindex', 'urlset']).toContain(parsed.root);

@@ -81,7 +81,10 @@ test('with SMTP_URL set the worker mails the link, and it signs in with return_t
   const page = await context.newPage();
   try {
     runner = await run({
-      connectionString: app.databaseUrl, concurrency: 1, pollInterval: 100, noHandleSignals: true,
+      connectionString: app.databaseUrl,
+      concurrency: 1,
+      pollInterval: 100,
+      noHandleSignals: true,
       logger: new Logger(() => () => {}),
       taskList: { send_mail: sendMail({ sql: app.sql, mail: { smtpUrl: sink.url, from: 'robot@directory.test' } }) },
     });

@@ -40,11 +40,13 @@ describe('invite_cofounder', () => {
   });
 });
 
-describe('another account\'s draft', () => {
+describe("another account's draft", () => {
   test('is not found on every operation; so is an id that is not a UUID', async () => {
     const ops: [string, string, unknown?][] = [
-      ['GET', `/drafts/${draftId}`], ['PATCH', `/drafts/${draftId}`, { fields: { name: 'Mine now' } }],
-      ['POST', `/drafts/${draftId}/invites`, { email: 'x@example.com' }], ['POST', `/drafts/${draftId}/submit`],
+      ['GET', `/drafts/${draftId}`],
+      ['PATCH', `/drafts/${draftId}`, { fields: { name: 'Mine now' } }],
+      ['POST', `/drafts/${draftId}/invites`, { email: 'x@example.com' }],
+      ['POST', `/drafts/${draftId}/submit`],
     ];
     for (const [method, path, body] of ops) {
       const res = await call(method, path, body, 'other');
@@ -63,9 +65,11 @@ describe('another account\'s draft', () => {
 describe('MCP', () => {
   test('submit_listing and get_draft work as tools with an API key', async () => {
     const client = new McpClient({ name: 'drafts-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
-    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
+      }),
+    );
     try {
       const made: any = await client.callTool({ name: 'submit_listing', arguments: { url: env.site.url } });
       expect(made.isError).toBeFalsy();

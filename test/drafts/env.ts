@@ -33,7 +33,14 @@ export function draftsEnv() {
   const env = { keys: { owner: '', other: '', reader: '' }, partnerHits: 0, ownerId: '' } as DraftsEnv;
 
   beforeAll(async () => {
-    env.partner = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => { env.partnerHits++; return new Response('<html><body>Partner</body></html>', { headers: { 'content-type': 'text/html' } }); } });
+    env.partner = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => {
+        env.partnerHits++;
+        return new Response('<html><body>Partner</body></html>', { headers: { 'content-type': 'text/html' } });
+      },
+    });
     // Same address, another host name: another site, so the crawler must not follow the link.
     env.site = startFixtureSite({ externalUrl: `http://localhost:${env.partner.port}/` });
     env.privateRedirect = startFixtureSite({ redirectHomeTo: 'http://10.0.0.1/' });
@@ -81,7 +88,10 @@ export function draftsEnv() {
       const { status, body } = await call('GET', `/drafts/${id}`);
       expect(status).toBe(200);
       if (done(body)) return body;
-      if (Date.now() > deadline) throw new Error(`draft ${id} never got ${what}: ${JSON.stringify({ status: body.status, failure: body.failure, regenerating: body.regenerating, comparison: body.comparison })}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `draft ${id} never got ${what}: ${JSON.stringify({ status: body.status, failure: body.failure, regenerating: body.regenerating, comparison: body.comparison })}`,
+        );
       await Bun.sleep(150);
     }
   }

@@ -81,8 +81,16 @@ describe('submit_listing and the pipeline', () => {
   }, 60_000);
 
   test('submit_listing refuses URLs that are not public websites, and any other key', async () => {
-    for (const url of ['ftp://example.com/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data', 'http://[fd00::1]/',
-      'https://user:pw@example.com/', 'https://printer.local/', '', `https://example.com/${'a'.repeat(2040)}`]) {
+    for (const url of [
+      'ftp://example.com/',
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fd00::1]/',
+      'https://user:pw@example.com/',
+      'https://printer.local/',
+      '',
+      `https://example.com/${'a'.repeat(2040)}`,
+    ]) {
       const res = await call('POST', '/drafts', { url });
       expect(res.status, url).toBe(400);
       expect(res.body.errors[0].field).toBe('url');
@@ -94,7 +102,11 @@ describe('submit_listing and the pipeline', () => {
   });
 
   test('auth: 401 without a credential, 403 without listings:write', async () => {
-    const anonymous = await env.app.json('/drafts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: env.site.url }) });
+    const anonymous = await env.app.json('/drafts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: env.site.url }),
+    });
     expect(anonymous.status).toBe(401);
     expect((await call('POST', '/drafts', { url: env.site.url }, 'reader')).status).toBe(403);
     expect((await call('GET', `/drafts/${draftId}`, undefined, 'reader')).status).toBe(200); // account:read reads
@@ -118,8 +130,12 @@ describe('update_draft', () => {
   test('typed values are edited (AI had one) or manual (it had none); null deletes', async () => {
     const res = await patch(draftId, {
       fields: {
-        tagline: 'Notes that remember their sources', city: 'Berlin', stage: 'beta', demo_video_url: null,
-        categories: ['note taking', 'Research', 'Note Taking'], keywords: ['notes', 'research'],
+        tagline: 'Notes that remember their sources',
+        city: 'Berlin',
+        stage: 'beta',
+        demo_video_url: null,
+        categories: ['note taking', 'Research', 'Note Taking'],
+        keywords: ['notes', 'research'],
       },
     });
     expect(res.status).toBe(200);
@@ -136,12 +152,21 @@ describe('update_draft', () => {
 
   test('sections replace the whole section and carry the same states', async () => {
     const res = await patch(draftId, {
-      faqs: [{ question: 'Can I import my notes?', answer: 'Yes, Lumen Notes imports Markdown and Evernote exports.' }, { question: 'Is there an API?', answer: 'Yes.' }],
-      founders: [{ name: 'Ada Lindqvist', title: 'Co-founder and CEO', bio: 'Ada led research tooling at a university library for ten years.' }, { name: 'Bo Chen', title: 'CTO' }],
+      faqs: [
+        { question: 'Can I import my notes?', answer: 'Yes, Lumen Notes imports Markdown and Evernote exports.' },
+        { question: 'Is there an API?', answer: 'Yes.' },
+      ],
+      founders: [
+        { name: 'Ada Lindqvist', title: 'Co-founder and CEO', bio: 'Ada led research tooling at a university library for ten years.' },
+        { name: 'Bo Chen', title: 'CTO' },
+      ],
       company_socials: { x: 'https://x.com/lumennotes', youtube: 'https://youtube.com/@lumen' },
       founder_socials: { linkedin: 'https://www.linkedin.com/in/ada' },
       story: { title: 'Why we built Lumen', story: 'Notes kept losing their sources.' },
-      milestones: [{ date: '2021-03-15', title: 'Lumen Notes 1.0', url: 'https://lumen.example/blog/1-0' }, { date: '2019-06-01', title: 'Founded' }],
+      milestones: [
+        { date: '2021-03-15', title: 'Lumen Notes 1.0', url: 'https://lumen.example/blog/1-0' },
+        { date: '2019-06-01', title: 'Founded' },
+      ],
       seo: { title: 'Lumen Notes: research notes with sources', meta: 'Private note-taking for research teams.' },
     });
     expect(res.status).toBe(200);
@@ -155,7 +180,13 @@ describe('update_draft', () => {
     expect(d.company_socials.value.github).toBeUndefined();
     expect(d.founder_socials).toMatchObject({ state: 'manual', value: { linkedin: 'https://www.linkedin.com/in/ada' } });
     expect(d.story).toMatchObject({ state: 'manual', value: { title: 'Why we built Lumen', story: 'Notes kept losing their sources.' } });
-    expect(d.milestones).toMatchObject({ state: 'manual', value: [{ date: '2021-03-15', url: 'https://lumen.example/blog/1-0' }, { date: '2019-06-01', description: null, url: null }] });
+    expect(d.milestones).toMatchObject({
+      state: 'manual',
+      value: [
+        { date: '2021-03-15', url: 'https://lumen.example/blog/1-0' },
+        { date: '2019-06-01', description: null, url: null },
+      ],
+    });
     expect(d.seo).toEqual({ title: 'Lumen Notes: research notes with sources', meta: 'Private note-taking for research teams.' });
     const cleared = await patch(draftId, { founder_socials: {} });
     expect(cleared.body.founder_socials).toEqual({ state: 'deleted', value: {}, evidence: {} });
@@ -207,7 +238,10 @@ describe('update_draft', () => {
     for (const [body, field] of cases) {
       const res = await patch(draftId, body);
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
-      expect(res.body.errors.map((e: any) => e.field), JSON.stringify(body).slice(0, 120)).toContain(field);
+      expect(
+        res.body.errors.map((e: any) => e.field),
+        JSON.stringify(body).slice(0, 120),
+      ).toContain(field);
     }
     // Nothing of the refused calls was applied.
     const { body } = await call('GET', `/drafts/${draftId}`);
@@ -289,12 +323,21 @@ describe('submit_draft', () => {
     expect(res.body.adjusted).toContainEqual({ field: 'categories', note: expect.stringContaining('free listing') });
     expect(res.body.not_found_on_website).toContain('city');
     listingId = res.body.listing_id;
-    const [l] = await env.app.sql`select owner_user_id::text, status, tagline, stage, founded_year, seo_title, company_id, domain from listings where id = ${listingId}`;
-    expect(l).toMatchObject({ owner_user_id: env.ownerId, status: 'draft', tagline: ready.fields.tagline.value, stage: 'beta', founded_year: 2019, seo_title: 'Lumen Notes: research notes with sources' });
+    const [l] = await env.app
+      .sql`select owner_user_id::text, status, tagline, stage, founded_year, seo_title, company_id, domain from listings where id = ${listingId}`;
+    expect(l).toMatchObject({
+      owner_user_id: env.ownerId,
+      status: 'draft',
+      tagline: ready.fields.tagline.value,
+      stage: 'beta',
+      founded_year: 2019,
+      seo_title: 'Lumen Notes: research notes with sources',
+    });
     const [c] = await env.app.sql`select domain from companies where id = ${l.company_id}`;
     expect(c.domain).toBe('127.0.0.1');
     expect((await env.app.sql`select count(*)::int as n from listing_faqs where listing_id = ${listingId}`)[0].n).toBe(2);
-    const founders = await env.app.sql`select f.name, lf.position, f.socials from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;
+    const founders = await env.app
+      .sql`select f.name, lf.position, f.socials from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;
     expect(founders.map((f) => f.name)).toEqual(['Ada Lindqvist']);
     expect((await env.app.sql`select count(*)::int as n from milestones where listing_id = ${listingId}`)[0].n).toBe(2);
     expect((await env.app.sql`select title from founder_stories where listing_id = ${listingId}`)[0].title).toBe('Why we built Lumen');
@@ -316,15 +359,22 @@ describe('submit_draft', () => {
     const res = await patch(draftId, {
       fields: { tagline: 'Research notes that keep their sources', country: 'de', founded_year: 'in 2019' },
       faqs: [{ question: 'Only one?', answer: 'Yes.' }],
-      founders: [{ name: 'Ada Lindqvist', title: 'CEO' }, { name: 'Bo Chen', title: 'CTO' }],
+      founders: [
+        { name: 'Ada Lindqvist', title: 'CEO' },
+        { name: 'Bo Chen', title: 'CTO' },
+      ],
     });
     expect(res.status).toBe(200);
     const [l] = await env.app.sql`select tagline, country, founded_year, not_found_on_website from listings where id = ${listingId}`;
     expect(l).toMatchObject({ tagline: 'Research notes that keep their sources', country: 'DE', founded_year: null });
     const faqs = await env.app.sql`select question from listing_faqs where listing_id = ${listingId}`;
     expect(faqs.map((f) => f.question)).toEqual(['Only one?']);
-    const founders = await env.app.sql`select f.name, lf.role from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;
-    expect([...founders]).toEqual([{ name: 'Ada Lindqvist', role: 'CEO' }, { name: 'Bo Chen', role: 'CTO' }]);
+    const founders = await env.app
+      .sql`select f.name, lf.role from listing_founders lf join founders f on f.id = lf.founder_id where lf.listing_id = ${listingId} order by lf.position`;
+    expect([...founders]).toEqual([
+      { name: 'Ada Lindqvist', role: 'CEO' },
+      { name: 'Bo Chen', role: 'CTO' },
+    ]);
     // A restore after submission reaches the listing as well.
     await patch(draftId, { restore: ['tagline'] });
     expect((await env.app.sql`select tagline from listings where id = ${listingId}`)[0].tagline).toBe(ready.fields.tagline.value);

@@ -57,7 +57,11 @@ export function loadEvalSites(): EvalSite[] {
     });
 }
 
-export interface Served { url: string; hits: string[]; stop(): void }
+export interface Served {
+  url: string;
+  hits: string[];
+  stop(): void;
+}
 
 export function serveEvalSite(site: EvalSite, host: string, offsiteUrl: string): Served {
   const hits: string[] = [];

@@ -27,9 +27,19 @@ export interface SiteResult extends Score {
 export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {}): Promise<SiteResult[]> {
   const drafter = opts.drafter ?? new ExtractiveDrafter({ now: NOW });
   const offsiteHits: string[] = [];
-  const offsite = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (r) => { offsiteHits.push(new URL(r.url).pathname); return new Response('<p>other site</p>', { headers: { 'content-type': 'text/html' } }); } });
+  const offsite = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (r) => {
+      offsiteHits.push(new URL(r.url).pathname);
+      return new Response('<p>other site</p>', { headers: { 'content-type': 'text/html' } });
+    },
+  });
   const fetcher = createSafeFetcher({
-    allowLoopback: true, userAgent: EVAL_UA, timeoutMs: 3000, maxBytes: 1_000_000,
+    allowLoopback: true,
+    userAgent: EVAL_UA,
+    timeoutMs: 3000,
+    maxBytes: 1_000_000,
     resolve: async (name) => {
       if (name.endsWith('.eval.test')) return ['127.0.0.1'];
       throw new Error(`eval resolver refuses ${name}`);
@@ -61,8 +71,17 @@ export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {})
         results.push({ site: site.name, template: site.truth.template, pages: crawl.pages.length, robotsViolations, ms, error: null, ...score });
       } catch (error) {
         results.push({
-          site: site.name, template: site.truth.template, pages: 0, robotsViolations: [], ms: performance.now() - started,
-          error: (error as Error).message, fabricated: [], found: [], missed: ['(site failed)'], values: 0, evidenced: 0,
+          site: site.name,
+          template: site.truth.template,
+          pages: 0,
+          robotsViolations: [],
+          ms: performance.now() - started,
+          error: (error as Error).message,
+          fabricated: [],
+          found: [],
+          missed: ['(site failed)'],
+          values: 0,
+          evidenced: 0,
         });
       } finally {
         served.stop();
@@ -74,7 +93,15 @@ export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {})
   return results;
 }
 
-export interface Totals { sites: number; fabricated: number; robotsViolations: number; recall: number; coverage: number; maxMs: number; meanMs: number }
+export interface Totals {
+  sites: number;
+  fabricated: number;
+  robotsViolations: number;
+  recall: number;
+  coverage: number;
+  maxMs: number;
+  meanMs: number;
+}
 
 export function totals(results: SiteResult[]): Totals {
   const found = results.reduce((n, r) => n + r.found.length, 0);
@@ -98,7 +125,9 @@ export function report(results: SiteResult[], verbose = false): string {
   const lines = ['site                      template        pages fabricated robots recall  coverage  ms'];
   for (const r of results) {
     const stated = r.found.length + r.missed.length;
-    lines.push(`${r.site.padEnd(26)}${r.template.padEnd(16)}${String(r.pages).padStart(5)}${String(r.fabricated.length).padStart(11)}${String(r.robotsViolations.length).padStart(7)} ${pct(stated === 0 ? 1 : r.found.length / stated).padStart(6)}  ${pct(r.values === 0 ? 1 : r.evidenced / r.values).padStart(7)} ${r.ms.toFixed(0).padStart(5)}`);
+    lines.push(
+      `${r.site.padEnd(26)}${r.template.padEnd(16)}${String(r.pages).padStart(5)}${String(r.fabricated.length).padStart(11)}${String(r.robotsViolations.length).padStart(7)} ${pct(stated === 0 ? 1 : r.found.length / stated).padStart(6)}  ${pct(r.values === 0 ? 1 : r.evidenced / r.values).padStart(7)} ${r.ms.toFixed(0).padStart(5)}`,
+    );
     if (r.error) lines.push(`    error: ${r.error}`);
     if (verbose) {
       for (const f of r.fabricated) lines.push(`    FABRICATED ${f}`);
@@ -107,7 +136,9 @@ export function report(results: SiteResult[], verbose = false): string {
     }
   }
   const t = totals(results);
-  lines.push(`TOTAL ${t.sites} sites: fabricated ${t.fabricated}, robots violations ${t.robotsViolations}, recall ${pct(t.recall)}, evidence coverage ${pct(t.coverage)}, time to ready mean ${t.meanMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms`);
+  lines.push(
+    `TOTAL ${t.sites} sites: fabricated ${t.fabricated}, robots violations ${t.robotsViolations}, recall ${pct(t.recall)}, evidence coverage ${pct(t.coverage)}, time to ready mean ${t.meanMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms`,
+  );
   return lines.join('\n');
 }
 

@@ -19,8 +19,7 @@ export interface Score {
 
 const norm = normaliseText;
 const sameUrl = (a: string, b: string) => urlKey(a) !== null && urlKey(a) === urlKey(b);
-const similar = (truth: string, drafted: string) =>
-  containsPhrase(norm(drafted), norm(truth)) || support(truth, [drafted]).ratio >= 0.6;
+const similar = (truth: string, drafted: string) => containsPhrase(norm(drafted), norm(truth)) || support(truth, [drafted]).ratio >= 0.6;
 
 function exactMatch(field: string, truth: unknown, value: string): boolean {
   const options = Array.isArray(truth) ? truth : [truth];
@@ -44,11 +43,20 @@ function allValues(p: DraftProposal): { where: string; key: string; text: string
     out.push({ where: field, key: `${field}: ${values.join(' | ')}`, text: values.join(' | '), quotes: q(entry.evidence) });
   }
   for (const f of p.faqs) out.push({ where: 'faq', key: `faq: ${f.value.question}`, text: `${f.value.question} ${f.value.answer}`, quotes: q(f.evidence) });
-  for (const f of p.founders) out.push({ where: 'founder', key: `founder: ${f.value.name}`, text: `${f.value.name} ${f.value.title ?? ''} ${f.value.bio ?? ''}`, quotes: q(f.evidence) });
-  for (const [k, v] of Object.entries(p.company_socials)) if (v) out.push({ where: `social:${k}`, key: `social ${k}: ${v.value}`, text: v.value, quotes: q(v.evidence) });
-  for (const [k, v] of Object.entries(p.founder_socials)) if (v) out.push({ where: `founder_social:${k}`, key: `founder social ${k}: ${v.value}`, text: v.value, quotes: q(v.evidence) });
+  for (const f of p.founders)
+    out.push({ where: 'founder', key: `founder: ${f.value.name}`, text: `${f.value.name} ${f.value.title ?? ''} ${f.value.bio ?? ''}`, quotes: q(f.evidence) });
+  for (const [k, v] of Object.entries(p.company_socials))
+    if (v) out.push({ where: `social:${k}`, key: `social ${k}: ${v.value}`, text: v.value, quotes: q(v.evidence) });
+  for (const [k, v] of Object.entries(p.founder_socials))
+    if (v) out.push({ where: `founder_social:${k}`, key: `founder social ${k}: ${v.value}`, text: v.value, quotes: q(v.evidence) });
   for (const [k, v] of Object.entries(p.story)) if (v) out.push({ where: `story:${k}`, key: `story ${k}`, text: v.value, quotes: q(v.evidence) });
-  for (const m of p.milestones) out.push({ where: 'milestone', key: `milestone: ${m.value.title}`, text: `${m.value.date} ${m.value.title} ${m.value.description ?? ''}`, quotes: q(m.evidence) });
+  for (const m of p.milestones)
+    out.push({
+      where: 'milestone',
+      key: `milestone: ${m.value.title}`,
+      text: `${m.value.date} ${m.value.title} ${m.value.description ?? ''}`,
+      quotes: q(m.evidence),
+    });
   return out;
 }
 
@@ -73,21 +81,35 @@ export function scoreDraft(p: DraftProposal, truth: Truth, quoteOnPage: (quote: 
     hit(entry !== undefined && fuzzyMatch(stated, String(entry.value)), field);
   }
   for (const [list, items] of Object.entries(truth.lists ?? {})) {
-    const drafted = list === 'keywords'
-      ? [...(p.fields.keywords?.value ?? []), ...(p.fields.tags?.value ?? [])] as string[]
-      // Whether a card is a feature or a selling point is a judgement call: either list counts.
-      : [...(p.fields.features?.value ?? []), ...(p.fields.usps?.value ?? [])] as string[];
-    for (const item of items ?? []) hit(drafted.some((d) => similar(item, d)), `${list}: ${item}`);
+    const drafted =
+      list === 'keywords'
+        ? ([...(p.fields.keywords?.value ?? []), ...(p.fields.tags?.value ?? [])] as string[])
+        : // Whether a card is a feature or a selling point is a judgement call: either list counts.
+          ([...(p.fields.features?.value ?? []), ...(p.fields.usps?.value ?? [])] as string[]);
+    for (const item of items ?? [])
+      hit(
+        drafted.some((d) => similar(item, d)),
+        `${list}: ${item}`,
+      );
   }
-  for (const question of truth.faqs ?? []) hit(p.faqs.some((f) => similar(question, f.value.question)), `faq: ${question}`);
+  for (const question of truth.faqs ?? [])
+    hit(
+      p.faqs.some((f) => similar(question, f.value.question)),
+      `faq: ${question}`,
+    );
   const founders = (truth.founders ?? []).map(norm);
   for (const f of p.founders) if (!founders.includes(norm(f.value.name))) fabricated.push(`founder: ${f.value.name}`);
-  for (const name of truth.founders ?? []) hit(p.founders.some((f) => norm(f.value.name) === norm(name)), `founder: ${name}`);
+  for (const name of truth.founders ?? [])
+    hit(
+      p.founders.some((f) => norm(f.value.name) === norm(name)),
+      `founder: ${name}`,
+    );
   const socials = truth.company_socials ?? {};
   for (const [platform, v] of Object.entries(p.company_socials)) {
     if (v && !(socials[platform] !== undefined && sameUrl(socials[platform]!, v.value))) fabricated.push(`social ${platform}: ${v.value}`);
   }
-  for (const [platform, url] of Object.entries(socials)) hit(p.company_socials[platform as 'x'] !== undefined && sameUrl(url, p.company_socials[platform as 'x']!.value), `social: ${platform}`);
+  for (const [platform, url] of Object.entries(socials))
+    hit(p.company_socials[platform as 'x'] !== undefined && sameUrl(url, p.company_socials[platform as 'x']!.value), `social: ${platform}`);
 
   const traps = truth.traps.map(norm);
   const factTraps = new Set((truth.fact_traps ?? []).map(norm));

@@ -33,26 +33,50 @@ beforeAll(async () => {
   await sql.end();
   edge = spawn(process.execPath, [join(root, 'api/main.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', REDIS_URL: '',
-      RATE_LIMIT_ANONYMOUS_READS: '1000000', RATE_LIMIT_AUTHENTICATED_READS: '1000000', CACHE_TTL_SECONDS: '60' },
+    env: {
+      ...process.env,
+      DATABASE_URL: pg.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      RATE_LIMIT_ANONYMOUS_READS: '1000000',
+      RATE_LIMIT_AUTHENTICATED_READS: '1000000',
+      CACHE_TTL_SECONDS: '60',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  edge.stdout!.on('data', (d) => { out += d; });
-  edge.stderr!.on('data', (d) => { out += d; });
+  edge.stdout!.on('data', (d) => {
+    out += d;
+  });
+  edge.stderr!.on('data', (d) => {
+    out += d;
+  });
   base = `http://127.0.0.1:${port}`;
   // A worker beside it: it must wait out the outage, not exit.
   worker = spawn(process.execPath, [join(root, 'pipeline/main.ts')], {
-    cwd: root, env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: 'warn', VIEW_REFRESH_CRON: '0 0 1 1 *' }, stdio: ['ignore', 'ignore', 'ignore'],
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: 'warn', VIEW_REFRESH_CRON: '0 0 1 1 *' },
+    stdio: ['ignore', 'ignore', 'ignore'],
   });
   for (let i = 0; i < 300; i++) {
     if (edge.exitCode !== null) throw new Error(`edge exited:\n${out}`);
-    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     await Bun.sleep(100);
   }
 }, 120_000);
 
 afterAll(async () => {
-  for (const c of [edge, worker]) if (c && c.exitCode === null && c.signalCode === null) { c.kill('SIGTERM'); await new Promise((r) => c.once('exit', r)); }
+  for (const c of [edge, worker])
+    if (c && c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGTERM');
+      await new Promise((r) => c.once('exit', r));
+    }
   await pg?.stop();
 });
 
@@ -60,18 +84,36 @@ let n = 0;
 const uncached = () => fetch(`${base}/api/v1/listings?q=${encodeURIComponent(`word${n++}`)}`); // a new query each time: never cached
 const account = () => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } }); // resolves a credential
 const cached = () => fetch(`${base}/api/v1/site`);
-const mcpAccount = () => fetch(`${base}/mcp`, { // MCP: the credential is resolved before the tool runs
-  method: 'POST',
-  headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
-});
+const mcpAccount = () =>
+  fetch(`${base}/mcp`, {
+    // MCP: the credential is resolved before the tool runs
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
+  });
 
 async function timed(f: () => Promise<Response>) {
   const t = performance.now();
   try {
-    const res = await Promise.race([f(), Bun.sleep(20_000).then(() => { throw new Error('no answer in 20 s'); })]);
+    const res = await Promise.race([
+      f(),
+      Bun.sleep(20_000).then(() => {
+        throw new Error('no answer in 20 s');
+      }),
+    ]);
     const text = await res.text();
-    return { status: res.status, ms: Math.round(performance.now() - t), retryAfter: res.headers.get('retry-after'), type: res.headers.get('content-type'), body: text };
+    return {
+      status: res.status,
+      ms: Math.round(performance.now() - t),
+      retryAfter: res.headers.get('retry-after'),
+      type: res.headers.get('content-type'),
+      body: text,
+    };
   } catch (err) {
     return { status: 0, ms: Math.round(performance.now() - t), retryAfter: null, type: null, body: String(err) };
   }
@@ -116,10 +158,15 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
   const restartedAt = performance.now();
   let recovered = 0;
   for (let i = 0; i < 200; i++) {
-    if ((await timed(uncached)).status === 200 && (await timed(() => fetch(`${base}/readyz`))).status === 200) { recovered = performance.now(); break; }
+    if ((await timed(uncached)).status === 200 && (await timed(() => fetch(`${base}/readyz`))).status === 200) {
+      recovered = performance.now();
+      break;
+    }
     await Bun.sleep(100);
   }
-  console.log(`pg restarted: edge answers 200 again ${Math.round(recovered - restartedAt)} ms after the database is back (down ${Math.round(restartedAt - killedAt)} ms in all)`);
+  console.log(
+    `pg restarted: edge answers 200 again ${Math.round(recovered - restartedAt)} ms after the database is back (down ${Math.round(restartedAt - killedAt)} ms in all)`,
+  );
   expect(recovered).toBeGreaterThan(0);
   expect((await timed(account)).status).toBe(200);
   expect((await timed(mcpAccount)).status).toBe(200);
@@ -147,7 +194,12 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
     await sql`insert into categories (slug, name, position) values ('after-outage', 'After Outage', 99)`;
     await sql`select directory_changed()`;
     let now = before;
-    for (let i = 0; i < 100 && now === before; i++) { await Bun.sleep(100); now = (await (await cached()).json()).counts.categories; }
+    for (let i = 0; i < 100 && now === before; i++) {
+      await Bun.sleep(100);
+      now = (await (await cached()).json()).counts.categories;
+    }
     expect(now).toBe(before + 1);
-  } finally { await sql.end(); }
+  } finally {
+    await sql.end();
+  }
 }, 180_000);

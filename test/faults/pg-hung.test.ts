@@ -28,20 +28,44 @@ beforeAll(async () => {
   await sql.end();
   edge = spawn(process.execPath, [join(root, 'api/main.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(port), HOST: '127.0.0.1', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', REDIS_URL: '',
-      RATE_LIMIT_ANONYMOUS_READS: '1000000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_POOL_WAIT_MS: '500', DB_CONNECT_TIMEOUT_MS: '1000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: pg.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'silent',
+      REDIS_URL: '',
+      RATE_LIMIT_ANONYMOUS_READS: '1000000',
+      DB_STATEMENT_TIMEOUT_MS: '1000',
+      DB_POOL_WAIT_MS: '500',
+      DB_CONNECT_TIMEOUT_MS: '1000',
+    },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     await Bun.sleep(100);
   }
 }, 120_000);
 
 afterAll(async () => {
-  for (const p of paused) { try { process.kill(p, 'SIGCONT'); } catch { /* gone */ } }
-  if (edge && edge.exitCode === null) { edge.kill('SIGTERM'); await new Promise((r) => edge.once('exit', r)); }
+  for (const p of paused) {
+    try {
+      process.kill(p, 'SIGCONT');
+    } catch {
+      /* gone */
+    }
+  }
+  if (edge && edge.exitCode === null) {
+    edge.kill('SIGTERM');
+    await new Promise((r) => edge.once('exit', r));
+  }
   await pg?.stop();
 });
 
@@ -51,7 +75,11 @@ const uncached = () => fetch(`${base}/api/v1/listings?q=${encodeURIComponent(`hu
 test('a hung PostgreSQL: requests are cut at the statement timeout plus pool wait, then answered 503 at once; recovery when it resumes', async () => {
   expect((await uncached()).status).toBe(200);
   const postmaster = Number(readFileSync(join(pg.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)]).stdout.toString().split('\n').map(Number).filter(Boolean);
+  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)])
+    .stdout.toString()
+    .split('\n')
+    .map(Number)
+    .filter(Boolean);
   paused = [postmaster, ...children];
   for (const p of paused) process.kill(p, 'SIGSTOP');
   const hung = await load({ ms: 4000, clients: 4, request: () => uncached(), timeoutMs: 20_000 });
@@ -64,7 +92,10 @@ test('a hung PostgreSQL: requests are cut at the statement timeout plus pool wai
   paused = [];
   const t = performance.now();
   let ok = false;
-  for (let i = 0; i < 100 && !ok; i++) { ok = (await uncached()).status === 200; if (!ok) await Bun.sleep(100); }
+  for (let i = 0; i < 100 && !ok; i++) {
+    ok = (await uncached()).status === 200;
+    if (!ok) await Bun.sleep(100);
+  }
   console.log(`pg resumed: 200 again after ${Math.round(performance.now() - t)} ms`);
   expect(ok).toBe(true);
 }, 120_000);

@@ -9,9 +9,23 @@ import { freePort } from '../ports.ts';
  * its own temporary data directory and port, killable (SIGKILL of the postmaster, as a crash)
  * and restartable on the same port and data.
  */
-export interface PrivatePg { url: string; port: number; dir: string; kill(): Promise<void>; restart(): Promise<void>; stop(): Promise<void> }
+export interface PrivatePg {
+  url: string;
+  port: number;
+  dir: string;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 export async function privatePg(): Promise<PrivatePg> {
   const root = mkdtempSync(join(tmpdir(), 'directory-fault-pg-'));
@@ -21,7 +35,9 @@ export async function privatePg(): Promise<PrivatePg> {
   let db: EmbeddedDb | null = await startEmbeddedPostgres(dir, port);
   const postmaster = () => Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
-    url: db.url, port, dir,
+    url: db.url,
+    port,
+    dir,
     async kill() {
       const pid = postmaster();
       process.kill(pid, 'SIGKILL');
@@ -30,10 +46,18 @@ export async function privatePg(): Promise<PrivatePg> {
       // Its backends notice the postmaster's death and exit; give them a moment before a restart.
       await Bun.sleep(300);
     },
-    async restart() { if (!db) db = await startEmbeddedPostgres(dir, port); },
+    async restart() {
+      if (!db) db = await startEmbeddedPostgres(dir, port);
+    },
     async stop() {
       if (db) await db.stop().catch(() => {});
-      else if (existsSync(join(dir, 'postmaster.pid'))) { try { process.kill(postmaster(), 'SIGKILL'); } catch { /* gone */ } }
+      else if (existsSync(join(dir, 'postmaster.pid'))) {
+        try {
+          process.kill(postmaster(), 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -13,15 +13,21 @@ beforeAll(async () => {
   redis = await testRedis({ private: true }); // this test kills it
   app = await startTestApp({ env: { REDIS_URL: redis.url, REDIS_BREAKER_SECONDS: '2' } });
 });
-afterAll(async () => { await app?.stop(); await redis?.stop(); });
+afterAll(async () => {
+  await app?.stop();
+  await redis?.stop();
+});
 
-const mixed = (i: number) => i % 2 === 0
-  ? fetch(`${app.api}/${i % 4 === 0 ? 'site' : 'categories'}`)
-  : mcpCall(app.url, 'list_categories', {}, i);
+const mixed = (i: number) => (i % 2 === 0 ? fetch(`${app.api}/${i % 4 === 0 ? 'site' : 'categories'}`) : mcpCall(app.url, 'list_categories', {}, i));
 
 async function cacheKeys(): Promise<number> {
   const r = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  try { await r.connect(); return (await r.keys('dir:cache:*')).length; } finally { r.disconnect(); }
+  try {
+    await r.connect();
+    return (await r.keys('dir:cache:*')).length;
+  } finally {
+    r.disconnect();
+  }
 }
 
 test('Redis killed under load: REST and MCP stay 2xx and fast; Redis is used again once it is back', async () => {
@@ -51,7 +57,9 @@ test('Redis killed under load: REST and MCP stay 2xx and fast; Redis is used aga
     await load({ ms: 200, clients: 2, request: mixed });
     keys = await cacheKeys();
   }
-  console.log(`redis back: cache entries written again after ${Math.round(performance.now() - back)} ms (${Math.round(performance.now() - t0)} ms after the kill)`);
+  console.log(
+    `redis back: cache entries written again after ${Math.round(performance.now() - back)} ms (${Math.round(performance.now() - t0)} ms after the kill)`,
+  );
   expect(keys).toBeGreaterThan(0);
   const after = await load({ ms: 2000, clients: 8, request: mixed });
   console.log(fmt('redis restarted', after));
@@ -65,7 +73,9 @@ test('a hung Redis (SIGSTOP): each request waits at most one command time cap, t
     console.log(fmt('redis hung', hung));
     expect(hung.statuses[200]).toBe(hung.count);
     expect(hung.max).toBeLessThan(1500); // REDIS_COMMAND_TIMEOUT_MS is 250 by default
-  } finally { redis.resume!(); }
+  } finally {
+    redis.resume!();
+  }
   const after = await load({ ms: 1000, clients: 4, request: mixed });
   expect(after.statuses[200]).toBe(after.count);
 }, 60_000);

@@ -14,11 +14,21 @@ chmodSync(dataDir, 0o755);
 let pgPort = 0;
 let running: ChildProcess | undefined;
 afterAll(async () => {
-  if (running && running.exitCode === null) { running.kill('SIGINT'); await new Promise((r) => running!.once('exit', r)); }
+  if (running && running.exitCode === null) {
+    running.kill('SIGINT');
+    await new Promise((r) => running!.once('exit', r));
+  }
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const postmaster = () => Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 async function launch(env: Record<string, string>) {
@@ -27,14 +37,32 @@ async function launch(env: Record<string, string>) {
   let out = '';
   const child = spawn(process.execPath, [join(root, 'deploy/start-all.ts')], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', SEED_ON_EMPTY: 'false', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SEED_ON_EMPTY: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running = child;
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const base = `http://127.0.0.1:${port}`;
-  const pid = (name: string) => { const all = [...out.matchAll(new RegExp(`${name} started \\(pid (\\d+)\\)`, 'g'))]; return all.length ? Number(all.at(-1)![1]) : 0; };
+  const pid = (name: string) => {
+    const all = [...out.matchAll(new RegExp(`${name} started \\(pid (\\d+)\\)`, 'g'))];
+    return all.length ? Number(all.at(-1)![1]) : 0;
+  };
   const until = async (what: string, ms: number, f: () => Promise<boolean> | boolean) => {
     const t = Date.now();
     for (;;) {
@@ -44,7 +72,13 @@ async function launch(env: Record<string, string>) {
       await Bun.sleep(100);
     }
   };
-  const status = async (path: string) => { try { return (await fetch(`${base}${path}`, { signal: AbortSignal.timeout(3000) })).status; } catch { return 0; } };
+  const status = async (path: string) => {
+    try {
+      return (await fetch(`${base}${path}`, { signal: AbortSignal.timeout(3000) })).status;
+    } catch {
+      return 0;
+    }
+  };
   await until('the edge', 120_000, async () => (await status('/healthz')) === 200 && pid('worker') > 0);
   return { child, base, pid, until, status, output: () => out };
 }

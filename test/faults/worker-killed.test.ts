@@ -27,7 +27,8 @@ let held = true;
 let hits = 0;
 const pages = fixturePages();
 const site = Bun.serve({
-  hostname: '127.0.0.1', port: 0,
+  hostname: '127.0.0.1',
+  port: 0,
   async fetch(request) {
     hits++;
     while (held) await Bun.sleep(50);
@@ -43,7 +44,11 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) { w.kill('SIGKILL'); await new Promise((r) => w.once('exit', r)); }
+  for (const w of workers)
+    if (w.exitCode === null && w.signalCode === null) {
+      w.kill('SIGKILL');
+      await new Promise((r) => w.once('exit', r));
+    }
   site.stop(true);
   await db?.drop();
 });
@@ -51,7 +56,14 @@ afterAll(async () => {
 function startWorkerProcess(): ChildProcess {
   const child = spawn(process.execPath, [join(root, 'pipeline/main.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url, ALLOW_LOOPBACK_FETCH: 'true', LOG_LEVEL: 'warn', SITE_URL: 'http://127.0.0.1:9', VIEW_REFRESH_CRON: '0 0 1 1 *' },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      ALLOW_LOOPBACK_FETCH: 'true',
+      LOG_LEVEL: 'warn',
+      SITE_URL: 'http://127.0.0.1:9',
+      VIEW_REFRESH_CRON: '0 0 1 1 *',
+    },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   workers.push(child);
@@ -59,10 +71,14 @@ function startWorkerProcess(): ChildProcess {
 }
 
 const submit = (sql: Sql) => transaction(sql, (t) => insertDraft(t, { siteId, userId, url: site.url.toString(), domain: '127.0.0.1' }));
-const draftStatus = async (id: string) => (await db.sql`select status, failure_reason from drafts where id = ${id}`)[0] as { status: string; failure_reason: string | null };
-const crawlJob = async (id: string) => (await db.sql`
+const draftStatus = async (id: string) =>
+  (await db.sql`select status, failure_reason from drafts where id = ${id}`)[0] as { status: string; failure_reason: string | null };
+const crawlJob = async (id: string) =>
+  (
+    await db.sql`
   select j.locked_at, j.locked_by, j.attempts from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-  where t.identifier = 'crawl_draft' and j.payload->>'draft_id' = ${id}`)[0];
+  where t.identifier = 'crawl_draft' and j.payload->>'draft_id' = ${id}`
+  )[0];
 
 async function until<T>(what: string, ms: number, f: () => Promise<T | null | undefined | false>): Promise<T> {
   const deadline = Date.now() + ms;
@@ -100,9 +116,11 @@ test('SIGKILL of the worker mid-crawl: the next worker retries the crawl and the
     const d = await draftStatus(id);
     return d.status === 'ready' || d.status === 'failed' ? d : null;
   });
-  console.log(`worker killed mid-crawl: draft ${done.status} ${Date.now() - restartedAt} ms after a new worker started (${Date.now() - killedAt} ms after the kill, horizon moved back in SQL)`);
+  console.log(
+    `worker killed mid-crawl: draft ${done.status} ${Date.now() - restartedAt} ms after a new worker started (${Date.now() - killedAt} ms after the kill, horizon moved back in SQL)`,
+  );
   expect(done.status).toBe('ready');
-  expect((await crawlJob(id))).toBeUndefined(); // the job completed and is gone
+  expect(await crawlJob(id)).toBeUndefined(); // the job completed and is gone
 }, 180_000);
 
 test('a job killed on its last attempt fails its draft with a reason at once', async () => {

@@ -12,7 +12,8 @@ import { ordersEnv } from './env.ts';
 
 const { env, call, listing, weeks } = ordersEnv({ worker: true });
 const opOutput = (name: string) => ordersOperations.find((o) => o.name === name)!.output;
-const checkout = (body: unknown, key = crypto.randomUUID(), who: 'owner' | 'other' = 'owner') => call('POST', '/orders/checkout', body, who, { 'idempotency-key': key });
+const checkout = (body: unknown, key = crypto.randomUUID(), who: 'owner' | 'other' = 'owner') =>
+  call('POST', '/orders/checkout', body, who, { 'idempotency-key': key });
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -23,14 +24,22 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | null | f
     await Bun.sleep(200);
   }
 }
-const fulfilled = (number: string) => until(`order ${number} fulfilled`, async () => {
-  const { body } = await call('GET', `/orders/${number}`);
-  return body.status === 'fulfilled' ? body : undefined;
-});
+const fulfilled = (number: string) =>
+  until(`order ${number} fulfilled`, async () => {
+    const { body } = await call('GET', `/orders/${number}`);
+    return body.status === 'fulfilled' ? body : undefined;
+  });
 /** Pays through the same event path the providers use, as the test provider would. */
 const pay = async (number: string) => {
   const { body } = await call('GET', `/orders/${number}`);
-  return recordPayment(env.app.sql, { provider: 'test', eventId: `evt_${number}`, type: 'test.payment_succeeded', orderNumber: number, amountCents: body.total_cents, currency: body.currency });
+  return recordPayment(env.app.sql, {
+    provider: 'test',
+    eventId: `evt_${number}`,
+    type: 'test.payment_succeeded',
+    orderNumber: number,
+    amountCents: body.total_cents,
+    currency: body.currency,
+  });
 };
 const ops = async (...argv: string[]) => {
   const lines: string[] = [];
@@ -48,7 +57,14 @@ describe('create_checkout', () => {
     const first = await checkout(body, key);
     expect(first.status).toBe(201);
     conforms(opOutput('create_checkout'), first.body);
-    expect(first.body).toMatchObject({ status: 'pending', provider: 'test', test_mode: true, total_cents: 5880, vat_cents: 980, vat: { rule: 'eu_standard_rate' } });
+    expect(first.body).toMatchObject({
+      status: 'pending',
+      provider: 'test',
+      test_mode: true,
+      total_cents: 5880,
+      vat_cents: 980,
+      vat: { rule: 'eu_standard_rate' },
+    });
     expect(first.body.number).toMatch(/^LD(-[0-9A-Z]{4}){4}$/);
     expect(first.body.checkout_url).toBe(`${env.app.config.siteUrl}/checkout/${first.body.number}`);
     const again = await checkout(body, key);
@@ -121,7 +137,9 @@ describe('the checkout page with the test provider', () => {
     expect(await bad.text()).toContain('two-letter country code');
     // A French consumer pays 20%.
     csrf = await web.csrf(path);
-    expect((await web.post(`${path}/billing`, { csrf, name: 'Ada Lovelace', address: '1 Rue de Rivoli, Paris', country: 'fr', vat_number: '' })).status).toBe(303);
+    expect((await web.post(`${path}/billing`, { csrf, name: 'Ada Lovelace', address: '1 Rue de Rivoli, Paris', country: 'fr', vat_number: '' })).status).toBe(
+      303,
+    );
     let html = await (await web.get(path)).text();
     expect(html).toContain('58.80 USD');
     expect(html).toContain('Test mode');
@@ -130,7 +148,12 @@ describe('the checkout page with the test provider', () => {
     await web.post(`${path}/billing`, { csrf, name: 'Analytical Engines SARL', address: '1 Rue de Rivoli, Paris', country: 'FR', vat_number: 'FR40303265045' });
     html = await (await web.get(path)).text();
     expect(html).toContain('Reverse charge');
-    expect((await call('GET', `/orders/${order.number}`)).body).toMatchObject({ total_cents: 4900, vat_cents: 0, vat: { rule: 'reverse_charge' }, billing: { name: 'Analytical Engines SARL', country: 'FR', vat_number: 'FR40303265045' } });
+    expect((await call('GET', `/orders/${order.number}`)).body).toMatchObject({
+      total_cents: 4900,
+      vat_cents: 0,
+      vat: { rule: 'reverse_charge' },
+      billing: { name: 'Analytical Engines SARL', country: 'FR', vat_number: 'FR40303265045' },
+    });
 
     // Pay: to the test provider's page, then its Pay button.
     csrf = await web.csrf(path);
@@ -194,7 +217,16 @@ describe('fulfilment of all nine products, each visible through the public API',
     expect(await pay(res.body.number)).toBe('applied');
     // The same event again, and a second event for the same order: no second fulfilment.
     expect(await pay(res.body.number)).toBe('duplicate_event');
-    expect(await recordPayment(env.app.sql, { provider: 'test', eventId: 'another', type: 't', orderNumber: res.body.number, amountCents: res.body.total_cents, currency: 'USD' })).toBe('already_paid');
+    expect(
+      await recordPayment(env.app.sql, {
+        provider: 'test',
+        eventId: 'another',
+        type: 't',
+        orderNumber: res.body.number,
+        amountCents: res.body.total_cents,
+        currency: 'USD',
+      }),
+    ).toBe('already_paid');
     const order = await fulfilled(res.body.number);
     conforms(opOutput('get_order'), order);
     expect(order.lines.every((l: any) => l.fulfilment.status === 'fulfilled' && l.fulfilment.fulfilled_at)).toBe(true);
@@ -281,7 +313,9 @@ describe('fulfilment of all nine products, each visible through the public API',
       const order = await fulfilled(res.body.number);
       expect(order.lines[0].fulfilment.details).toMatchObject({ week: ws[6], requested_week: ws[5] });
       expect(order.lines[0].fulfilment.details.moved_because).toContain('filled up');
-    } finally { await env.app.sql`update sites set launch_slots_per_week = 20 where id = ${env.app.siteId}`; }
+    } finally {
+      await env.app.sql`update sites set launch_slots_per_week = 20 where id = ${env.app.siteId}`;
+    }
   }, 120_000);
 
   test('abandoned checkouts expire: status expired, the page says so, payment no longer offered', async () => {

@@ -12,12 +12,21 @@ import { loadReferenceData } from '../../seeds/reference.ts';
 export type Who = 'owner' | 'other' | 'reader';
 
 export interface OrdersEnv {
-  app: TestApp; worker: Runner | null; keys: Record<Who, string>; userIds: Record<'owner' | 'other', string>;
+  app: TestApp;
+  worker: Runner | null;
+  keys: Record<Who, string>;
+  userIds: Record<'owner' | 'other', string>;
 }
 
 export interface ListingSpec {
-  owner?: 'owner' | 'other'; status?: string; plan?: 'free' | 'paid'; launch_week?: string | null; launched?: boolean;
-  primary?: string; extras?: string[]; slug?: string;
+  owner?: 'owner' | 'other';
+  status?: string;
+  plan?: 'free' | 'paid';
+  launch_week?: string | null;
+  launched?: boolean;
+  primary?: string;
+  extras?: string[];
+  slug?: string;
 }
 
 export function ordersEnv(opts: { worker?: boolean; env?: Record<string, string> } = {}) {
@@ -25,7 +34,12 @@ export function ordersEnv(opts: { worker?: boolean; env?: Record<string, string>
   let n = 0;
 
   beforeAll(async () => {
-    env.app = await startTestApp({ env: { ...opts.env }, prepare: async (sql, siteId) => { await loadReferenceData(sql, siteId); } });
+    env.app = await startTestApp({
+      env: { ...opts.env },
+      prepare: async (sql, siteId) => {
+        await loadReferenceData(sql, siteId);
+      },
+    });
     for (const who of ['owner', 'other'] as const) {
       const user = await findOrCreateUser(env.app.sql, `${who}@example.com`);
       env.userIds[who] = user.id;

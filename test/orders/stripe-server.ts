@@ -3,15 +3,28 @@
 // The official `stripe` package talks to it through its host/port/protocol settings.
 
 export interface FakeSession {
-  id: string; object: 'checkout.session'; url: string; amount_total: number; currency: string; client_reference_id: string | null;
-  metadata: Record<string, string>; payment_intent: string | null; payment_status: 'unpaid' | 'paid'; status: 'open' | 'expired' | 'complete';
-  expires_at: number; line_items: { name: string; unit_amount: number; quantity: number; currency: string }[];
+  id: string;
+  object: 'checkout.session';
+  url: string;
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  metadata: Record<string, string>;
+  payment_intent: string | null;
+  payment_status: 'unpaid' | 'paid';
+  status: 'open' | 'expired' | 'complete';
+  expires_at: number;
+  line_items: { name: string; unit_amount: number; quantity: number; currency: string }[];
 }
 
 export interface FakeStripe {
-  url: string; port: number; sessions: Map<string, FakeSession>; requests: { method: string; path: string; auth: string | null }[];
+  url: string;
+  port: number;
+  sessions: Map<string, FakeSession>;
+  requests: { method: string; path: string; auth: string | null }[];
   refunds: { id: string; payment_intent: string; metadata: Record<string, string> }[];
-  stop(): void; start(): void;
+  stop(): void;
+  start(): void;
 }
 
 /** Turns Stripe's form encoding (line_items[0][price_data][unit_amount]=...) into nested objects. */
@@ -22,7 +35,7 @@ function parseForm(body: string): Record<string, any> {
     let cur = out;
     parts.forEach((p, i) => {
       if (i === parts.length - 1) cur[p] = value;
-      else cur = (cur[p] ??= {});
+      else cur = cur[p] ??= {};
     });
   }
   return out;
@@ -42,14 +55,26 @@ export function startFakeStripe(port = 0): FakeStripe {
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       const f = parseForm(await req.text());
       const items = Object.values<any>(f.line_items ?? {}).map((li) => ({
-        name: li.price_data.product_data.name, unit_amount: Number(li.price_data.unit_amount), quantity: Number(li.quantity), currency: li.price_data.currency,
+        name: li.price_data.product_data.name,
+        unit_amount: Number(li.price_data.unit_amount),
+        quantity: Number(li.quantity),
+        currency: li.price_data.currency,
       }));
       if (!items.length) return error(400, 'line_items required');
       const id = `cs_test_${++n}_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
       const s: FakeSession = {
-        id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}`, currency: items[0].currency,
-        amount_total: items.reduce((sum, i) => sum + i.unit_amount * i.quantity, 0), client_reference_id: f.client_reference_id ?? null,
-        metadata: f.metadata ?? {}, payment_intent: null, payment_status: 'unpaid', status: 'open', expires_at: Number(f.expires_at), line_items: items,
+        id,
+        object: 'checkout.session',
+        url: `https://checkout.stripe.com/c/pay/${id}`,
+        currency: items[0].currency,
+        amount_total: items.reduce((sum, i) => sum + i.unit_amount * i.quantity, 0),
+        client_reference_id: f.client_reference_id ?? null,
+        metadata: f.metadata ?? {},
+        payment_intent: null,
+        payment_status: 'unpaid',
+        status: 'open',
+        expires_at: Number(f.expires_at),
+        line_items: items,
       };
       sessions.set(id, s);
       return Response.json(s);
@@ -71,9 +96,17 @@ export function startFakeStripe(port = 0): FakeStripe {
   };
   let server = Bun.serve({ hostname: '127.0.0.1', port, fetch: handler });
   const fake: FakeStripe = {
-    url: `http://127.0.0.1:${server.port}`, port: server.port!, sessions, requests, refunds,
-    stop() { server.stop(true); },
-    start() { server = Bun.serve({ hostname: '127.0.0.1', port: fake.port, fetch: handler }); },
+    url: `http://127.0.0.1:${server.port}`,
+    port: server.port!,
+    sessions,
+    requests,
+    refunds,
+    stop() {
+      server.stop(true);
+    },
+    start() {
+      server = Bun.serve({ hostname: '127.0.0.1', port: fake.port, fetch: handler });
+    },
   };
   return fake;
 }
@@ -82,9 +115,25 @@ export function startFakeStripe(port = 0): FakeStripe {
 export function sessionCompleted(s: FakeSession, over: { id?: string; amount_total?: number; currency?: string; created?: number } = {}) {
   const pi = `pi_test_${s.id.slice(8)}`;
   return {
-    id: over.id ?? `evt_${crypto.randomUUID().replace(/-/g, '')}`, object: 'event', type: 'checkout.session.completed', api_version: '2025-01-27',
-    created: over.created ?? Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null },
-    data: { object: { ...s, line_items: undefined, status: 'complete', payment_status: 'paid', payment_intent: pi, amount_total: over.amount_total ?? s.amount_total, currency: over.currency ?? s.currency } },
+    id: over.id ?? `evt_${crypto.randomUUID().replace(/-/g, '')}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    api_version: '2025-01-27',
+    created: over.created ?? Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: {
+      object: {
+        ...s,
+        line_items: undefined,
+        status: 'complete',
+        payment_status: 'paid',
+        payment_intent: pi,
+        amount_total: over.amount_total ?? s.amount_total,
+        currency: over.currency ?? s.currency,
+      },
+    },
   };
 }
 
@@ -92,8 +141,25 @@ export function sessionCompleted(s: FakeSession, over: { id?: string; amount_tot
 export function chargeRefunded(s: FakeSession, over: { id?: string } = {}) {
   const pi = `pi_test_${s.id.slice(8)}`;
   return {
-    id: over.id ?? `evt_${crypto.randomUUID().replace(/-/g, '')}`, object: 'event', type: 'charge.refunded', api_version: '2025-01-27',
-    created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null },
-    data: { object: { id: `ch_${s.id.slice(8)}`, object: 'charge', amount: s.amount_total, amount_refunded: s.amount_total, currency: s.currency, refunded: true, payment_intent: pi, metadata: {} } },
+    id: over.id ?? `evt_${crypto.randomUUID().replace(/-/g, '')}`,
+    object: 'event',
+    type: 'charge.refunded',
+    api_version: '2025-01-27',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: {
+      object: {
+        id: `ch_${s.id.slice(8)}`,
+        object: 'charge',
+        amount: s.amount_total,
+        amount_refunded: s.amount_total,
+        currency: s.currency,
+        refunded: true,
+        payment_intent: pi,
+        metadata: {},
+      },
+    },
   };
 }

@@ -25,9 +25,19 @@ const sessionOf = async (number: string): Promise<FakeSession> => {
 };
 async function deliver(event: unknown, opts: { secret?: string; timestamp?: number; header?: string | null } = {}) {
   const payload = JSON.stringify(event);
-  const header = opts.header !== undefined ? opts.header
-    : await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: opts.secret ?? WEBHOOK_SECRET, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) });
-  return fetch(`${env.app.url}/webhooks/stripe`, { method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) } });
+  const header =
+    opts.header !== undefined
+      ? opts.header
+      : await stripe.webhooks.generateTestHeaderStringAsync({
+          payload,
+          secret: opts.secret ?? WEBHOOK_SECRET,
+          ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
+        });
+  return fetch(`${env.app.url}/webhooks/stripe`, {
+    method: 'POST',
+    body: payload,
+    headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
+  });
 }
 async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -43,7 +53,13 @@ const order = async (number: string) => (await call('GET', `/orders/${number}`))
 describe('Stripe Checkout', () => {
   test('create_checkout makes a Checkout Session with our line items and amounts plus a VAT line; Pay redirects there', async () => {
     const id = await listing();
-    const res = await checkout({ items: [{ product: 'launch', listing_id: id }, { product: 'featured', listing_id: id }], billing_country: 'DE' });
+    const res = await checkout({
+      items: [
+        { product: 'launch', listing_id: id },
+        { product: 'featured', listing_id: id },
+      ],
+      billing_country: 'DE',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ provider: 'stripe', test_mode: false, total_cents: 17612, vat_cents: 2812 });
     const s = await sessionOf(res.body.number);
@@ -89,7 +105,9 @@ describe('Stripe Checkout', () => {
       expect(res.body.code).toBe('payment_provider_unavailable');
       expect(res.headers.get('retry-after')).toBe('30');
       expect((await env.app.sql`select count(*)::int as n from orders`)[0].n).toBe(before);
-    } finally { fake.start(); }
+    } finally {
+      fake.start();
+    }
     expect((await checkout({ items: [{ product: 'launch', listing_id: id }] })).status).toBe(201);
   }, 60_000);
 });
@@ -108,7 +126,10 @@ describe('Stripe webhooks', () => {
     const ok = await deliver(ev);
     expect(ok.status).toBe(200);
     expect((await ok.json()).outcome).toBe('applied');
-    const done = await until('fulfilled', async () => { const o = await order(res.body.number); return o.status === 'fulfilled' ? o : null; });
+    const done = await until('fulfilled', async () => {
+      const o = await order(res.body.number);
+      return o.status === 'fulfilled' ? o : null;
+    });
     expect(done.lines[0].fulfilment.status).toBe('fulfilled');
     // Replayed later (same event id, freshly signed): nothing happens twice.
     const replay = await deliver(ev);
@@ -174,14 +195,19 @@ describe('Stripe webhooks', () => {
     expect((await env.app.sql`select status from listings where id = ${id2}`)[0].status).toBe('draft');
   }, 120_000);
 
-  test('the operator refund of a Stripe order returns the money at Stripe first; Stripe\'s own charge.refunded then changes nothing', async () => {
+  test("the operator refund of a Stripe order returns the money at Stripe first; Stripe's own charge.refunded then changes nothing", async () => {
     const id = await listing({ status: 'live' });
     const res = await checkout({ items: [{ product: 'ai_review', listing_id: id }], billing_country: 'US' });
     const s = await sessionOf(res.body.number);
     await deliver(sessionCompleted(s));
     await until('fulfilled', async () => (await order(res.body.number)).status === 'fulfilled');
     const lines: string[] = [];
-    const code = await runOps(['order', 'refund', res.body.number], { sql: env.app.sql, out: (l) => lines.push(l), err: (l) => lines.push(l), config: env.app.config });
+    const code = await runOps(['order', 'refund', res.body.number], {
+      sql: env.app.sql,
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+      config: env.app.config,
+    });
     expect(code).toBe(0);
     expect(fake.refunds.at(-1)).toMatchObject({ payment_intent: `pi_test_${s.id.slice(8)}`, metadata: { order_number: res.body.number } });
     expect(lines.join('\n')).toContain('Stripe refund re_test_');

@@ -12,8 +12,14 @@ import { claimsOperations } from '../../api/operations/claims.ts';
 
 let dns: TestDns;
 let site: OwnerSite;
-beforeAll(async () => { dns = await startDnsServer(); site = startOwnerSite(); });
-afterAll(async () => { site?.stop(); await dns?.stop(); });
+beforeAll(async () => {
+  dns = await startDnsServer();
+  site = startOwnerSite();
+});
+afterAll(async () => {
+  site?.stop();
+  await dns?.stop();
+});
 
 const { env, call } = ownersEnv({ env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
 const output = (name: string) => claimsOperations.find((o) => o.name === name)!.output;
@@ -98,7 +104,7 @@ describe('claim by meta tag and by file', () => {
     expect((await call('POST', `/claims/${made.body.id}/verify`)).body.status).toBe('verified');
   });
 
-  test('file: not found, then the wrong content, then verified; someone else\'s claim is a 404', async () => {
+  test("file: not found, then the wrong content, then verified; someone else's claim is a 404", async () => {
     const made = await call('POST', '/claims', { slug: await slugOf(ids.file), method: 'file' }, 'other');
     expect(made.status).toBe(201);
     const { file } = made.body.instructions;
@@ -119,7 +125,11 @@ describe('claim by meta tag and by file', () => {
     const l = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: null, url: 'https://faulty.example/', status: 'live' });
     await env.app.sql`update listings set url = ${site.url} where id = ${l}`;
     const made = await call('POST', '/claims', { slug: await slugOf(l), method: 'meta' }, 'other');
-    const cases: [OwnerSite['mode'], string][] = [['error', 'site_error'], ['huge', 'site_too_large'], ['private_redirect', 'site_refused']];
+    const cases: [OwnerSite['mode'], string][] = [
+      ['error', 'site_error'],
+      ['huge', 'site_too_large'],
+      ['private_redirect', 'site_refused'],
+    ];
     for (const [mode, reason] of cases) {
       site.mode = mode;
       const v = await call('POST', `/claims/${made.body.id}/verify`, undefined, 'other');
@@ -130,7 +140,7 @@ describe('claim by meta tag and by file', () => {
 });
 
 describe('claim by e-mail', () => {
-  test('only an address at the listing\'s domain; the link shows a button and only its POST verifies', async () => {
+  test("only an address at the listing's domain; the link shows a button and only its POST verifies", async () => {
     const slug = await slugOf(ids.email);
     const bad: [unknown, string][] = [
       [{ slug, method: 'email' }, 'email'],

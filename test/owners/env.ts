@@ -19,14 +19,20 @@ export interface OwnersEnv {
 }
 
 export interface OwnersEnvOptions {
-  worker?: boolean; siteCheckTimeoutMs?: number;
+  worker?: boolean;
+  siteCheckTimeoutMs?: number;
   /** Configuration; a function is read when the setting starts (after earlier beforeAll hooks). */
-  env?: Record<string, string> | (() => Record<string, string>); prepare?: (sql: Sql, siteId: number) => Promise<void> }
+  env?: Record<string, string> | (() => Record<string, string>);
+  prepare?: (sql: Sql, siteId: number) => Promise<void>;
+}
 
 let seq = 0;
 
 /** A company and its listing made straight in SQL (saved by a submitted draft unless told otherwise). */
-export async function makeListing(sql: Sql, o: { siteId: number; userId: string | null; url?: string; name?: string; status?: string; submitted?: boolean; plan?: string }): Promise<number> {
+export async function makeListing(
+  sql: Sql,
+  o: { siteId: number; userId: string | null; url?: string; name?: string; status?: string; submitted?: boolean; plan?: string },
+): Promise<number> {
   const n = ++seq;
   const url = o.url ?? `https://product${n}-${process.pid}.example/`;
   const domain = new URL(url).hostname;
@@ -61,7 +67,12 @@ export function ownersEnv(opts: OwnersEnvOptions = {}) {
     env.keys.reader = (await createApiKey(env.app.sql, { userId: owner.id, name: 'read only', scopes: ['account:read'] })).secret;
     if (opts.worker) {
       // Short time cap so the slow-site case ends quickly; everything else as in production.
-      const siteCheckFetcher = createSafeFetcher({ allowLoopback: true, userAgent: 'test', timeoutMs: opts.siteCheckTimeoutMs ?? 2000, maxBytes: SITE_CHECK_LIMITS.maxBytes });
+      const siteCheckFetcher = createSafeFetcher({
+        allowLoopback: true,
+        userAgent: 'test',
+        timeoutMs: opts.siteCheckTimeoutMs ?? 2000,
+        maxBytes: SITE_CHECK_LIMITS.maxBytes,
+      });
       env.worker = await startWorker(env.app.config, env.app.databaseUrl, { logger: new Logger(() => () => {}), siteCheckFetcher });
     }
   }, 120_000);

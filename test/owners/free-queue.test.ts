@@ -19,17 +19,23 @@ describe('choose_free_listing', () => {
     const res = await call('POST', `/me/listings/${listing}/free`, undefined, 'owner', { 'idempotency-key': 'free-1' });
     expect(res.status).toBe(200);
     conforms(output, res.body);
-    expect(res.body).toMatchObject({ status: 'awaiting_badge', status_reason: 'badge_not_checked', launch_week: await mondayIn(6), next_step: { action: 'place_badge' } });
+    expect(res.body).toMatchObject({
+      status: 'awaiting_badge',
+      status_reason: 'badge_not_checked',
+      launch_week: await mondayIn(6),
+      next_step: { action: 'place_badge' },
+    });
     expect(res.body.badge.html).toContain(`href="${env.app.config.siteUrl}/listings/${res.body.slug}"`);
     const again = await call('POST', `/me/listings/${listing}/free`);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'awaiting_badge', launch_week: res.body.launch_week, free_queued_at: res.body.free_queued_at });
-    const jobs = await env.app.sql`select task_identifier, run_at from graphile_worker.jobs where key in (${`check_badge:${listing}`}, ${`go_live:${listing}`}) order by task_identifier`;
+    const jobs = await env.app
+      .sql`select task_identifier, run_at from graphile_worker.jobs where key in (${`check_badge:${listing}`}, ${`go_live:${listing}`}) order by task_identifier`;
     expect(jobs.map((j) => j.task_identifier)).toEqual(['check_badge', 'go_live']);
     expect(jobs[1].run_at.toISOString()).toBe(`${res.body.launch_week}T00:00:00.000Z`);
   });
 
-  test('409 with a reason code for a listing that cannot join the queue; 404 for another account\'s', async () => {
+  test("409 with a reason code for a listing that cannot join the queue; 404 for another account's", async () => {
     const { sql, siteId } = env.app;
     const cases: [number, string][] = [
       [await makeListing(sql, { siteId, userId: env.userIds.owner, submitted: false }), 'listing_not_submitted'],
@@ -64,7 +70,12 @@ describe('choose_free_listing', () => {
 
     // A wider window spills into the next week with room, and still never past 20 a week.
     await sql`update sites set free_queue_max_weeks = 11 where id = ${siteId}`;
-    const spill = await Promise.all(ids.filter((_, i) => results[i].status === 409).slice(0, 30).map((id) => call('POST', `/me/listings/${id}/free`)));
+    const spill = await Promise.all(
+      ids
+        .filter((_, i) => results[i].status === 409)
+        .slice(0, 30)
+        .map((id) => call('POST', `/me/listings/${id}/free`)),
+    );
     expect(spill.filter((r) => r.status === 200).map((r) => r.body.launch_week)).toEqual(Array(20).fill(await mondayIn(11)));
     expect(spill.filter((r) => r.status === 409)).toHaveLength(10);
     await sql`update sites set free_queue_min_weeks = 6, free_queue_max_weeks = 8 where id = ${siteId}`;

@@ -15,14 +15,22 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   site = startFixtureSite({ extraHome: () => badge });
 });
-afterAll(async () => { site?.stop(); await sink?.stop(); });
+afterAll(async () => {
+  site?.stop();
+  await sink?.stop();
+});
 
 const { env, call, until, runJob } = ownersEnv({ worker: true, env: () => ({ SMTP_URL: sink.url }) });
 
 test('from a URL to a live launch whose updates reach followers', async () => {
   const made = await call('POST', '/drafts', { url: site.url }, 'owner', { 'idempotency-key': 'journey' });
   expect(made.status).toBe(201);
-  const draft = await until(async () => (await call('GET', `/drafts/${made.body.id}`)).body, (d) => d.status === 'ready' || d.status === 'failed', 'a ready draft', 60_000);
+  const draft = await until(
+    async () => (await call('GET', `/drafts/${made.body.id}`)).body,
+    (d) => d.status === 'ready' || d.status === 'failed',
+    'a ready draft',
+    60_000,
+  );
   expect(draft.status).toBe('ready');
 
   const submitted = await call('POST', `/drafts/${draft.id}/submit`);
@@ -37,7 +45,11 @@ test('from a URL to a live launch whose updates reach followers', async () => {
 
   badge = queued.body.badge.html; // the owner pastes the embed code into the homepage
   await runJob('check_badge', { listing_id: id });
-  const scheduled = await until(async () => (await call('GET', `/me/listings/${id}`)).body, (l) => l.status === 'scheduled', 'scheduled');
+  const scheduled = await until(
+    async () => (await call('GET', `/me/listings/${id}`)).body,
+    (l) => l.status === 'scheduled',
+    'scheduled',
+  );
   const upcoming = await env.app.json(`/launches/weeks/${scheduled.launch_week}`);
   expect(upcoming.body.items.map((i: any) => i.listing.slug)).toContain(slug);
 
@@ -47,8 +59,17 @@ test('from a URL to a live launch whose updates reach followers', async () => {
   // Monday 00:00 UTC of its week: moved in SQL, then the sweep the worker runs on its schedule.
   await env.app.sql`update listings set launch_week = date_trunc('week', now() at time zone 'utc')::date where id = ${id}`;
   await runJob('sweep_listings');
-  await until(async () => (await call('GET', `/me/listings/${id}`)).body, (l) => l.status === 'live', 'live');
-  const week = await until(() => env.app.json('/launches/weeks/this'), (r) => r.body.items?.some((i: any) => i.listing.slug === slug), 'the launch in get_launch_week', 20_000);
+  await until(
+    async () => (await call('GET', `/me/listings/${id}`)).body,
+    (l) => l.status === 'live',
+    'live',
+  );
+  const week = await until(
+    () => env.app.json('/launches/weeks/this'),
+    (r) => r.body.items?.some((i: any) => i.listing.slug === slug),
+    'the launch in get_launch_week',
+    20_000,
+  );
   expect(week.status).toBe(200);
 
   const posted = await call('POST', `/me/listings/${id}/updates`, { title: 'We are live', body: 'Thanks for following.' });

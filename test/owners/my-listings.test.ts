@@ -9,7 +9,10 @@ import { runOps } from '../../pipeline/ops/run.ts';
 const { env, call, until } = ownersEnv();
 const output = (name: string) => myListingsOperations.find((o) => o.name === name)!.output;
 
-let live = 0; let draft = 0; let othersListing = 0; let sister = 0;
+let live = 0;
+let draft = 0;
+let othersListing = 0;
+let sister = 0;
 beforeAll(async () => {
   const { sql, siteId } = env.app;
   live = await makeListing(sql, { siteId, userId: env.userIds.owner, url: 'https://lumen.example/', name: 'Lumen', status: 'live' });
@@ -28,7 +31,7 @@ beforeAll(async () => {
 });
 
 describe('list_my_listings and get_my_listing', () => {
-  test('lists my listings in any status, newest first, and none of anyone else\'s', async () => {
+  test("lists my listings in any status, newest first, and none of anyone else's", async () => {
     const res = await call('GET', '/me/listings', undefined, 'reader');
     expect(res.status).toBe(200);
     conforms(output('list_my_listings'), res.body);
@@ -48,7 +51,7 @@ describe('list_my_listings and get_my_listing', () => {
     expect(Object.keys(res.body.fields)).toContain('seo_description');
   });
 
-  test('another account\'s listing, an unknown id and a malformed id are the same 404', async () => {
+  test("another account's listing, an unknown id and a malformed id are the same 404", async () => {
     for (const path of [`/me/listings/${othersListing}`, '/me/listings/999999', '/me/listings/abc', '/me/listings/0']) {
       expect((await call('GET', path)).status, path).toBe(404);
       expect((await call('PATCH', path, { fields: { tagline: 'Mine now' } })).status, path).toBe(404);
@@ -63,7 +66,13 @@ describe('update_my_listing', () => {
     const before = await env.app.json('/listings/' + (await call('GET', `/me/listings/${live}`)).body.slug);
     expect(before.status).toBe(200);
     const res = await call('PATCH', `/me/listings/${live}`, {
-      fields: { tagline: 'Notes that remember their sources', country: 'de', founded_year: 2019, features: ['Linked sources', ' '], contact_email: 'hello@lumen.example' },
+      fields: {
+        tagline: 'Notes that remember their sources',
+        country: 'de',
+        founded_year: 2019,
+        features: ['Linked sources', ' '],
+        contact_email: 'hello@lumen.example',
+      },
       socials: { x: 'https://x.com/lumen', github: 'https://github.com/lumen' },
       faqs: [{ question: 'Is it free?', answer: 'For small teams.' }],
     });
@@ -74,7 +83,12 @@ describe('update_my_listing', () => {
     expect(res.body.version_id).toBeGreaterThan(0);
 
     // directory_changed() reaches the edge's cache by NOTIFY: a moment, well within the cache's lifetime.
-    const pub = await until(() => env.app.json(`/listings/${res.body.slug}`), (r) => r.body.tagline !== before.body.tagline, 'the edit in get_listing', 10_000);
+    const pub = await until(
+      () => env.app.json(`/listings/${res.body.slug}`),
+      (r) => r.body.tagline !== before.body.tagline,
+      'the edit in get_listing',
+      10_000,
+    );
     expect(pub.body.tagline).toBe('Notes that remember their sources');
     expect(pub.body.faqs).toEqual([{ question: 'Is it free?', answer: 'For small teams.' }]);
 
@@ -98,7 +112,7 @@ describe('update_my_listing', () => {
     expect(text).toContain('tagline: null -> "Notes that remember their sources"');
   });
 
-  test('apply_to carries only the headline, summary and SEO fields sent to the company\'s listings on those sites', async () => {
+  test("apply_to carries only the headline, summary and SEO fields sent to the company's listings on those sites", async () => {
     const res = await call('PATCH', `/me/listings/${live}`, { fields: { headline: 'Research notes, sourced', city: 'Berlin' }, apply_to: ['sister', 'third'] });
     expect(res.status).toBe(200);
     expect(res.body.applied_to).toEqual([{ site: 'sister', listing_id: sister, fields: ['headline'] }]);
@@ -134,7 +148,10 @@ describe('update_my_listing', () => {
     for (const [body, field] of bad) {
       const res = await call('PATCH', `/me/listings/${live}`, { ...(body as object), ...(field === 'apply_to.0' ? { fields: { tagline: 'Lost?' } } : {}) });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.errors.map((e: any) => e.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.errors.map((e: any) => e.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     const { body } = await call('GET', `/me/listings/${live}`);
     expect(body.fields.tagline).toBe('Notes that remember their sources');
@@ -144,8 +161,9 @@ describe('update_my_listing', () => {
   test('a read-only credential is 403; 20 concurrent retries of one Idempotency-Key make one edit', async () => {
     expect((await call('PATCH', `/me/listings/${live}`, { fields: { city: 'Hamburg' } }, 'reader')).status).toBe(403);
     const key = `edit-${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, () =>
-      call('PATCH', `/me/listings/${live}`, { fields: { city: 'Munich' } }, 'owner', { 'idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call('PATCH', `/me/listings/${live}`, { fields: { city: 'Munich' } }, 'owner', { 'idempotency-key': key })),
+    );
     const statuses = results.map((r) => r.status);
     for (const s of statuses) expect([200, 409]).toContain(s);
     const ok = results.filter((r) => r.status === 200);
@@ -156,9 +174,11 @@ describe('update_my_listing', () => {
 
   test('works as an MCP tool', async () => {
     const client = new McpClient({ name: 'owners-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
-    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
+      }),
+    );
     try {
       const got: any = await client.callTool({ name: 'update_my_listing', arguments: { listing_id: draft, fields: { tagline: 'Coming soon' } } });
       expect(got.isError).toBeFalsy();

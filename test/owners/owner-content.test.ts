@@ -8,16 +8,24 @@ import { WebClient } from '../browser.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 
 let sink: SmtpSink;
-beforeAll(async () => { sink = await startSmtpSink(); });
-afterAll(async () => { await sink?.stop(); });
+beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await sink?.stop();
+});
 
 const { env, call, until, runJob } = ownersEnv({
   worker: true,
   env: () => ({ SMTP_URL: sink.url }),
-  prepare: async (sql) => { await sql`insert into interview_questions (id, position, question) values (1, 1, 'Why?'), (2, 2, 'How?'), (3, 3, 'Retired?')`; await sql`update interview_questions set active = false where id = 3`; },
+  prepare: async (sql) => {
+    await sql`insert into interview_questions (id, position, question) values (1, 1, 'Why?'), (2, 2, 'How?'), (3, 3, 'Retired?')`;
+    await sql`update interview_questions set active = false where id = 3`;
+  },
 });
 
-let live = 0; let slug = '';
+let live = 0;
+let slug = '';
 const followers = ['fan1@example.com', 'fan2@example.com', 'fan3@example.com'];
 beforeAll(async () => {
   const { sql, siteId } = env.app;
@@ -34,7 +42,12 @@ describe('post_listing_update', () => {
     const res = await call('POST', `/me/listings/${live}/updates`, { title: 'Version 2 is out', body: 'Faster sync.\nDark mode.' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Version 2 is out', followers: 3, published: true });
-    const profile = await until(() => env.app.json(`/listings/${slug}`), (r) => r.body.latest_updates?.length === 1, 'the update on the profile', 10_000);
+    const profile = await until(
+      () => env.app.json(`/listings/${slug}`),
+      (r) => r.body.latest_updates?.length === 1,
+      'the update on the profile',
+      10_000,
+    );
     expect(profile.body.latest_updates[0]).toMatchObject({ title: 'Version 2 is out', body: 'Faster sync.\nDark mode.' });
 
     for (const to of followers) await sink.waitFor((m) => m.to.includes(to) && m.subject.includes('Version 2 is out'));
@@ -70,13 +83,22 @@ describe('post_listing_update', () => {
   }, 60_000);
 
   test('bounds, other accounts, and 20 concurrent retries of one Idempotency-Key: one update', async () => {
-    for (const body of [{ title: '', body: 'x' }, { title: 'x'.repeat(201), body: 'x' }, { title: 't', body: 'x'.repeat(5001) }, { title: 't' }, { title: 't', body: 'b', html: 'x' }]) {
+    for (const body of [
+      { title: '', body: 'x' },
+      { title: 'x'.repeat(201), body: 'x' },
+      { title: 't', body: 'x'.repeat(5001) },
+      { title: 't' },
+      { title: 't', body: 'b', html: 'x' },
+    ]) {
       expect((await call('POST', `/me/listings/${live}/updates`, body)).status).toBe(400);
     }
     expect((await call('POST', `/me/listings/${live}/updates`, { title: 't', body: 'b' }, 'other')).status).toBe(404);
     const key = `update-${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, () =>
-      call('POST', `/me/listings/${live}/updates`, { title: 'Once only', body: 'One effect.' }, 'owner', { 'idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call('POST', `/me/listings/${live}/updates`, { title: 'Once only', body: 'One effect.' }, 'owner', { 'idempotency-key': key }),
+      ),
+    );
     for (const r of results) expect([201, 409]).toContain(r.status);
     expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.id)).size).toBe(1);
     const [{ n }] = await env.app.sql`select count(*)::int as n from listing_updates where listing_id = ${live} and title = 'Once only'`;
@@ -86,7 +108,12 @@ describe('post_listing_update', () => {
 
 describe('milestones and the founder story', () => {
   test('add (https only) and delete a milestone; public only where unlocked', async () => {
-    for (const body of [{ date: '2024-02-30', title: 'x' }, { date: '2024-01-01', title: 'x', url: 'http://example.com' }, { date: '2024-01-01', title: '' }, { date: '2024-01-01', title: 'x', colour: 1 }]) {
+    for (const body of [
+      { date: '2024-02-30', title: 'x' },
+      { date: '2024-01-01', title: 'x', url: 'http://example.com' },
+      { date: '2024-01-01', title: '' },
+      { date: '2024-01-01', title: 'x', colour: 1 },
+    ]) {
       expect((await call('POST', `/me/listings/${live}/milestones`, body)).status).toBe(400);
     }
     const made = await call('POST', `/me/listings/${live}/milestones`, { date: '2024-01-15', title: '1,000 users', url: 'https://blog.example/1000' });
@@ -95,7 +122,12 @@ describe('milestones and the founder story', () => {
     expect((await env.app.json(`/listings/${slug}`)).body.milestones).toBeNull();
     await env.app.sql`update listings set unlocked_sections = '{milestones,story}' where id = ${live}`;
     await env.app.sql`select directory_changed()`;
-    await until(() => env.app.json(`/listings/${slug}`), (r) => r.body.milestones?.length === 1, 'the milestone on the profile', 10_000);
+    await until(
+      () => env.app.json(`/listings/${slug}`),
+      (r) => r.body.milestones?.length === 1,
+      'the milestone on the profile',
+      10_000,
+    );
     expect((await call('DELETE', `/me/listings/${live}/milestones/${made.body.id}`, undefined, 'other')).status).toBe(404);
     expect((await call('DELETE', `/me/listings/${live}/milestones/${made.body.id}`)).body).toEqual({ id: made.body.id, deleted: true });
     expect((await call('DELETE', `/me/listings/${live}/milestones/${made.body.id}`)).status).toBe(404);
@@ -108,7 +140,12 @@ describe('milestones and the founder story', () => {
     const res = await call('PUT', `/me/listings/${live}/story`, { title: 'How we started', story: 'In a garage.', lessons: '' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ sections: { title: 'How we started', story: 'In a garage.' }, published: true });
-    const p = await until(() => env.app.json(`/listings/${slug}`), (r) => r.body.story?.title === 'How we started', 'the story on the profile', 10_000);
+    const p = await until(
+      () => env.app.json(`/listings/${slug}`),
+      (r) => r.body.story?.title === 'How we started',
+      'the story on the profile',
+      10_000,
+    );
     expect(p.body.story.lessons).toBeNull();
     const cleared = await call('PUT', `/me/listings/${live}/story`);
     expect(cleared.body).toMatchObject({ sections: {}, updated_at: null });
@@ -117,15 +154,29 @@ describe('milestones and the founder story', () => {
 
 describe('answer_interview', () => {
   test('question ids must exist; answering again replaces', async () => {
-    const bad = await call('PUT', '/me/interview', { answers: [{ question_id: 1, answer: 'Because.' }, { question_id: 99, answer: 'x' }, { question_id: 3, answer: 'x' }] });
+    const bad = await call('PUT', '/me/interview', {
+      answers: [
+        { question_id: 1, answer: 'Because.' },
+        { question_id: 99, answer: 'x' },
+        { question_id: 3, answer: 'x' },
+      ],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: any) => e.field)).toEqual(['answers.1.question_id', 'answers.2.question_id']);
     expect((await call('PUT', '/me/interview', { answers: Array(31).fill({ question_id: 1, answer: 'x' }) })).status).toBe(400);
     expect((await call('PUT', '/me/interview', { answers: [{ question_id: 1, answer: 'x'.repeat(4001) }] })).status).toBe(400);
     expect((await call('PUT', '/me/interview', { answers: [{ question_id: 1, answer: '   ' }] })).status).toBe(400);
-    const first = await call('PUT', '/me/interview', { answers: [{ question_id: 1, answer: 'Because.' }, { question_id: 2, answer: 'Slowly.' }] });
+    const first = await call('PUT', '/me/interview', {
+      answers: [
+        { question_id: 1, answer: 'Because.' },
+        { question_id: 2, answer: 'Slowly.' },
+      ],
+    });
     expect(first.status).toBe(200);
     const again = await call('PUT', '/me/interview', { answers: [{ question_id: 2, answer: 'Quickly.' }] });
-    expect(again.body.items.map((i: any) => [i.question_id, i.answer])).toEqual([[1, 'Because.'], [2, 'Quickly.']]);
+    expect(again.body.items.map((i: any) => [i.question_id, i.answer])).toEqual([
+      [1, 'Because.'],
+      [2, 'Quickly.'],
+    ]);
   });
 });

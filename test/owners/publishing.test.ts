@@ -7,7 +7,9 @@ import { page, startOwnerSite, type OwnerSite } from '../owner-site.ts';
 
 const { env, call, until, runJob } = ownersEnv({ worker: true });
 let site: OwnerSite;
-beforeAll(() => { site = startOwnerSite(); });
+beforeAll(() => {
+  site = startOwnerSite();
+});
 afterAll(() => site?.stop());
 
 const view = async (id: number) => (await call('GET', `/me/listings/${id}`)).body;
@@ -17,8 +19,11 @@ const checked = (after: string | null) => (l: any) => l.badge_checked_at !== nul
 async function checkNow(id: number) {
   const [{ at }] = await env.app.sql`select badge_checked_at as at from listings where id = ${id}`;
   await runJob('check_badge', { listing_id: id });
-  return until(async () => (await env.app.sql`select badge_checked_at as at from listings where id = ${id}`)[0].at, (t: Date | null) => t !== null && t?.getTime() !== at?.getTime(), 'a badge check')
-    .then(() => view(id));
+  return until(
+    async () => (await env.app.sql`select badge_checked_at as at from listings where id = ${id}`)[0].at,
+    (t: Date | null) => t !== null && t?.getTime() !== at?.getTime(),
+    'a badge check',
+  ).then(() => view(id));
 }
 
 async function queued(url = site.url) {
@@ -45,7 +50,12 @@ describe('publishing lifecycle', () => {
     site.home = page(`<h1>Our product</h1><footer>${badge}</footer>`);
     l = await checkNow(id);
     expect(l).toMatchObject({ status: 'scheduled', status_reason: null, next_step: { action: 'keep_badge' } });
-    const upcoming = await until(() => env.app.json(`/launches/weeks/${l.launch_week}`), (r) => r.body.items?.some((i: any) => i.listing.slug === slug), 'the week\'s upcoming launches', 10_000);
+    const upcoming = await until(
+      () => env.app.json(`/launches/weeks/${l.launch_week}`),
+      (r) => r.body.items?.some((i: any) => i.listing.slug === slug),
+      "the week's upcoming launches",
+      10_000,
+    );
     expect(upcoming.status).toBe(200);
 
     site.home = page('<h1>Our product</h1>');
@@ -59,9 +69,18 @@ describe('publishing lifecycle', () => {
 
     await weekBegins(id);
     await runJob('sweep_listings');
-    l = await until(() => view(id), (v) => v.status === 'live', 'live');
+    l = await until(
+      () => view(id),
+      (v) => v.status === 'live',
+      'live',
+    );
     expect(l.launched_at).not.toBeNull();
-    const week = await until(() => env.app.json('/launches/weeks/this'), (r) => r.body.items?.some((i: any) => i.listing.slug === slug), 'the launch in get_launch_week', 20_000);
+    const week = await until(
+      () => env.app.json('/launches/weeks/this'),
+      (r) => r.body.items?.some((i: any) => i.listing.slug === slug),
+      'the launch in get_launch_week',
+      20_000,
+    );
     expect(week.status).toBe(200);
     // Once live, a later go_live or check does nothing, and the badge going away does not unpublish it.
     site.home = page('<h1>Gone</h1>');
@@ -77,7 +96,11 @@ describe('publishing lifecycle', () => {
     await until(() => view(id), checked(null), 'the first badge check');
     await weekBegins(id);
     await runJob('sweep_listings');
-    const l = await until(() => view(id), (v) => v.status === 'draft', 'back to draft');
+    const l = await until(
+      () => view(id),
+      (v) => v.status === 'draft',
+      'back to draft',
+    );
     expect(l).toMatchObject({ status_reason: 'badge_missing_at_launch', launch_week: null, next_step: { action: 'choose_launch' } });
     const again = await call('POST', `/me/listings/${id}/free`);
     expect(again.body.status).toBe('awaiting_badge');
@@ -90,13 +113,20 @@ describe('publishing lifecycle', () => {
     site.home = page(badge);
     await env.app.sql`update listings set badge_checked_at = now() - interval '2 hours' where id = ${id}`;
     await runJob('sweep_listings');
-    const l = await until(() => view(id), (v) => v.status === 'scheduled', 'scheduled by the re-check');
+    const l = await until(
+      () => view(id),
+      (v) => v.status === 'scheduled',
+      'scheduled by the re-check',
+    );
     expect(Date.parse(l.badge_checked_at)).toBeGreaterThan(Date.now() - 60_000);
   }, 60_000);
 
   test('a site that is down, slow, huge or redirects to a private address ends the check with a reason', async () => {
     const cases: [OwnerSite['mode'], string][] = [
-      ['error', 'site_error'], ['slow', 'site_unreachable'], ['huge', 'site_too_large'], ['private_redirect', 'site_refused'],
+      ['error', 'site_error'],
+      ['slow', 'site_unreachable'],
+      ['huge', 'site_too_large'],
+      ['private_redirect', 'site_refused'],
     ];
     site.home = page('<h1>Our product</h1>');
     const { id } = await queued();

@@ -32,8 +32,12 @@ export function specificity(selector: Selector[]): [number, number, number] {
 }
 
 type Weight = number[];
-const weight = (important: boolean, spec: [number, number, number], inline: boolean, order: number): Weight =>
-  [important ? 1 : 0, inline ? 1 : 0, ...spec, order];
+const weight = (important: boolean, spec: [number, number, number], inline: boolean, order: number): Weight => [
+  important ? 1 : 0,
+  inline ? 1 : 0,
+  ...spec,
+  order,
+];
 const atLeast = (a: Weight, b: Weight) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
   return true;
@@ -42,7 +46,11 @@ const atLeast = (a: Weight, b: Weight) => {
 /** The document's elements by class, id and tag name, so a rule is tested only against the
  * elements its subject could be (framework stylesheets hold thousands of rules for classes a
  * page never uses). */
-interface ElementIndex { classes: Map<string, Element[]>; ids: Map<string, Element[]>; tags: Map<string, Element[]> }
+interface ElementIndex {
+  classes: Map<string, Element[]>;
+  ids: Map<string, Element[]>;
+  tags: Map<string, Element[]>;
+}
 
 function indexOf($: CheerioAPI): ElementIndex {
   const index: ElementIndex = { classes: new Map(), ids: new Map(), tags: new Map() };

@@ -7,12 +7,36 @@ import { parse, walk, type CssNode } from 'css-tree';
 
 /** Properties the visibility rules read (hiding.ts). */
 export const RELEVANT = new Set([
-  'display', 'visibility', 'opacity', 'font-size', 'text-indent', 'position', 'left', 'top', 'right',
-  'clip', 'clip-path', 'width', 'height', 'max-height', 'max-width', 'overflow', 'overflow-x', 'overflow-y', 'transform',
+  'display',
+  'visibility',
+  'opacity',
+  'font-size',
+  'text-indent',
+  'position',
+  'left',
+  'top',
+  'right',
+  'clip',
+  'clip-path',
+  'width',
+  'height',
+  'max-height',
+  'max-width',
+  'overflow',
+  'overflow-x',
+  'overflow-y',
+  'transform',
 ]);
 
-export interface Declaration { property: string; value: string; important: boolean }
-export interface StyleRule { selector: string; declarations: Declaration[] }
+export interface Declaration {
+  property: string;
+  value: string;
+  important: boolean;
+}
+export interface StyleRule {
+  selector: string;
+  declarations: Declaration[];
+}
 
 // A desktop browser window: what the site shows a visitor at a usual laptop width.
 const VIEWPORT_WIDTH = 1280;
@@ -55,7 +79,8 @@ export function styleRules(css: string): StyleRule[] {
   walk(ast, {
     visit: 'Rule',
     enter(node, item, list) {
-      void item; void list;
+      void item;
+      void list;
       // Skip rules nested in at-rules a desktop screen does not apply (or that are not conditional groups).
       for (const at of atRuleAncestors(this)) {
         if (at.name.toLowerCase() === 'media' && !mediaApplies(rawOf(at.prelude))) return;
@@ -96,7 +121,10 @@ export function inlineDeclarations(style: string): Declaration[] {
     if (colon <= 0) continue;
     const property = part.slice(0, colon).trim().toLowerCase();
     if (!RELEVANT.has(property)) continue;
-    let value = part.slice(colon + 1).trim().toLowerCase();
+    let value = part
+      .slice(colon + 1)
+      .trim()
+      .toLowerCase();
     const important = /!\s*important\s*$/.test(value);
     if (important) value = value.replace(/!\s*important\s*$/, '').trim();
     out.push({ property, value, important });

@@ -51,7 +51,12 @@ export function transformedAway(s: Style): boolean {
 export function clippedRect(s: Style): boolean {
   const clip = s.get('clip');
   if (clip === undefined || !/^rect\(/.test(clip)) return false;
-  const n = clip.slice(5).replace(/\)\s*$/, '').split(/[\s,]+/).filter((x) => x !== '').map((x) => (x === 'auto' ? null : px(x)));
+  const n = clip
+    .slice(5)
+    .replace(/\)\s*$/, '')
+    .split(/[\s,]+/)
+    .filter((x) => x !== '')
+    .map((x) => (x === 'auto' ? null : px(x)));
   if (n.length !== 4 || n.some((x) => x === null)) return false;
   const [top, right, bottom, left] = n as number[];
   return bottom! - top! <= 1 || right! - left! <= 1;
@@ -66,8 +71,7 @@ export function clippedPath(s: Style): boolean {
   return /^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(v);
 }
 
-const overflowHidden = (s: Style) =>
-  ['overflow', 'overflow-x', 'overflow-y'].some((p) => /^(hidden|clip)\b/.test(s.get(p) ?? ''));
+const overflowHidden = (s: Style) => ['overflow', 'overflow-x', 'overflow-y'].some((p) => /^(hidden|clip)\b/.test(s.get(p) ?? ''));
 
 /** A box of at most 1px (or max-height 0) that hides its overflow. */
 export function zeroSize(s: Style): boolean {
@@ -112,8 +116,14 @@ export const openable = (s: Style) => displayNone(s) || collapsed(s);
 
 /** Hidden whatever a visitor does. */
 export const alwaysHidden = (s: Style) =>
-  visibilityHidden(s) || transparent(s) || offScreen(s) || transformedAway(s) || clippedRect(s) || clippedPath(s) ||
-  (zeroSize(s) && !collapsed(s)) || indentedAway(s);
+  visibilityHidden(s) ||
+  transparent(s) ||
+  offScreen(s) ||
+  transformedAway(s) ||
+  clippedRect(s) ||
+  clippedPath(s) ||
+  (zeroSize(s) && !collapsed(s)) ||
+  indentedAway(s);
 
 /** Display values that start a new line of text (everything but inline flow). */
 export const startsLine = (s: Style) => {

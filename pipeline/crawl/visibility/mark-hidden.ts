@@ -3,9 +3,7 @@
 // not be read, and panels a visitor opens (accordions, disclosures), which count as seen.
 import type { AnyNode, CheerioAPI, Element } from 'cheerio';
 import { cascade, type Cascaded } from './cascade.ts';
-import {
-  absoluteFontSize, alwaysHidden, openable, startsLine, transformedAway, transparent, visibilityHidden, zeroFont, type Style,
-} from './hiding.ts';
+import { absoluteFontSize, alwaysHidden, openable, startsLine, transformedAway, transparent, visibilityHidden, zeroFont, type Style } from './hiding.ts';
 
 export interface Visibility {
   /** Elements whose whole subtree no visitor sees. */
@@ -17,7 +15,8 @@ export interface Visibility {
 }
 
 // Utility classes that mean "for screen readers only" in every framework that has one.
-const SCREEN_READER_ONLY = /^(sr-only|visually-?hidden|screen-reader-(text|only)|sr-text|element-invisible|a11y-hidden|hidden-visually|u-visually-hidden|is-visually-hidden|offscreen|hide-text|assistive-text)$/i;
+const SCREEN_READER_ONLY =
+  /^(sr-only|visually-?hidden|screen-reader-(text|only)|sr-text|element-invisible|a11y-hidden|hidden-visually|u-visually-hidden|is-visually-hidden|offscreen|hide-text|assistive-text)$/i;
 // Display utilities; without their stylesheet they count only when no responsive variant shows the element.
 const DISPLAY_NONE_CLASS = /^(hidden|d-none|invisible|is-hidden|hide|display-none|u-hidden|w-condition-invisible|w-hidden-main)$/i;
 // Entrance animations (Webflow interactions, Framer appear effects, AOS, WOW.js, ...) start
@@ -31,7 +30,8 @@ function animatedIn(el: Element, style: Style): boolean {
   const t = style.get('transform') ?? '';
   return /translate|scale\(0?\.\d|rotate/.test(t) && !transformedAway(style);
 }
-const RESPONSIVE_SHOW = /^(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?!none)\w+|visible-\w+)$/i;
+const RESPONSIVE_SHOW =
+  /^(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?!none)\w+|visible-\w+)$/i;
 
 const EMPTY: Style = new Map();
 

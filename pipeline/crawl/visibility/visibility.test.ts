@@ -52,8 +52,10 @@ describe('what stays visible', () => {
     expect(text('<div id="a" class="x">Shown</div>', '#a{display:block}.x{display:none}')).toBe('Shown');
     expect(text('<div id="a" class="x">Gone</div>', '#a{display:block}.x{display:none!important}')).toBe('');
   });
-  test('a child that resets a zero font size is visible, its parent\'s own text is not', () => {
-    expect(text('<div class="z">Planted.<span class="k">Registered in Portugal.</span></div>', '.z{font-size:0}.z .k{font-size:14px}')).toBe('Registered in Portugal.');
+  test("a child that resets a zero font size is visible, its parent's own text is not", () => {
+    expect(text('<div class="z">Planted.<span class="k">Registered in Portugal.</span></div>', '.z{font-size:0}.z .k{font-size:14px}')).toBe(
+      'Registered in Portugal.',
+    );
   });
   test('accordion panels a control opens are visible (aria-controls, data-bs-target, after aria-expanded)', () => {
     const css = '.collapse:not(.show){display:none}.panel{max-height:0;overflow:hidden}';
@@ -61,7 +63,9 @@ describe('what stays visible', () => {
     expect(text('<h3><button aria-expanded="false">Q2?</button></h3><div class="panel">A2.</div>', css)).toBe('Q2?\nA2.');
   });
   test('menu links without spaces between them are separate lines, not glued words', () => {
-    expect(text('<div class="m"><a href="/">Product</a><a href="/f">Features</a></div><span>Jane Doe</span>', '.m a{display:inline-block}')).toBe('Product\nFeatures\nJane Doe');
+    expect(text('<div class="m"><a href="/">Product</a><a href="/f">Features</a></div><span>Jane Doe</span>', '.m a{display:inline-block}')).toBe(
+      'Product\nFeatures\nJane Doe',
+    );
     expect(text('<nav><a href="/">Home</a><a href="/p">Pricing</a></nav>')).toBe('Home\nPricing');
     expect(text('<p>Write to <a href="mailto:a@b.c">a@b.c</a>.</p>')).toBe('Write to a@b.c.');
   });
@@ -75,7 +79,8 @@ describe('linked stylesheets', () => {
     expect(mediaApplies('(max-width: 767px)')).toBe(false);
   });
   test('inlined into the page head, they hide text the same way on every later reading', () => {
-    const html = '<!doctype html><html><head><title>T</title><style>.h{display:block}</style></head><body><p class="h">Own rule wins</p><p class="g">Gone</p></body></html>';
+    const html =
+      '<!doctype html><html><head><title>T</title><style>.h{display:block}</style></head><body><p class="h">Own rule wins</p><p class="g">Gone</p></body></html>';
     const stored = withStylesheets(html, [{ url: 'https://site.test/a.css', css: '.h{display:none}.g{display:none}' }]);
     expect(visibleText(loadHtml(stored))).toBe('Own rule wins');
   });

@@ -19,11 +19,16 @@ export interface CardGroup {
 }
 
 // Classes that say where a card sits or how it looks, not what it is.
-const LAYOUT_CLASS = /^(?:col|w-|is-|has-|active|first|last|odd|even|animate|aos|wow|fade|js-|p[xytblr]?-|m[xytblr]?-|g-|gap|flex|grid|text-|bg-|border|rounded|shadow)/;
+const LAYOUT_CLASS =
+  /^(?:col|w-|is-|has-|active|first|last|odd|even|animate|aos|wow|fade|js-|p[xytblr]?-|m[xytblr]?-|g-|gap|flex|grid|text-|bg-|border|rounded|shadow)/;
 const NOT_FEATURES = /\b(?:blog|news|posts?|articles?|latest|stories|events?|jobs|careers|openings)\b/i;
 
 const signature = (el: Element) =>
-  `${el.name}.${(el.attribs?.class ?? '').split(/\s+/).filter((c) => c !== '' && !LAYOUT_CLASS.test(c)).sort().join('.')}`;
+  `${el.name}.${(el.attribs?.class ?? '')
+    .split(/\s+/)
+    .filter((c) => c !== '' && !LAYOUT_CLASS.test(c))
+    .sort()
+    .join('.')}`;
 
 function headingBefore(el: Element): string | null {
   for (let node: Element | null = el, depth = 0; node !== null && node.type === 'tag' && depth < 4; node = node.parent as Element | null, depth++) {

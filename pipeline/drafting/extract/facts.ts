@@ -30,7 +30,10 @@ export function extractEmail(src: Sources): Proposed<string> | null {
       }
     }
     for (const address of model.mailtos) {
-      const link = model.$('a[href]').toArray().find((a) => (a.attribs.href ?? '').toLowerCase().startsWith(`mailto:${address}`));
+      const link = model
+        .$('a[href]')
+        .toArray()
+        .find((a) => (a.attribs.href ?? '').toLowerCase().startsWith(`mailto:${address}`));
       add(address, model, src.findLine(address, [model]) ?? (link === undefined ? null : src.nearQuote(model, link)));
     }
   }
@@ -39,13 +42,15 @@ export function extractEmail(src: Sources): Proposed<string> | null {
   return best === undefined ? null : { value: best.address, evidence: [best.quote] };
 }
 
-
 /** The site's own profile links: footer and header links first, then links on the home, about
  * and contact pages; never a link inside a person's card nor a personal LinkedIn profile. */
 export function extractCompanySocials(src: Sources, personCards: Element[]): Partial<Record<SocialPlatform, Proposed<string>>> {
   const out: Partial<Record<SocialPlatform, Proposed<string>>> = {};
   const cards = new Set(personCards);
-  const passes: [PageModel[], boolean][] = [[src.models, true], [src.ordered('home', 'about', 'contact').filter((m) => ['home', 'about', 'contact'].includes(src.kind(m))), false]];
+  const passes: [PageModel[], boolean][] = [
+    [src.models, true],
+    [src.ordered('home', 'about', 'contact').filter((m) => ['home', 'about', 'contact'].includes(src.kind(m))), false],
+  ];
   for (const [models, chromeOnly] of passes) {
     for (const model of models) {
       for (const link of model.links) {

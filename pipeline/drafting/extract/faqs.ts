@@ -28,7 +28,10 @@ function fromJsonLd(src: Sources): Faq[] {
   for (const { model, node } of nodesOf(src.models, ['faqpage'])) {
     for (const entity of asNodes(node.mainEntity)) {
       const question = textOf(entity.name);
-      const answer = asNodes(entity.acceptedAnswer).map((a) => textOf(a.text)).find((t) => t !== null) ?? null;
+      const answer =
+        asNodes(entity.acceptedAnswer)
+          .map((a) => textOf(a.text))
+          .find((t) => t !== null) ?? null;
       if (question === null || answer === null) continue;
       // Both must be visible text; the page's own markup is no evidence.
       const where = [model, ...src.models.filter((m) => m !== model)].find(
@@ -50,18 +53,27 @@ function fromMarkup(src: Sources, model: PageModel, faqPage: boolean): Faq[] {
     const summary = $(el).children('summary').first();
     if (summary.length === 0) return;
     const question = blockLines(summary[0]!).join(' ');
-    const answer = $(el).children().not('summary').toArray().flatMap((child) => blockLines(child));
+    const answer = $(el)
+      .children()
+      .not('summary')
+      .toArray()
+      .flatMap((child) => blockLines(child));
     const faq = make(question, answer, url);
     if (faq !== null) out.push(faq);
   });
   $('dl').each((_, dl) => {
-    $(dl).children('dt').each((_, dt) => {
-      const question = blockLines(dt).join(' ');
-      if (!faqPage && !question.endsWith('?')) return;
-      const answer = $(dt).nextUntil('dt', 'dd').toArray().flatMap((dd) => blockLines(dd));
-      const faq = make(question, answer, url);
-      if (faq !== null) out.push(faq);
-    });
+    $(dl)
+      .children('dt')
+      .each((_, dt) => {
+        const question = blockLines(dt).join(' ');
+        if (!faqPage && !question.endsWith('?')) return;
+        const answer = $(dt)
+          .nextUntil('dt', 'dd')
+          .toArray()
+          .flatMap((dd) => blockLines(dd));
+        const faq = make(question, answer, url);
+        if (faq !== null) out.push(faq);
+      });
   });
   // Question headings: on an FAQ page, or inside a section under an FAQ heading.
   const underFaq = new Set<Element>();
@@ -69,7 +81,13 @@ function fromMarkup(src: Sources, model: PageModel, faqPage: boolean): Faq[] {
   $('h2, h3, h4, h5').each((_, heading) => {
     const question = blockLines(heading).join(' ');
     if (!question.endsWith('?')) return;
-    const inFaq = faqPage || $(heading).parents().toArray().some((p) => underFaq.has(p)) || underFaq.has(heading);
+    const inFaq =
+      faqPage ||
+      $(heading)
+        .parents()
+        .toArray()
+        .some((p) => underFaq.has(p)) ||
+      underFaq.has(heading);
     if (!inFaq) return;
     const rank = headingRank(heading);
     const answer: string[] = [];
@@ -94,8 +112,10 @@ function fromAccordions(model: PageModel, faqPage: boolean): Faq[] {
     if (inThirdPartyBlock(control)) return;
     const question = blockLines(control).join(' ');
     if (!faqPage && !question.endsWith('?')) return;
-    const ids = [...(control.attribs['aria-controls'] ?? '').split(/\s+/), ...[control.attribs['data-bs-target'], control.attribs['data-target']].map((t) => (t ?? '').replace(/^#/, ''))]
-      .filter((id) => /^[\w-]+$/.test(id));
+    const ids = [
+      ...(control.attribs['aria-controls'] ?? '').split(/\s+/),
+      ...[control.attribs['data-bs-target'], control.attribs['data-target']].map((t) => (t ?? '').replace(/^#/, '')),
+    ].filter((id) => /^[\w-]+$/.test(id));
     let panel: Element | undefined = ids.map((id) => $(`[id="${id}"]`)[0]).find((el) => el !== undefined && !$(el).find(control).length);
     if (panel === undefined) {
       const wrapper = $(control).parent();
@@ -112,7 +132,15 @@ function fromAccordions(model: PageModel, faqPage: boolean): Faq[] {
 function fromCards(model: PageModel): Faq[] {
   return cardGroups(model, 2)
     .filter((g) => g.kind === 'questions')
-    .flatMap((g) => g.cards.map((c) => make(c.title.quote, c.rest.map((r) => r.quote), model.page.url)))
+    .flatMap((g) =>
+      g.cards.map((c) =>
+        make(
+          c.title.quote,
+          c.rest.map((r) => r.quote),
+          model.page.url,
+        ),
+      ),
+    )
     .filter((f): f is Faq => f !== null);
 }
 

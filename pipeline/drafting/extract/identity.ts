@@ -13,7 +13,10 @@ const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+|:\s+/;
 
 function titleSegments(model: PageModel | undefined): string[] {
   const title = model?.page.title ?? model?.meta.get('og:title') ?? '';
-  return title.split(TITLE_SEPARATOR).map((s) => s.trim()).filter((s) => s !== '');
+  return title
+    .split(TITLE_SEPARATOR)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function firstHeading(model: PageModel | undefined): string | null {
@@ -125,7 +128,8 @@ export function extractLogo(src: Sources, name: Proposed<string> | null): Propos
 }
 
 // Headings that name a part of any site, not a topic of this product.
-const GENERIC_HEADING = /^(?:features?|pricing|plans?|faqs?|frequently asked questions|questions|about(?: us)?|contact(?: us)?|(?:our |the |meet the )?team|blog|news|testimonials|customers|home|get started|sign up|log ?in|menu|help|support|resources|company|product|legal|privacy|terms|changelog|careers|partners|press|our story|story|mission|(?:what|why|how|who|when|where|built|made|everything|meet|our|simple|loved|trusted|join|start|try|see|watch|read|learn) .*)$/i;
+const GENERIC_HEADING =
+  /^(?:features?|pricing|plans?|faqs?|frequently asked questions|questions|about(?: us)?|contact(?: us)?|(?:our |the |meet the )?team|blog|news|testimonials|customers|home|get started|sign up|log ?in|menu|help|support|resources|company|product|legal|privacy|terms|changelog|careers|partners|press|our story|story|mission|(?:what|why|how|who|when|where|built|made|everything|meet|our|simple|loved|trusted|join|start|try|see|watch|read|learn) .*)$/i;
 
 /** Short headings of the home and product pages (2-4 words, no sentence, no question) and short
  * feature titles, each quoted as the line it is: the topics the site itself names. */
@@ -152,7 +156,11 @@ function statedTopics(src: Sources, features: string[], exclude: string[]): Evid
 
 /** Keyword lists from meta keywords (keywords) and JSON-LD keywords (tags), visible terms only;
  * without them, the topics the site's own headings and feature titles name. */
-export function extractKeywords(src: Sources, features: string[] = [], exclude: string[] = []): { tags: Proposed<string[]> | null; keywords: Proposed<string[]> | null } {
+export function extractKeywords(
+  src: Sources,
+  features: string[] = [],
+  exclude: string[] = [],
+): { tags: Proposed<string[]> | null; keywords: Proposed<string[]> | null } {
   const collect = (terms: string[]): Proposed<string[]> | null => {
     const value: string[] = [];
     const evidence: Evidence[] = [];

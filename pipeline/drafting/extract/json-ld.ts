@@ -23,7 +23,10 @@ export function nodesOf(models: PageModel[], types: string[]): { model: PageMode
 export function textOf(value: unknown): string | null {
   const first = Array.isArray(value) ? value.find((v) => typeof v === 'string') : value;
   if (typeof first !== 'string') return null;
-  const text = first.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = first
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text === '' ? null : text;
 }
 

@@ -11,7 +11,8 @@ import { wordCount, type Sources } from './sources.ts';
 import { cardGroups } from './cards.ts';
 
 const FEATURE_HEADING = /\bfeatures?\b|capabilit|what you get|everything you need|what'?s included|what .{1,30} can do|key benefits/i;
-const USP_HEADING = /^why\s+\S+(?:\s+\S+)?\??$|\bwhy\b.{0,40}\b(choose|pick|use|switch|love|teams|us)\b|what makes .{1,30} (different|unique|special)|\bunlike\b|\badvantages?\b|\bbenefits\b/i;
+const USP_HEADING =
+  /^why\s+\S+(?:\s+\S+)?\??$|\bwhy\b.{0,40}\b(choose|pick|use|switch|love|teams|us)\b|what makes .{1,30} (different|unique|special)|\bunlike\b|\badvantages?\b|\bbenefits\b/i;
 
 /** List items of a section, or its sub-headings when it has no list. */
 function sectionItems(src: Sources, model: PageModel, heading: Element): Evidence[] {

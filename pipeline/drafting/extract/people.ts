@@ -22,14 +22,24 @@ const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]+";
 const PARTICLES = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al|el|ter|ten|dos|das)';
 const FULL_NAME = `${NAME_WORD}(?:\\s+(?:${PARTICLES}\\s+)?${NAME_WORD}){1,2}`;
 const NAME = new RegExp(`^${NAME_WORD}(?:\\s+(?:${PARTICLES}\\s+)?${NAME_WORD}){1,3}$`, 'u');
-const FOUNDED_BY = new RegExp(`\\b(?:co-?founded|founded|started)\\b[^.]{0,80}?\\bby\\s+(${FULL_NAME})(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?`, 'gu');
+const FOUNDED_BY = new RegExp(
+  `\\b(?:co-?founded|founded|started)\\b[^.]{0,80}?\\bby\\s+(${FULL_NAME})(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?`,
+  'gu',
+);
 // "Hugo Lefèvre, co-founder of Pagefold, spent ...": a name followed by its role in a sentence.
 const NAME_COMMA_ROLE = new RegExp(`(?:^|[;,.]\\s+)(${FULL_NAME}),\\s+(?:the\\s+|our\\s+)?((?:co-?founder|founder|ceo|cto|coo)[^,;.]{0,60})`, 'giu');
 const LEAF_CANDIDATES = 'h2, h3, h4, h5, h6, p, span, div, li, strong, b, em, small, figcaption, dt, dd';
 
 const isName = (text: string) => NAME.test(text) && text.length <= 60 && !ROLE.test(text) && wordCount(text) <= 4 && personName(text) !== null;
 
-interface Person { name: string; title: string | null; bio: string | null; evidence: Evidence[]; card: Element | null; model: PageModel }
+interface Person {
+  name: string;
+  title: string | null;
+  bio: string | null;
+  evidence: Evidence[];
+  card: Element | null;
+  model: PageModel;
+}
 
 const textOfEl = (el: AnyNode) => blockLines(el).join(' ');
 
@@ -73,10 +83,17 @@ function fromCards(model: PageModel): Person[] {
       card = near.card;
     }
     if (out.some((p) => normaliseText(p.name) === normaliseText(name!))) return;
-    const evidence: Evidence[] = [{ quote: name, url }, { quote: title, url }];
+    const evidence: Evidence[] = [
+      { quote: name, url },
+      { quote: title, url },
+    ];
     let bio: string | null = null;
     if (card !== null) {
-      const para = $(card).find('p').toArray().map((p) => textOfEl(p)).find((t) => wordCount(t) >= 8 && t !== text);
+      const para = $(card)
+        .find('p')
+        .toArray()
+        .map((p) => textOfEl(p))
+        .find((t) => wordCount(t) >= 8 && t !== text);
       if (para !== undefined) {
         bio = para;
         evidence.push({ quote: para, url });
@@ -106,10 +123,14 @@ function fromSentences(model: PageModel): Person[] {
     out.push(...fromList(line, model.page.url, model));
     for (const match of line.matchAll(NAME_COMMA_ROLE)) {
       const name = personName(match[1]!);
-      if (name !== null && isName(name)) out.push({ name, title: match[2]!.trim(), bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
+      if (name !== null && isName(name))
+        out.push({ name, title: match[2]!.trim(), bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
     }
     for (const match of line.matchAll(FOUNDED_BY)) {
-      const names = match.slice(1).map((n) => (n === undefined ? null : personName(n))).filter((n): n is string => n !== null && isName(n));
+      const names = match
+        .slice(1)
+        .map((n) => (n === undefined ? null : personName(n)))
+        .filter((n): n is string => n !== null && isName(n));
       for (const name of names) {
         out.push({ name, title: names.length > 1 ? 'Co-founder' : 'Founder', bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
       }
@@ -128,10 +149,19 @@ function fromJsonLd(src: Sources): Person[] {
       const line = src.findLine(name, pages);
       if (line === null) continue;
       const job = textOf(person.jobTitle);
-      const jobLine = job === null ? null : src.findLine(job, src.models.filter((m) => m.page.url === line.url));
+      const jobLine =
+        job === null
+          ? null
+          : src.findLine(
+              job,
+              src.models.filter((m) => m.page.url === line.url),
+            );
       out.push({
-        name, title: jobLine !== null ? job : 'Founder', bio: null,
-        evidence: jobLine === null ? [line] : [line, jobLine], card: null,
+        name,
+        title: jobLine !== null ? job : 'Founder',
+        bio: null,
+        evidence: jobLine === null ? [line] : [line, jobLine],
+        card: null,
         model: src.models.find((m) => m.page.url === line.url)!,
       });
     }
@@ -148,7 +178,8 @@ export function extractPeople(src: Sources): {
   const add = (person: Person) => {
     const existing = people.find((p) => normaliseText(p.name) === normaliseText(person.name));
     if (existing === undefined) people.push(person);
-    else if (existing.title === null && person.title !== null) Object.assign(existing, { title: person.title, evidence: [...existing.evidence, ...person.evidence] });
+    else if (existing.title === null && person.title !== null)
+      Object.assign(existing, { title: person.title, evidence: [...existing.evidence, ...person.evidence] });
   };
   for (const model of src.ordered('team', 'about', 'home')) fromCards(model).forEach(add);
   for (const model of src.ordered('about', 'team', 'home')) fromSentences(model).forEach(add);

@@ -26,7 +26,8 @@ function pricingScopes(src: Sources): { model: PageModel; lines: Evidence[] }[] 
 }
 
 // Without a pricing page or section, a site may still say what it costs in its own words.
-const STATED_MODEL = /\b(?:open[- ]source|free (?:plan|tier|forever|version|for (?:individuals|small teams|everyone))|(?:is|are) (?:completely |entirely |100% )?free)\b/i;
+const STATED_MODEL =
+  /\b(?:open[- ]source|free (?:plan|tier|forever|version|for (?:individuals|small teams|everyone))|(?:is|are) (?:completely |entirely |100% )?free)\b/i;
 
 function statedModel(src: Sources): Proposed<string> | null {
   const pages = src.ordered('home', 'faq', 'about').filter((m) => ['home', 'faq', 'about'].includes(src.kind(m)));
@@ -39,7 +40,12 @@ function statedModel(src: Sources): Proposed<string> | null {
       if (!isInstructionLike(line) && !thirdPartyPage(quote.url)) stated.push(quote);
     }
   }
-  const model = pricingModelOf(stated.slice(0, 3).map((l) => l.quote).join('\n'));
+  const model = pricingModelOf(
+    stated
+      .slice(0, 3)
+      .map((l) => l.quote)
+      .join('\n'),
+  );
   return model === null ? null : { value: model, evidence: stated.slice(0, 3) };
 }
 

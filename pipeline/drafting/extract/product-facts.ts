@@ -7,7 +7,14 @@ import { countryCode, countryNames } from '../countries.ts';
 import { sentences } from '../normalise.ts';
 import type { PageModel } from '../page-model.ts';
 import {
-  addressLine, datedPage, ownWords, quoteStatesFounding, stageOf, statesCurrentStage, statesLocation, thirdPartyPage,
+  addressLine,
+  datedPage,
+  ownWords,
+  quoteStatesFounding,
+  stageOf,
+  statesCurrentStage,
+  statesLocation,
+  thirdPartyPage,
   type RuleContext,
 } from '../rules/index.ts';
 import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
@@ -16,7 +23,7 @@ import type { Sources } from './sources.ts';
 const MAX_QUOTE = 400;
 
 /** Own-words sentences of the pages, in the given page order, each with its quote. */
-function* ownSentences(src: Sources, ctx: RuleContext, pages: PageModel[]): Generator<{ sentence: string; quote: Evidence; model: PageModel }> {
+function* ownSentences(_src: Sources, ctx: RuleContext, pages: PageModel[]): Generator<{ sentence: string; quote: Evidence; model: PageModel }> {
   for (const model of pages) {
     if (thirdPartyPage(model.page.url)) continue;
     for (const line of model.lines) {
@@ -54,15 +61,25 @@ const NOT_A_CITY = /^(?:the\s+)?(?:europe|asia|africa|oceania|north america|sout
 
 const clean = (part: string) => part.replace(/[.;:!?]+$/, '').trim();
 /** "1100-053 Lisbon", "111 57 Stockholm", "1015 CV Amsterdam", "Lisbon 1100": the place name. */
-const withoutPostcode = (part: string) => clean(part).replace(/^(?:[A-Z]{1,2}-)?[\d][\d\s-]*(?:[A-Z]{2}\s+)?/, '').replace(/\s+\d[\d\s-]*$/, '').trim();
+const withoutPostcode = (part: string) =>
+  clean(part)
+    .replace(/^(?:[A-Z]{1,2}-)?[\d][\d\s-]*(?:[A-Z]{2}\s+)?/, '')
+    .replace(/\s+\d[\d\s-]*$/, '')
+    .trim();
 
 /** City and country candidates a sentence or address line names, most specific first. */
 function placesIn(sentence: string): { city: string | null; country: string | null }[] {
   const out: { city: string | null; country: string | null }[] = [];
   // "... in Munich, Germany", "... in 2018 in Dublin, Ireland": the places after each "in".
   for (const m of sentence.matchAll(/\b(?:in|at|from|out of)\s+/g)) {
-    const rest = sentence.slice(m.index! + m[0].length).split(/[.;:!?()]/)[0]!.slice(0, 80);
-    const parts = rest.split(SEPARATORS).map(clean).filter((p) => p !== '');
+    const rest = sentence
+      .slice(m.index! + m[0].length)
+      .split(/[.;:!?()]/)[0]!
+      .slice(0, 80);
+    const parts = rest
+      .split(SEPARATORS)
+      .map(clean)
+      .filter((p) => p !== '');
     const places: string[] = [];
     for (const part of parts) {
       const name = part.replace(/\s+(?:and|for|with|since|where|when|but)\b.*$/i, '');
@@ -76,10 +93,16 @@ function placesIn(sentence: string): { city: string | null; country: string | nu
     out.push({ city, country });
   }
   // Address lines: "Lumio Ltd · 14 Rua Augusta, 1100-053 Lisbon, Portugal", "Kanbo Oy, Helsinki, Finland".
-  const parts = sentence.split(SEPARATORS).map(clean).filter((p) => p !== '');
+  const parts = sentence
+    .split(SEPARATORS)
+    .map(clean)
+    .filter((p) => p !== '');
   const at = parts.findIndex((p) => countryCode(p) !== null);
   if (at >= 0) {
-    const withCode = parts.slice(0, at).reverse().find((p) => /\d/.test(p) && PLACE.test(withoutPostcode(p)));
+    const withCode = parts
+      .slice(0, at)
+      .reverse()
+      .find((p) => /\d/.test(p) && PLACE.test(withoutPostcode(p)));
     const before = at > 0 ? parts[at - 1]! : null;
     const city = withCode !== undefined ? withoutPostcode(withCode) : before !== null && PLACE.test(before) ? before : null;
     out.push({ city, country: parts[at]! });

@@ -75,9 +75,7 @@ export class Sources {
       for (let i = 0; i < model.lines.length; i++) {
         const line = model.lines[i]!;
         if (!containsPhrase(model.normLines[i]!, needle)) continue;
-        const candidate = line.length <= MAX_QUOTE_LINE
-          ? line
-          : sentences(line).find((s) => containsPhrase(normaliseText(s), needle)) ?? null;
+        const candidate = line.length <= MAX_QUOTE_LINE ? line : (sentences(line).find((s) => containsPhrase(normaliseText(s), needle)) ?? null);
         if (candidate !== null && (best === null || candidate.length < best.length)) best = candidate;
       }
       // The phrase may span lines (a heading and its paragraph): quote the phrase itself.
@@ -94,7 +92,9 @@ export class Sources {
 
   /** Each visible line of the element as a quote. */
   lineQuotes(model: PageModel, el: AnyNode): Evidence[] {
-    return blockLines(el).filter((l) => l.length <= 1500).map((quote) => ({ quote, url: model.page.url }));
+    return blockLines(el)
+      .filter((l) => l.length <= 1500)
+      .map((quote) => ({ quote, url: model.page.url }));
   }
 
   /** A quote standing for an element without text of its own (an icon link, an embed). */

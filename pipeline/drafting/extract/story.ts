@@ -24,7 +24,10 @@ export function extractStory(src: Sources): DraftProposal['story'] {
   const pages = src.ordered('about', 'team', 'home').filter((m) => src.kind(m) !== 'blog');
   for (const [section, pattern] of SECTIONS) {
     for (const { model, el, text } of src.headings(pattern, pages)) {
-      const paragraphs = src.sectionLines(model, el).filter((l) => wordCount(l.quote) >= 4).slice(0, 10);
+      const paragraphs = src
+        .sectionLines(model, el)
+        .filter((l) => wordCount(l.quote) >= 4)
+        .slice(0, 10);
       if (paragraphs.length === 0) continue;
       story[section] = {
         value: truncateWords(paragraphs.map((p) => p.quote).join('\n\n'), STORY_SECTION_MAX),
@@ -40,7 +43,8 @@ export function extractStory(src: Sources): DraftProposal['story'] {
 }
 
 const TIMELINE = /\bmilestones?\b|\btimeline\b|\bhistory\b|\bour journey\b|\bhow we got here\b/i;
-const DATE_AT_START = /^((?:\d{4}-\d{2}-\d{2})|(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4})|(?:\d{1,2}\.?\s+[A-Za-z]{3,9}\.?\s+\d{4})|(?:[A-Za-z]{3,9}\.?\s+\d{4})|(?:\d{4}))(?:\s*[—–:|·•-]\s*(.+))?$/;
+const DATE_AT_START =
+  /^((?:\d{4}-\d{2}-\d{2})|(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4})|(?:\d{1,2}\.?\s+[A-Za-z]{3,9}\.?\s+\d{4})|(?:[A-Za-z]{3,9}\.?\s+\d{4})|(?:\d{4}))(?:\s*[—–:|·•-]\s*(.+))?$/;
 
 type Milestone = Proposed<{ date: string; title: string; description: string | null; url: string | null }>;
 

@@ -4,10 +4,13 @@
 import type { AnyNode, Element } from 'cheerio';
 
 const THIRD_PARTY_TAGS = new Set(['blockquote', 'q', 'cite']);
-const THIRD_PARTY_NAME = /testimonial|review|(^|[-_\s])quotes?($|[-_\s])|customer|client|case-?stud|success-?stor|press|in-the-news|media-mention|partner|investor|backer|endorse|trusted|social-proof|kudos|wall-of-love|love-wall|logo-?(list|wall|grid|strip|cloud)/i;
-export const THIRD_PARTY_HEADING = /what (?:our |people |users |teams |customers |clients )?(?:customers|clients|users|people|teams|they) (?:say|think)|testimonials?|\breviews?\b|case stud|customer stor|success stor|\bpress\b|in the news|as seen (?:in|on)|featured in|\bpartners?\b|\binvestors?\b|backed by|trusted by|loved by|our (?:customers|clients)/i;
+const THIRD_PARTY_NAME =
+  /testimonial|review|(^|[-_\s])quotes?($|[-_\s])|customer|client|case-?stud|success-?stor|press|in-the-news|media-mention|partner|investor|backer|endorse|trusted|social-proof|kudos|wall-of-love|love-wall|logo-?(list|wall|grid|strip|cloud)/i;
+export const THIRD_PARTY_HEADING =
+  /what (?:our |people |users |teams |customers |clients )?(?:customers|clients|users|people|teams|they) (?:say|think)|testimonials?|\breviews?\b|case stud|customer stor|success stor|\bpress\b|in the news|as seen (?:in|on)|featured in|\bpartners?\b|\binvestors?\b|backed by|trusted by|loved by|our (?:customers|clients)/i;
 // Pages about other companies: case studies, customer stories, press, partner and investor pages.
-const THIRD_PARTY_PATH = /\/(?:customers?|clients?|case-?stud(?:y|ies)|stories|success-stories|testimonials?|reviews?|press|media|news|partners?|investors?|showcase)(?:\/|$)/i;
+const THIRD_PARTY_PATH =
+  /\/(?:customers?|clients?|case-?stud(?:y|ies)|stories|success-stories|testimonials?|reviews?|press|media|news|partners?|investors?|showcase)(?:\/|$)/i;
 
 /** A page whose subject is other companies (by its path). */
 export function thirdPartyPage(url: string): boolean {
@@ -42,8 +45,12 @@ export function isThirdPartyBlock(el: Element): boolean {
   if (['section', 'aside', 'div', 'article'].includes(name)) {
     // A section that opens with a heading naming testimonials, press, partners...
     const first = el.children.find((c) => c.type === 'tag') as Element | undefined;
-    const heading = first !== undefined && /^h[1-6]$/.test(first.name) ? first
-      : first !== undefined ? (first.children.find((c) => c.type === 'tag' && /^h[1-6]$/.test((c as Element).name)) as Element | undefined) : undefined;
+    const heading =
+      first !== undefined && /^h[1-6]$/.test(first.name)
+        ? first
+        : first !== undefined
+          ? (first.children.find((c) => c.type === 'tag' && /^h[1-6]$/.test((c as Element).name)) as Element | undefined)
+          : undefined;
     if (heading !== undefined) {
       const text = headingText(heading);
       if (text.length <= 80 && THIRD_PARTY_HEADING.test(text)) return true;

@@ -6,16 +6,21 @@
 import { normaliseText, sentences } from '../normalise.ts';
 import { namesProduct, organisationAfter, subjectIsProduct, type ProductContext } from './subject.ts';
 
-export const ROLE = /\b(?:co-?founders?|founders?|founding (?:partner|team|engineer)|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
+export const ROLE =
+  /\b(?:co-?founders?|founders?|founding (?:partner|team|engineer)|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
 const ROLE_G = new RegExp(ROLE.source, 'gi');
 const PARTICLE = /^(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al|el|ibn|ter|ten|dos|das|y)$/;
 const NAME_WORD = /^\p{Lu}[\p{Ll}'’-]*(?:[-'’]\p{Lu}[\p{Ll}]+)?\.?$|^(?:Mc|Mac|O['’])\p{Lu}\p{Ll}+$/u;
 // Words of site chrome and headings, which a glued or misread "name" is made of.
-const NOT_A_NAME = /^(?:home|product|products|features?|pricing|plans?|about|blog|contact|login|log|sign|signup|team|our|meet|the|docs|careers|jobs|press|news|faq|help|support|company|founders?|ceo|cto|menu|search|start|free|get|book|demo|read|more|learn|why|how|what|who|new|all|and|or|of|by|with|us|we|my|your|inc|ltd|gmbh|labs|head|partner|customers?|case|study)$/i;
+const NOT_A_NAME =
+  /^(?:home|product|products|features?|pricing|plans?|about|blog|contact|login|log|sign|signup|team|our|meet|the|docs|careers|jobs|press|news|faq|help|support|company|founders?|ceo|cto|menu|search|start|free|get|book|demo|read|more|learn|why|how|what|who|new|all|and|or|of|by|with|us|we|my|your|inc|ltd|gmbh|labs|head|partner|customers?|case|study)$/i;
 
 /** The value as a clean person name (2-4 capitalised words, no glued menu words), or null. */
 export function personName(value: string): string | null {
-  const name = value.replace(/\s+/g, ' ').trim().replace(/[.,;:]+$/, '');
+  const name = value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.,;:]+$/, '');
   if (name.length < 4 || name.length > 60 || /[\d@/|()]/.test(name)) return null;
   const words = name.split(' ');
   const named = words.filter((w) => !PARTICLE.test(w));

@@ -8,7 +8,8 @@ import { namesProduct, organisationAfter, subjectIsProduct, type ProductContext 
 const VERB = /\b(?:co-?founded|founded|established|incorporated|started|began|begun|launched|created|born)\b/gi;
 const YEAR_AFTER = (year: string) => new RegExp(`^[^.;]{0,60}?\\b(?:in|since|back in|during)?\\s*(?:[A-Z][a-z]+\\s+)?${year}\\b`);
 const SINCE = (year: string) => new RegExp(`\\b(?:since|est\\.?|established|founded)\\s*:?\\s*${year}\\b`, 'i');
-const IN_YEAR_WE = (year: string) => new RegExp(`\\b(?:in|back in)\\s+${year},?\\s+(\\S+(?:\\s+\\S+)?)\\s+(?:co-?founded|founded|started|began|launched|created|established)\\b`, 'i');
+const IN_YEAR_WE = (year: string) =>
+  new RegExp(`\\b(?:in|back in)\\s+${year},?\\s+(\\S+(?:\\s+\\S+)?)\\s+(?:co-?founded|founded|started|began|launched|created|established)\\b`, 'i');
 
 const words = (s: string) => s.split(/\s+/).filter((w) => w !== '').length;
 
@@ -22,7 +23,11 @@ export function statesFounding(sentence: string, year: string, ctx: ProductConte
   if (lead !== null && namesProduct(lead[1]!, ctx)) return true;
   // "We have been building BrightDesk since 2019."
   const since = new RegExp(`\\bsince\\s+${year}\\b`, 'i').exec(sentence);
-  if (since !== null && /\b(?:we|we've|our|us)\b/i.test(sentence.slice(0, since.index)) && !/\b(?:customer|client|user|partner)s?\b/i.test(sentence.slice(0, since.index))) {
+  if (
+    since !== null &&
+    /\b(?:we|we've|our|us)\b/i.test(sentence.slice(0, since.index)) &&
+    !/\b(?:customer|client|user|partner)s?\b/i.test(sentence.slice(0, since.index))
+  ) {
     return true;
   }
   for (const verb of sentence.matchAll(VERB)) {

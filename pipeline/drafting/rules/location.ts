@@ -7,7 +7,8 @@ import { COMPANY_SUFFIX, namesProduct, subjectIsProduct, type ProductContext } f
 
 // Where a company was founded is history, not where it is: "founded in Berlin" is no location.
 const LOCATED = /\b(?:based|headquartered|located|registered|made|built|designed|hq|head office|offices?|home)\b/gi;
-const STREET = /\b(?:street|st\.|str\.|straße|strasse|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|way|drive|square|place|platz|gasse|weg|rua|calle|via|viale|rue|gracht|vägen|gatan|katu|plaza|suite|floor|building)\b/i;
+const STREET =
+  /\b(?:street|st\.|str\.|straße|strasse|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|way|drive|square|place|platz|gasse|weg|rua|calle|via|viale|rue|gracht|vägen|gatan|katu|plaza|suite|floor|building)\b/i;
 const POSTCODE = /\b\d{4,5}\b|\b\d{3}\s?\d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b/;
 
 /** "<verb> in <place>" said of the product ("Orbitly is based in Munich", "Based in Austin"). */
@@ -24,7 +25,8 @@ export function locatedSentence(sentence: string, place: string, ctx: ProductCon
     // "We are a remote-first team based in ...", but not "Our investors include Seedcamp, founded in ...".
     const otherName = words.slice(1).some((w) => /^\p{Lu}/u.test(w) && !namesProduct(w, ctx));
     if (words.length > 12 || otherName) continue;
-    if (/^(?:we|we're|our|the company|the team|©)/i.test(head) || namesProduct(words[0] ?? '', ctx) || namesProduct(words.slice(0, 2).join(' '), ctx)) return true;
+    if (/^(?:we|we're|our|the company|the team|©)/i.test(head) || namesProduct(words[0] ?? '', ctx) || namesProduct(words.slice(0, 2).join(' '), ctx))
+      return true;
   }
   return false;
 }
@@ -34,10 +36,17 @@ export function addressStates(line: string, place: string, ctx: ProductContext):
   // An address is a list of names and numbers, not a sentence.
   if (line.length > 200 || /\b(?:was|were|is|are|founded|started|has|have|had|we|our|met|visited|serve|love)\b/i.test(line)) return false;
   const p = normaliseText(place);
-  const parts = line.split(/\s*(?:,|·|•|\||–|—|\n)\s*/).map((s) => normaliseText(s).replace(/[.;:!?]+$/, '')).filter((s) => s !== '');
+  const parts = line
+    .split(/\s*(?:,|·|•|\||–|—|\n)\s*/)
+    .map((s) => normaliseText(s).replace(/[.;:!?]+$/, ''))
+    .filter((s) => s !== '');
   // The place is one part of a list, never the first one (that is the company or the street).
   // A part is the place, or a postcode and the place ("1100-053 lisbon", "1015 cv amsterdam").
-  const bare = (part: string) => part.replace(/^[a-z]{0,2}-?[\d][\d\s-]*(?:[a-z]{2}\s+)?/, '').replace(/\s+\d[\d\s-]*$/, '').trim();
+  const bare = (part: string) =>
+    part
+      .replace(/^[a-z]{0,2}-?[\d][\d\s-]*(?:[a-z]{2}\s+)?/, '')
+      .replace(/\s+\d[\d\s-]*$/, '')
+      .trim();
   const at = parts.findIndex((part, i) => i > 0 && bare(part) === p);
   if (parts.length < 2 || at < 0) return false;
   if (STREET.test(line) || POSTCODE.test(line)) return true;

@@ -19,7 +19,7 @@ describe('statesFounding', () => {
     expect(statesFounding('We have been building Orbitly since 2019.', '2019', ctx)).toBe(true);
     expect(statesFounding('Founded in 2018 in Dublin, Ireland.', '2018', ctx)).toBe(true);
   });
-  test('another company\'s history or a year in passing is not', () => {
+  test("another company's history or a year in passing is not", () => {
     expect(statesFounding('Orbitly integrates with Stripe, founded in 2010, and QuickBooks.', '2010', ctx)).toBe(false);
     expect(statesFounding('Tom Becker founded Acme Bakery in 1998 in Leeds.', '1998', ctx)).toBe(false);
     expect(statesFounding('Before Orbitly, Tom spent 2012 to 2018 at a seed company founded in 1978.', '1978', ctx)).toBe(false);
@@ -84,7 +84,7 @@ describe('founders', () => {
 });
 
 describe('whose words', () => {
-  test('testimonial, review, press and partner blocks are someone else\'s words', () => {
+  test("testimonial, review, press and partner blocks are someone else's words", () => {
     const $ = loadHtml(`<body><figure><blockquote><p id="a">Great.</p></blockquote><figcaption id="b">Hannah Kim</figcaption></figure>
       <div class="testimonial-card"><p id="c">Maria</p></div><section><h2>What our customers say</h2><p id="d">Nice</p></section>
       <div class="partner"><p id="e">Figma</p></div><section><h2>Features</h2><p id="f">Own words</p></section></body>`);
@@ -105,7 +105,7 @@ describe('whose words', () => {
 });
 
 describe('founders in sentences', () => {
-  test('the role right after each name is that person\'s', () => {
+  test("the role right after each name is that person's", () => {
     const q = 'Hugo Lefèvre, co-founder of Orbitly, spent a decade in publishing; Claire Martin, founder of DocWeekly, wrote about it.';
     expect(foundedHere('Hugo Lefèvre', [q], ctx)).toBe(true);
     expect(foundedHere('Claire Martin', [q], ctx)).toBe(false);

@@ -5,7 +5,8 @@
 import { sentences } from '../normalise.ts';
 import { STAGES } from '../vocabulary.ts';
 
-const PAST = /\b(?:thanks?|thank-you|grateful|was|were|had|during|after|ended|exited|left|graduated|out of|previous(?:ly)?|former(?:ly)?|back in|entered|last (?:year|month|week|spring|summer|fall|autumn|winter)|ago|testers?|helped)\b/i;
+const PAST =
+  /\b(?:thanks?|thank-you|grateful|was|were|had|during|after|ended|exited|left|graduated|out of|previous(?:ly)?|former(?:ly)?|back in|entered|last (?:year|month|week|spring|summer|fall|autumn|winter)|ago|testers?|helped)\b/i;
 const PRESENT = /\b(?:now|currently|today|is|are|we're|join|sign up|signup|request|apply|get|try|available|open)\b/i;
 
 /** The stage label a text names, by the shared vocabulary. */

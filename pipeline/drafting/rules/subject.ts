@@ -12,7 +12,9 @@ const COMPANY_SUFFIX = /\b(?:inc|ltd|llc|gmbh|ag|ab|bv|oy|sa|sas|sl|srl|pty|plc|
 
 /** Whether a phrase names this product or its company ("Orbitly", "Orbitly Inc.", "we"). */
 export function namesProduct(phrase: string, ctx: ProductContext): boolean {
-  const p = normaliseText(phrase.replace(/[’']s\b/g, '')).replace(/[.,;:]+$/, '').trim();
+  const p = normaliseText(phrase.replace(/[’']s\b/g, ''))
+    .replace(/[.,;:]+$/, '')
+    .trim();
   if (p === '') return false;
   if (SELF.test(p)) return true;
   return ctx.names.some((n) => {
