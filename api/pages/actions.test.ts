@@ -174,6 +174,12 @@ describe('follows and reviews', () => {
     expect(await rating()).toEqual({ average: null, count: 0 });
     expect(await runOps(['reviews', 'remove', String(rows[0].id)], io)).toBe(1);
     expect(await runOps(['reviews', 'clear', 'x'], io)).toBe(2);
+    // Both changes are in the operator audit trail with the review before and after.
+    const audit = await app.sql`select action, before, after from operator_audit where target = ${`review:${rows[0].id}`} order by id`;
+    expect(audit.map((r) => r.action)).toEqual(['review.clear', 'review.remove']);
+    expect(audit[0].before.flags).toBe(1);
+    expect(audit[0].after.flags).toBe(0);
+    expect(audit[1].after).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import { refundOrder } from '../../core/orders/refund.ts';
 import { orderRow } from '../../core/orders/store.ts';
 import { refundPayment } from '../../core/payments/stripe-provider.ts';
 import { closeTask, listTasks } from '../../core/orders/tasks.ts';
+import { recordAudit } from '../../core/audit.ts';
 import { EXIT, isoTime, OpsFailure, UsageError, type OpsIo } from './io.ts';
 
 /** order refund <number>: refunds an order (operator side; the money goes back through the provider's dashboard). */
@@ -21,6 +22,13 @@ export async function orderCommand(args: string[], io: OpsIo): Promise<number> {
       io.out(`Stripe refund ${refundId} for payment ${row.provider_payment_id}`);
     }
     const r = await refundOrder(io.sql, { number: number.toUpperCase() }, 'operator');
+    await recordAudit(io.sql, {
+      actor: io.actor ?? 'operator',
+      action: 'order.refund',
+      target: `order:${r.number}`,
+      before: row ? { status: row.status } : null,
+      after: { status: 'refunded', already: r.already, lines: r.lines },
+    });
     io.out(r.already ? `order ${r.number} was already refunded` : `order ${r.number} refunded`);
     for (const l of r.lines) io.out(`  line ${l.position} ${l.product}: ${l.reversed ? 'reversed' : 'NOT reversed'}: ${l.note}`);
     return EXIT.ok;
@@ -36,8 +44,11 @@ export async function tasksCommand(args: string[], io: OpsIo): Promise<number> {
     const { values, positionals } = parseArgs({ args: args.slice(1), options: { note: { type: 'string' } }, allowPositionals: true, strict: true });
     const id = positionals[0];
     if (!id || !/^\d{1,18}$/.test(id) || positionals.length > 1) throw new UsageError('tasks done takes one task id');
+    const state = async () => (await io.sql`select id::text, kind, status, done_at, done_note from operator_tasks where id = ${id}`)[0] ?? null;
+    const before = await state();
     const closed = await closeTask(io.sql, id, values.note ?? null);
     if (!closed) throw new OpsFailure(`no open task #${id}`);
+    await recordAudit(io.sql, { actor: io.actor ?? 'operator', action: 'task.done', target: `task:${id}`, before, after: await state() });
     io.out(`task #${id} done`);
     return EXIT.ok;
   }

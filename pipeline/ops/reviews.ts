@@ -1,5 +1,14 @@
 import { clearReview, flaggedReviews, removeReview } from '../../core/community/actions.ts';
+import { recordAudit } from '../../core/audit.ts';
+import type { Sql } from '../../sql/db.ts';
 import { EXIT, UsageError, type OpsIo } from './io.ts';
+
+const reviewState = async (sql: Sql, id: number) =>
+  (
+    await sql`
+    select r.id::int, r.listing_id::int, r.rating, r.body, r.flagged, (select count(*)::int from review_flags f where f.review_id = r.id) as flags
+    from reviews r where r.id = ${id}`
+  )[0] ?? null;
 
 const reviewId = (raw: string | undefined) => {
   if (!raw || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new UsageError('give the review id, a positive integer (see reviews flagged)');
@@ -27,11 +36,13 @@ export async function reviewsCommand(args: string[], io: OpsIo): Promise<number>
   }
   if (sub === 'clear' || sub === 'remove') {
     const n = reviewId(id);
+    const before = await reviewState(io.sql, n);
     const done = sub === 'clear' ? await clearReview(io.sql, n) : await removeReview(io.sql, n);
     if (!done) {
       io.err(`ops: no review ${n}`);
       return EXIT.failed;
     }
+    await recordAudit(io.sql, { actor: io.actor ?? 'operator', action: `review.${sub}`, target: `review:${n}`, before, after: await reviewState(io.sql, n) });
     io.out(sub === 'clear' ? `review ${n} cleared: it counts again` : `review ${n} removed`);
     return EXIT.ok;
   }

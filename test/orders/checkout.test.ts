@@ -291,6 +291,12 @@ describe('fulfilment of all nine products, each visible through the public API',
     expect(afterRefund.categories.map((c: any) => c.slug)).not.toContain('databases');
     expect((await env.app.sql`select count(*)::int as n from billboard_contributions where listing_id = ${live}`)[0].n).toBe(0);
     expect((await ops('order', 'refund', res.body.number)).text).toContain('already refunded');
+    // The operator's task closing and the refund are in the audit trail, with before and after.
+    const audit = await env.app
+      .sql`select action, before, after from operator_audit where target in (${`task:${taskId}`}, ${`order:${res.body.number}`}) order by id`;
+    expect(audit.map((r) => r.action)).toEqual(['task.done', 'order.refund', 'order.refund']);
+    expect([audit[0].before.status, audit[0].after.status]).toEqual(['open', 'done']);
+    expect(audit[1].before.status).toBe('fulfilled');
   }, 180_000);
 
   test('a payment with the wrong amount or currency changes nothing', async () => {
