@@ -75,7 +75,7 @@ const CODES_NOTE = (siteUrl: string) =>
   ].join('\n');
 
 const DOC_NOTES = [
-  'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail, `code` (below) and, for validation errors (400), `errors`: one entry per offending field with `field`, `in` (path, query, body or header) and `message`.',
+  'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail, `code` (below) and, for validation errors (400), `errors`: one entry per offending field with `field` (object keys joined by dots, array positions in brackets, e.g. `items[2].week`), `in` (path, query, body or header) and `message`.',
   'Invalid input is always 400 (never 422), including unknown query parameters and unknown body keys. Unknown paths and resources are 404. Bodies over the size limit are 413.',
   'Public reads send `ETag` and `Cache-Control`; send `If-None-Match` to get 304 Not Modified. Responses are cached for a few seconds and writes invalidate the cache.',
   'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`.',

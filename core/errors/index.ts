@@ -10,6 +10,12 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * How a field is named in a problem: object keys joined by dots, array positions in brackets
+ * (`items[2].week`, `faqs[0].question`), whichever way the code that found the issue wrote it.
+ */
+export const fieldPath = (dotted: string): string => dotted.replace(/\.(\d+)(?=\.|\[|$)/g, '[$1]');
+
 export interface DomainErrorOptions {
   fields?: FieldIssue[];
   /** Seconds a client should wait before trying again (conflicts in flight, rate limits, outages). */
@@ -28,7 +34,7 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.kind = kindOf(code);
-    this.fields = opts.fields ?? [];
+    this.fields = (opts.fields ?? []).map((f) => ({ ...f, field: fieldPath(f.field) }));
     this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
@@ -38,6 +44,6 @@ export const notFound = (message: string, code: ErrorCode = 'not_found') => new 
 
 /** A 400 naming every offending field, worded the same wherever input is checked. */
 export const invalidFields = (issues: FieldIssue[], code: ErrorCode = 'invalid_input') =>
-  invalid(`Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`, issues, code);
+  invalid(`Invalid input: ${issues.map((i) => `${fieldPath(i.field)} ${i.message}`).join('; ')}`, issues, code);
 
 export const conflict = (code: ErrorCode, message: string, opts: DomainErrorOptions = {}) => new DomainError(code, message, opts);

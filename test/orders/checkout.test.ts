@@ -80,7 +80,7 @@ describe('create_checkout', () => {
     const before = (await env.app.sql`select count(*)::int as n from orders`)[0].n;
     const res = await checkout({ items: [{ product: 'launch', listing_id: await listing({ status: 'live' }) }] });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe('items.0.listing_id');
+    expect(res.body.errors[0].field).toBe('items[0].listing_id');
     expect((await env.app.sql`select count(*)::int as n from orders`)[0].n).toBe(before);
   });
 

@@ -86,19 +86,19 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
           { product: 'featured', listing_id: id, colour: 'red' },
         ],
       },
-      'items.1.colour',
+      'items[1].colour',
       /not a known field/,
     );
     await expect400({ items: [{ product: 'featured', listing_id: id }], billing_country: 'DEU' }, 'billing_country');
     await expect400({ items: [{ product: 'featured', listing_id: id }], billing_country: 'ZZ' }, 'billing_country', /not a known/);
     await expect400({ items: [{ product: 'featured', listing_id: id }], vat_number: 'X'.repeat(33) }, 'vat_number');
-    await expect400({ items: [{ product: 'featured' }] }, 'items.0.listing_id', /required/);
-    await expect400({ items: [{ product: 'featured', listing_id: 0 }] }, 'items.0.listing_id');
+    await expect400({ items: [{ product: 'featured' }] }, 'items[0].listing_id', /required/);
+    await expect400({ items: [{ product: 'featured', listing_id: 0 }] }, 'items[0].listing_id');
   });
 
   test('product: unknown or inactive codes', async () => {
     const id = await listing();
-    await expect400({ items: [{ product: 'gold', listing_id: id }] }, 'items.0.product', /not a product code/);
+    await expect400({ items: [{ product: 'gold', listing_id: id }] }, 'items[0].product', /not a product code/);
     await env.app.sql`update products set active = false where code = 'relaunch'`;
     try {
       await expect400(
@@ -108,7 +108,7 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
             { product: 'relaunch', listing_id: id, week: (await weeks())[0] },
           ],
         },
-        'items.1.product',
+        'items[1].product',
       );
     } finally {
       await env.app.sql`update products set active = true where code = 'relaunch'`;
@@ -130,14 +130,14 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
     const draft = await listing();
     const queued = await listing({ status: 'awaiting_badge', launch_week: ws[7] });
     const live = await listing({ status: 'live' });
-    await expect400({ items: [{ product: 'launch', listing_id: draft, week: '2020-01-06' }] }, 'items.0.week', /weeks list_products shows/);
+    await expect400({ items: [{ product: 'launch', listing_id: draft, week: '2020-01-06' }] }, 'items[0].week', /weeks list_products shows/);
     const tuesday = new Date(`${ws[0]}T00:00:00Z`);
     tuesday.setUTCDate(tuesday.getUTCDate() + 1);
-    await expect400({ items: [{ product: 'launch', listing_id: draft, week: tuesday.toISOString().slice(0, 10) }] }, 'items.0.week');
-    await expect400({ items: [{ product: 'launch', listing_id: draft, week: '2026-02-30' }] }, 'items.0.week');
-    await expect400({ items: [{ product: 'skip_queue', listing_id: queued }] }, 'items.0.week', /required/);
-    await expect400({ items: [{ product: 'relaunch', listing_id: live }] }, 'items.0.week', /required/);
-    await expect400({ items: [{ product: 'featured', listing_id: draft, week: ws[0] }] }, 'items.0.week', /not accepted/);
+    await expect400({ items: [{ product: 'launch', listing_id: draft, week: tuesday.toISOString().slice(0, 10) }] }, 'items[0].week');
+    await expect400({ items: [{ product: 'launch', listing_id: draft, week: '2026-02-30' }] }, 'items[0].week');
+    await expect400({ items: [{ product: 'skip_queue', listing_id: queued }] }, 'items[0].week', /required/);
+    await expect400({ items: [{ product: 'relaunch', listing_id: live }] }, 'items[0].week', /required/);
+    await expect400({ items: [{ product: 'featured', listing_id: draft, week: ws[0] }] }, 'items[0].week', /not accepted/);
     expect((await quote({ items: [{ product: 'launch', listing_id: draft }] })).status).toBe(200);
     expect((await quote({ items: [{ product: 'launch', listing_id: draft, week: ws[2] }] })).status).toBe(200);
 
@@ -146,7 +146,7 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
     try {
       await listing({ status: 'scheduled', plan: 'paid', launch_week: ws[3] });
       await listing({ status: 'scheduled', plan: 'paid', launch_week: ws[3] });
-      await expect400({ items: [{ product: 'launch', listing_id: draft, week: ws[3] }] }, 'items.0.week', /is full/, 'launch_week_full');
+      await expect400({ items: [{ product: 'launch', listing_id: draft, week: ws[3] }] }, 'items[0].week', /is full/, 'launch_week_full');
       // A listing already holding a slot in that week keeps it: upgrading it into the same week is fine.
       const holder = (await env.app.sql`select id::int from listings where launch_week = ${ws[3]} and plan = 'paid' limit 1`)[0].id;
       await env.app.sql`update listings set plan = 'free' where id = ${holder}`;
@@ -162,7 +162,7 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
             { product: 'launch', listing_id: other, week: ws[4] },
           ],
         },
-        'items.1.week',
+        'items[1].week',
         /is full/,
       );
     } finally {
@@ -173,8 +173,8 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
   test('launch: not for a launched listing or one already on the paid plan', async () => {
     const live = await listing({ status: 'live' });
     const paid = await listing({ status: 'scheduled', plan: 'paid', launch_week: (await weeks())[1] });
-    await expect400({ items: [{ product: 'launch', listing_id: live }] }, 'items.0.listing_id', /already launched/);
-    await expect400({ items: [{ product: 'launch_bundle', listing_id: paid }] }, 'items.0.listing_id', /paid launch/);
+    await expect400({ items: [{ product: 'launch', listing_id: live }] }, 'items[0].listing_id', /already launched/);
+    await expect400({ items: [{ product: 'launch_bundle', listing_id: paid }] }, 'items[0].listing_id', /paid launch/);
     // A free listing waiting in the queue may upgrade to a paid launch.
     const queued = await listing({ status: 'scheduled', launch_week: (await weeks())[7] });
     expect((await quote({ items: [{ product: 'launch', listing_id: queued }] })).status).toBe(200);
@@ -186,15 +186,15 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
     const paid = await listing({ status: 'scheduled', plan: 'paid', launch_week: ws[1] });
     const waiting = await listing({ status: 'awaiting_badge', launch_week: ws[7] });
     const scheduled = await listing({ status: 'scheduled', launch_week: ws[6] });
-    await expect400({ items: [{ product: 'skip_queue', listing_id: draft, week: ws[0] }] }, 'items.0.listing_id', /waiting in the queue/);
-    await expect400({ items: [{ product: 'skip_queue', listing_id: paid, week: ws[0] }] }, 'items.0.listing_id', /free listings only/, 'contradictory_order');
+    await expect400({ items: [{ product: 'skip_queue', listing_id: draft, week: ws[0] }] }, 'items[0].listing_id', /waiting in the queue/);
+    await expect400({ items: [{ product: 'skip_queue', listing_id: paid, week: ws[0] }] }, 'items[0].listing_id', /free listings only/, 'contradictory_order');
     expect((await quote({ items: [{ product: 'skip_queue', listing_id: waiting, week: ws[0] }] })).status).toBe(200);
     expect((await quote({ items: [{ product: 'skip_queue', listing_id: scheduled, week: ws[1] }] })).status).toBe(200);
   });
 
   test('relaunch: only for a listing that has launched', async () => {
     const ws = await weeks();
-    await expect400({ items: [{ product: 'relaunch', listing_id: await listing(), week: ws[0] }] }, 'items.0.listing_id', /has launched/);
+    await expect400({ items: [{ product: 'relaunch', listing_id: await listing(), week: ws[0] }] }, 'items[0].listing_id', /has launched/);
     expect((await quote({ items: [{ product: 'relaunch', listing_id: await listing({ status: 'live' }), week: ws[0] }] })).status).toBe(200);
   });
 
@@ -208,7 +208,7 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
           { product: 'launch', listing_id: draft, week: ws[1] },
         ],
       },
-      'items.1.product',
+      'items[1].product',
       /only one of/,
       'contradictory_order',
     );
@@ -221,7 +221,7 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
           { product: 'skip_queue', listing_id: queued, week: ws[0] },
         ],
       },
-      'items.1.product',
+      'items[1].product',
       /contradicts items\.0/,
       'contradictory_order',
     );
@@ -229,28 +229,28 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
 
   test('extra_categories: 1-3 slugs that exist, not the primary, not repeated, at most 3 extras in all', async () => {
     const id = await listing({ primary: 'developer-tools', extras: ['apis'] });
-    await expect400({ items: [{ product: 'extra_categories', listing_id: id }] }, 'items.0.categories', /required/);
-    await expect400({ items: [{ product: 'extra_categories', listing_id: id, categories: [] }] }, 'items.0.categories');
+    await expect400({ items: [{ product: 'extra_categories', listing_id: id }] }, 'items[0].categories', /required/);
+    await expect400({ items: [{ product: 'extra_categories', listing_id: id, categories: [] }] }, 'items[0].categories');
     await expect400(
       { items: [{ product: 'extra_categories', listing_id: id, categories: ['databases', 'ci-cd', 'monitoring', 'ai-agents'] }] },
-      'items.0.categories',
+      'items[0].categories',
       /at most 3/,
     );
     await expect400(
       { items: [{ product: 'extra_categories', listing_id: id, categories: ['no-such-category'] }] },
-      'items.0.categories.0',
+      'items[0].categories[0]',
       /not a category slug/,
     );
     await expect400(
       { items: [{ product: 'extra_categories', listing_id: id, categories: ['databases', 'developer-tools'] }] },
-      'items.0.categories.1',
+      'items[0].categories[1]',
       /primary/,
     );
-    await expect400({ items: [{ product: 'extra_categories', listing_id: id, categories: ['apis'] }] }, 'items.0.categories.0', /already/);
-    await expect400({ items: [{ product: 'extra_categories', listing_id: id, categories: ['databases', 'databases'] }] }, 'items.0.categories', /repeat/);
+    await expect400({ items: [{ product: 'extra_categories', listing_id: id, categories: ['apis'] }] }, 'items[0].categories[0]', /already/);
+    await expect400({ items: [{ product: 'extra_categories', listing_id: id, categories: ['databases', 'databases'] }] }, 'items[0].categories', /repeat/);
     await expect400(
       { items: [{ product: 'extra_categories', listing_id: id, categories: ['databases', 'ci-cd', 'monitoring'] }] },
-      'items.0.categories',
+      'items[0].categories',
       /at most 3 \(it has 1\)/,
     );
     await expect400(
@@ -260,32 +260,32 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
           { product: 'extra_categories', listing_id: id, categories: ['databases'] },
         ],
       },
-      'items.1.categories.0',
+      'items[1].categories[0]',
       /twice/,
       'contradictory_order',
     );
-    await expect400({ items: [{ product: 'featured', listing_id: id, categories: ['databases'] }] }, 'items.0.categories', /only accepted/);
+    await expect400({ items: [{ product: 'featured', listing_id: id, categories: ['databases'] }] }, 'items[0].categories', /only accepted/);
     expect((await quote({ items: [{ product: 'extra_categories', listing_id: id, categories: ['databases', 'ci-cd'] }] })).status).toBe(200);
   });
 
   test('billboard_min: amount_cents required and at least the minimum; refused elsewhere', async () => {
     const id = await listing({ status: 'live' });
-    await expect400({ items: [{ product: 'billboard_min', listing_id: id }] }, 'items.0.amount_cents', /required/);
-    await expect400({ items: [{ product: 'billboard_min', listing_id: id, amount_cents: 999 }] }, 'items.0.amount_cents', /at least 1000/);
-    await expect400({ items: [{ product: 'billboard_min', listing_id: id, amount_cents: 100000001 }] }, 'items.0.amount_cents');
-    await expect400({ items: [{ product: 'featured', listing_id: id, amount_cents: 5000 }] }, 'items.0.amount_cents', /only accepted/);
+    await expect400({ items: [{ product: 'billboard_min', listing_id: id }] }, 'items[0].amount_cents', /required/);
+    await expect400({ items: [{ product: 'billboard_min', listing_id: id, amount_cents: 999 }] }, 'items[0].amount_cents', /at least 1000/);
+    await expect400({ items: [{ product: 'billboard_min', listing_id: id, amount_cents: 100000001 }] }, 'items[0].amount_cents');
+    await expect400({ items: [{ product: 'featured', listing_id: id, amount_cents: 5000 }] }, 'items[0].amount_cents', /only accepted/);
     const ok = await quote({ items: [{ product: 'billboard_min', listing_id: id, amount_cents: 1000 }] });
     expect(ok.body.lines[0].amount_cents).toBe(1000);
   });
 
   test("options: validated against the product's JSON Schema with ajv; refused on products without one", async () => {
     const id = await listing();
-    await expect400({ items: [{ product: 'done_for_you', listing_id: id, options: { notes: 'x'.repeat(501) } }] }, 'items.0.options.notes', /500/);
-    await expect400({ items: [{ product: 'done_for_you', listing_id: id, options: { note: 'typo' } }] }, 'items.0.options.note', /not a known field/);
-    await expect400({ items: [{ product: 'ai_review', listing_id: id, options: { focus: 42 } }] }, 'items.0.options.focus', /string/);
-    await expect400({ items: [{ product: 'featured', listing_id: id, options: { a: 1 } }] }, 'items.0.options', /takes no options/);
+    await expect400({ items: [{ product: 'done_for_you', listing_id: id, options: { notes: 'x'.repeat(501) } }] }, 'items[0].options.notes', /500/);
+    await expect400({ items: [{ product: 'done_for_you', listing_id: id, options: { note: 'typo' } }] }, 'items[0].options.note', /not a known field/);
+    await expect400({ items: [{ product: 'ai_review', listing_id: id, options: { focus: 42 } }] }, 'items[0].options.focus', /string/);
+    await expect400({ items: [{ product: 'featured', listing_id: id, options: { a: 1 } }] }, 'items[0].options', /takes no options/);
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i]));
-    await expect400({ items: [{ product: 'done_for_you', listing_id: id, options: many }] }, 'items.0.options');
+    await expect400({ items: [{ product: 'done_for_you', listing_id: id, options: many }] }, 'items[0].options');
     expect((await quote({ items: [{ product: 'done_for_you', listing_id: id, options: { notes: 'Skip Product Hunt' } }] })).status).toBe(200);
   });
 

@@ -141,12 +141,12 @@ describe('update_my_listing', () => {
       [{ socials: { x: 'ftp://x.com/lumen' } }, 'socials.x'],
       [{ socials: { myspace: 'https://myspace.com/x' } }, 'socials.myspace'],
       [{ faqs: Array(11).fill({ question: 'q', answer: 'a' }) }, 'faqs'],
-      [{ apply_to: ['nowhere'] }, 'apply_to.0'],
+      [{ apply_to: ['nowhere'] }, 'apply_to[0]'],
       [{ apply_to: ['all', 'sister'] }, 'apply_to'],
       [{ apply_to: Array(61).fill('sister') }, 'apply_to'],
     ];
     for (const [body, field] of bad) {
-      const res = await call('PATCH', `/me/listings/${live}`, { ...(body as object), ...(field === 'apply_to.0' ? { fields: { tagline: 'Lost?' } } : {}) });
+      const res = await call('PATCH', `/me/listings/${live}`, { ...(body as object), ...(field === 'apply_to[0]' ? { fields: { tagline: 'Lost?' } } : {}) });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(
         res.body.errors.map((e: any) => e.field),

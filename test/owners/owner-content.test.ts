@@ -162,7 +162,7 @@ describe('answer_interview', () => {
       ],
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: any) => e.field)).toEqual(['answers.1.question_id', 'answers.2.question_id']);
+    expect(bad.body.errors.map((e: any) => e.field)).toEqual(['answers[1].question_id', 'answers[2].question_id']);
     expect((await call('PUT', '/me/interview', { answers: Array(31).fill({ question_id: 1, answer: 'x' }) })).status).toBe(400);
     expect((await call('PUT', '/me/interview', { answers: [{ question_id: 1, answer: 'x'.repeat(4001) }] })).status).toBe(400);
     expect((await call('PUT', '/me/interview', { answers: [{ question_id: 1, answer: '   ' }] })).status).toBe(400);
