@@ -81,9 +81,12 @@ describe('version negotiation and transport rules', () => {
     expect(res.headers.get('allow')).toBe('POST');
   });
 
-  test('a browser page from another origin is refused; our own origin is served', async () => {
-    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(403);
+  test('browser apps on any origin are served (CORS); a page whose name was rebound to this server is refused', async () => {
+    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
     expect((await rpc('tools/list', {}, { origin: app.url, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+    const port = new URL(app.url).port;
+    const rebound = await rpc('tools/list', {}, { origin: 'http://rebound.test', host: `rebound.test:${port}`, 'mcp-protocol-version': '2025-11-25' });
+    expect(rebound.status).toBe(403);
   });
 
   test('a body that is not JSON is 415', async () => {

@@ -5,6 +5,7 @@ import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
+import { compactOutputSchema } from './compact-schema.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -51,7 +52,7 @@ export function toolSpecOf(op: Operation): ToolSpec {
       .filter(Boolean)
       .join(' '),
     inputSchema: inputSchemaOf(op),
-    outputSchema: plain(op.output),
+    outputSchema: compactOutputSchema(plain(op.output)),
     annotations: read
       ? { readOnlyHint: true, openWorldHint: false }
       : { readOnlyHint: false, destructiveHint: op.method === 'DELETE', idempotentHint: op.method === 'PUT' || op.method === 'DELETE', openWorldHint: false },
