@@ -132,8 +132,14 @@ function nameFor(root: unknown, defs: Record<string, unknown>, target: string): 
 }
 
 /** The compact output schema of one tool: same shape, fewer bytes. */
-export function compactOutputSchema(schema: JsonSchema): JsonSchema {
-  let root = simplify(schema) as JsonSchema;
+export const compactOutputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema) as JsonSchema);
+
+/**
+ * Repeated sub-schemas of one schema moved to its `$defs` and referenced: for input schemas, which
+ * keep every bound and description (they are what a caller reads to build a valid call).
+ */
+export function shareRepeats(schema: JsonSchema): JsonSchema {
+  let root = schema;
   const defs: Record<string, unknown> = {};
   for (;;) {
     const counts = new Map<string, number>();

@@ -5,7 +5,7 @@ import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
-import { compactOutputSchema } from './compact-schema.ts';
+import { compactOutputSchema, shareRepeats } from './compact-schema.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -42,8 +42,8 @@ export function toolSpecOf(op: Operation): ToolSpec {
     op,
     name: op.name,
     title: summary,
+    // The title already says what the summary says.
     description: [
-      `${summary}.`,
       op.description,
       op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`,
       op.idempotent &&
@@ -51,7 +51,7 @@ export function toolSpecOf(op: Operation): ToolSpec {
     ]
       .filter(Boolean)
       .join(' '),
-    inputSchema: inputSchemaOf(op),
+    inputSchema: shareRepeats(inputSchemaOf(op)),
     outputSchema: compactOutputSchema(plain(op.output)),
     annotations: read
       ? { readOnlyHint: true, openWorldHint: false }
