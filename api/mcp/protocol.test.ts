@@ -103,7 +103,7 @@ describe('version negotiation and transport rules', () => {
     for (const t of tools) expect(t.outputSchema.type).toBe('object');
     const draft = tools.find((t) => t.name === 'get_draft')!.outputSchema;
     expect(Object.keys(draft.$defs).length).toBeGreaterThan(0);
-    expect(JSON.stringify(draft)).not.toMatch(/"(description|required|maxLength)":["\[0-9]/);
+    expect(JSON.stringify(draft)).not.toMatch(/"(description|required|maxLength)":["[0-9]/);
     expect(draft.properties.fields.properties.name).toEqual({ $ref: expect.stringMatching(/^#\/\$defs\//) });
   });
 
