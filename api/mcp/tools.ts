@@ -45,9 +45,10 @@ export function toolSpecOf(op: Operation): ToolSpec {
     // The title already says what the summary says.
     description: [
       op.description,
-      op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`,
-      op.idempotent &&
-        `Send ${IDEMPOTENCY_ARGUMENT} (or the Idempotency-Key header) to make retries safe: the same key with the same arguments replays the first result.`,
+      // The server's instructions say what a bearer token is; each tool names only its scope.
+      op.scope && `Needs a bearer token with the ${op.scope} scope.`,
+      // The idempotency_key argument's own description says how a retry is replayed.
+      op.idempotent && `Retry-safe with ${IDEMPOTENCY_ARGUMENT}.`,
     ]
       .filter(Boolean)
       .join(' '),
