@@ -15,6 +15,8 @@ import { botPagePlugin } from './site/bot-page.ts';
 import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
+import { finishResponse, isCorsPath, wirePlugin } from './http/wire.ts';
+import { allowedMethodsOf } from './http/allowed-methods.ts';
 
 export type { AppDeps } from './deps.ts';
 export { API_PREFIX } from './http/prefix.ts';
@@ -26,18 +28,27 @@ export { API_PREFIX } from './http/prefix.ts';
  */
 export function buildApp(deps: AppDeps) {
   const { config } = deps;
-  return new Elysia({ normalize: false })
+  let allowedMethods: ((pathname: string) => string[]) | undefined;
+  // A request no route takes does not pass the wire's mapResponse: it is finished here.
+  const unrouted = (request: Request) => {
+    const { pathname } = new URL(request.url);
+    allowedMethods ??= allowedMethodsOf(app.routes);
+    const allowed = allowedMethods(pathname);
+    if (allowed.length) {
+      const allow = [...allowed, ...(isCorsPath(pathname) ? ['OPTIONS'] : [])].join(', ');
+      return problemResponse(problem(config.siteUrl, 'method-not-allowed', `${pathname} takes ${allow}, not ${request.method}.`), { allow });
+    }
+    return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${pathname}.`));
+  };
+  const app = new Elysia({ normalize: false })
     .onError(({ code, request, error }) => {
-      if (code === 'NOT_FOUND')
-        return (
-          notFoundPage(deps, request) ??
-          problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${new URL(request.url).pathname}.`))
-        );
+      if (code === 'NOT_FOUND') return finishResponse(request, unrouted(request));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
       if (error instanceof DomainError) return problemResponse(problemFromError(config.siteUrl, error), errorHeaders(error));
       deps.log.error({ err: error }, 'unhandled error');
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
     })
+    .use(wirePlugin())
     .use(healthPlugin(deps))
     .use(problemPagesPlugin(deps))
     .use(restPlugin(deps))
@@ -50,4 +61,5 @@ export function buildApp(deps: AppDeps) {
     .use(checkoutPlugin(deps))
     .use(stripeWebhookPlugin(deps))
     .use(publicPagesPlugin(deps));
+  return app;
 }

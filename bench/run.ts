@@ -36,23 +36,32 @@ const db = await benchDatabase(target);
 const helloPort = await freePort();
 const edgePort = await freePort();
 const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) });
-const edge = await startProcess('api/main.ts', {
-  PORT: String(edgePort),
+const edgeEnv = (port: number, extra: Record<string, string> = {}) => ({
+  PORT: String(port),
   HOST: '127.0.0.1',
-  SITE_URL: `http://127.0.0.1:${edgePort}`,
+  SITE_URL: `http://127.0.0.1:${port}`,
   DATABASE_URL: db.url,
   LOG_LEVEL: 'warn',
   // One load generator on one address: lift the per-address budgets so the bench measures throughput.
   RATE_LIMIT_ANONYMOUS_READS: '10000000',
   RATE_LIMIT_AUTHENTICATED_READS: '10000000',
   RATE_LIMIT_WRITES: '10000000',
+  ...extra,
 });
+const edge = await startProcess('api/main.ts', edgeEnv(edgePort));
+// Cold scenarios run against a second edge, started fresh with the response cache off.
+let cold: ChildProcess | undefined;
+let coldPort = 0;
 try {
   const rows = [] as Awaited<ReturnType<typeof load>>[];
   rows.push(await load('hello-world ceiling', `http://127.0.0.1:${helloPort}`, [{ method: 'GET', path: '/' }]));
   for (const s of await scenarios(db.sql, db.siteId)) {
     if (only && !only.includes(s.name)) continue;
-    rows.push(await load(s.name, `http://127.0.0.1:${edgePort}`, s.requests));
+    if (s.edge === 'cold' && !cold) {
+      coldPort = await freePort();
+      cold = await startProcess('api/main.ts', edgeEnv(coldPort, { CACHE_TTL_SECONDS: '0' }));
+    }
+    rows.push(await load(s.name, `http://127.0.0.1:${s.edge === 'cold' ? coldPort : edgePort}`, s.requests));
   }
   const ceiling = rows[0].rps;
   console.log(`\n${target} listings, ${connections} connections, ${duration}s each, Bun ${Bun.version}\n`);
@@ -74,6 +83,7 @@ try {
 } finally {
   hello.kill('SIGTERM');
   edge.kill('SIGTERM');
+  cold?.kill('SIGTERM');
   await db.stop();
 }
 // Failed or timed-out requests make the run fail, so a broken scenario is never reported as a number.

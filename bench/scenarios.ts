@@ -5,6 +5,65 @@ import { createSession } from '../core/auth/sessions.ts';
 export interface Scenario {
   name: string;
   requests: CannonRequest[];
+  /** 'cold': against a second edge with the response cache off (CACHE_TTL_SECONDS=0). */
+  edge?: 'warm' | 'cold';
+}
+
+/** What real clients send: integrators' HTTP libraries and agents accept compressed bodies. */
+const CLIENT_HEADERS = { 'accept-encoding': 'gzip, br' };
+
+/** A small seeded generator: the same long tail every run. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One typo of a word, as people make them: a letter changed, added or removed, or two swapped. */
+function oneTypo(rnd: () => number, w: string): string {
+  const i = 1 + Math.floor(rnd() * (w.length - 2));
+  const c = 'abcdefghijklmnopqrstuvwxyz'[Math.floor(rnd() * 26)];
+  switch (Math.floor(rnd() * 4)) {
+    case 0:
+      return w.slice(0, i) + c + w.slice(i + 1);
+    case 1:
+      return w.slice(0, i) + c + w.slice(i);
+    case 2:
+      return w.slice(0, i) + w.slice(i + 1);
+    default:
+      return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+  }
+}
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+/** Each request draws its call from `next`: a mix of methods and paths on one connection pool. */
+function drawn(next: () => Call): CannonRequest[] {
+  return [
+    {
+      method: 'GET',
+      headers: CLIENT_HEADERS,
+      setupRequest: (req: any) => {
+        const call = next();
+        req.method = call.method;
+        req.path = call.path;
+        req.body = call.body;
+        req.headers = call.body
+          ? { ...CLIENT_HEADERS, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }
+          : CLIENT_HEADERS;
+        return req;
+      },
+    } as CannonRequest,
+  ];
 }
 
 /** Rotates through many inputs so the cache serves a realistic mix of hits and misses. */
@@ -40,9 +99,50 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   const { id: sessionId } = await createSession(sql, String(u.id), 24);
   const signedIn = (paths: string[]): CannonRequest[] =>
     rotating(paths).map((r) => ({ ...r, headers: { cookie: `session=${sessionId}; __Host-session=${sessionId}` } }) as CannonRequest);
+  // The long tail: every live slug, uniformly (most requests miss the cache), and thousands of
+  // distinct one-typo names (each query is asked about once per few seconds at most).
+  const allSlugs = (await sql`select slug from listings where site_id = ${siteId} and status = 'live' order by md5(slug)`).map((r) => r.slug as string);
+  const rnd = prng(1);
+  const uniform = () => allSlugs[Math.floor(rnd() * allSlugs.length)]!;
+  const names = (await sql`select distinct lower(name) as name from listings where site_id = ${siteId} and status = 'live' order by 1 limit 20000`).map(
+    (r) => r.name as string,
+  );
+  const typoQueries = [
+    ...new Set(
+      Array.from({ length: 5000 }, () => {
+        const name = names[Math.floor(rnd() * names.length)]!;
+        const longest = name.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a));
+        return longest.length >= 4 ? name.replace(longest, oneTypo(rnd, longest)) : name;
+      }),
+    ),
+  ];
+  let tq = 0;
+  const typoSearch = () => `/api/v1/listings?q=${encodeURIComponent(typoQueries[tq++ % typoQueries.length]!)}`;
+  const categorySlugs = (await sql`select slug from categories order by slug`).map((r) => r.slug as string);
+  const boards = ['community-all-time', 'billboard', 'domain-rating', 'revenue', 'community-weekly'];
+  const weekIds = ['this', 'last', ...Array.from({ length: 10 }, (_, k) => new Date(Date.now() - (k + 2) * 7 * 86400e3).toISOString().slice(0, 10))];
+  // Traffic as it arrives: mostly listings, then search, then the directory's lists, and agents.
+  const mixed = (): Call => {
+    const r = rnd();
+    const any = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+    if (r < 0.4) return { method: 'GET', path: `/api/v1/listings/${uniform()}` };
+    if (r < 0.6) return { method: 'GET', path: typoSearch() };
+    if (r < 0.7) return { method: 'GET', path: `/api/v1/launches/weeks/${any(weekIds)}` };
+    if (r < 0.78) return { method: 'GET', path: `/api/v1/leaderboards/${any(boards)}?page=${1 + Math.floor(rnd() * 3)}` };
+    if (r < 0.86) return { method: 'GET', path: rnd() < 0.2 ? '/api/v1/categories' : `/api/v1/categories/${any(categorySlugs)}` };
+    return { method: 'POST', path: '/mcp', body: mcpBody(uniform()) };
+  };
+  const realistic: Scenario[] = [
+    { name: 'long tail: get_listing (all slugs)', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })) },
+    { name: 'long tail: search (one-typo names)', requests: drawn(() => ({ method: 'GET', path: typoSearch() })) },
+    { name: 'mixed traffic', requests: drawn(mixed) },
+    { name: 'cold (cache off): mixed traffic', requests: drawn(mixed), edge: 'cold' },
+    { name: 'cold (cache off): get_listing', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })), edge: 'cold' },
+  ];
   const weeks = ['this', 'last', ...Array.from({ length: 10 }, (_, k) => new Date(Date.now() - (k + 2) * 7 * 86400e3).toISOString().slice(0, 10))];
   const pageSlugs = slugs.slice(0, 20);
   return [
+    ...realistic,
     { name: 'page: home (cached)', requests: rotating(['/']) },
     { name: 'page: home uncached (signed in)', requests: signedIn(['/']) },
     { name: 'page: listing (cached)', requests: rotating(pageSlugs.map((s) => `/listings/${s}`)) },

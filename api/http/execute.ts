@@ -57,5 +57,12 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
 export function etagMatches(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  // An ETag of an encoded body (the wire suffixes -br or -gzip) names the same content.
+  return header.split(',').some(
+    (t) =>
+      t
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/-(br|gzip)"$/, '"') === etag,
+  );
 }

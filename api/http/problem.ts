@@ -34,6 +34,11 @@ export const PROBLEM_KINDS = {
     title: 'Conflict',
     about: 'The request conflicts with the current state, for example the same Idempotency-Key is still being processed.',
   },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    about: 'The path exists but does not take this method; the Allow header lists the methods it takes.',
+  },
   'payload-too-large': { status: 413, title: 'Payload too large', about: 'The request body is larger than the service accepts.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type', about: 'Request bodies must be application/json.' },
   unprocessable: {
@@ -73,6 +78,7 @@ const KIND_BY_CODE: Partial<Record<ErrorCode, ProblemKind>> = {
   bad_request: 'bad-request',
   malformed_json: 'bad-request',
   unsupported_media_type: 'unsupported-media-type',
+  method_not_allowed: 'method-not-allowed',
 };
 
 /** The problem kind (page under /problems/, and so the status) a code is answered with. */
@@ -86,6 +92,7 @@ const CODE_BY_KIND: Record<ProblemKind, ErrorCode> = {
   forbidden: 'forbidden',
   'not-found': 'not_found',
   conflict: 'conflict',
+  'method-not-allowed': 'method_not_allowed',
   'payload-too-large': 'too_large',
   'unsupported-media-type': 'unsupported_media_type',
   unprocessable: 'unprocessable',

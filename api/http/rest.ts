@@ -40,6 +40,24 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
   }
 }
 
+/**
+ * RFC 8288 links to the next and previous pages of a paginated list, from the page the body
+ * reports (page, per_page, has_more), keeping every other query parameter as sent.
+ */
+export function pageLinks(base: string, query: URLSearchParams, body: string): string | null {
+  const { page, has_more } = JSON.parse(body) as { page?: unknown; has_more?: unknown };
+  if (typeof page !== 'number') return null;
+  const at = (n: number) => {
+    const q = new URLSearchParams(query);
+    q.set('page', String(n));
+    return `<${base}?${q}>`;
+  };
+  const links: string[] = [];
+  if (has_more === true) links.push(`${at(page + 1)}; rel="next"`);
+  if (page > 1) links.push(`${at(page - 1)}; rel="prev"`);
+  return links.length ? links.join(', ') : null;
+}
+
 function queryObject(url: URL): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of url.searchParams) {
@@ -67,6 +85,7 @@ export function restRoutes(
   const app = new Elysia({ name: 'rest' });
   for (const op of ops) {
     const cacheable = isCacheable(op);
+    const paginated = op.method === 'GET' && op.query?.properties.page !== undefined;
     const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const ctx = await deps.makeContext(request);
       const limit = await deps.rateLimit(request, ctx, op.method !== 'GET');
@@ -81,12 +100,18 @@ export function restRoutes(
         const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
         const input = validateInput(op, { path: params, query: queryObject(url), body }, { convert: true });
         const out = await execute(op, input, ctx);
+        const status = out.status ?? op.status ?? 200;
         const headers: Record<string, string> = { ...base, ...idempotencyHeaders(out), 'content-type': 'application/json; charset=utf-8', etag: out.etag };
+        if (status === 201 && op.location) headers.location = `${deps.siteUrl}${prefix}${op.location(JSON.parse(out.body), input as never)}`;
+        if (paginated) {
+          const link = pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, out.body);
+          if (link) headers.link = link;
+        }
         headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';
         if (cacheable && etagMatches(request.headers.get('if-none-match'), out.etag)) {
           return new Response(null, { status: 304, headers });
         }
-        return new Response(out.body, { status: out.status ?? op.status ?? 200, headers });
+        return new Response(out.body, { status, headers });
       } catch (err) {
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };

@@ -3,7 +3,6 @@ import {
   createMcpHandler,
   isLegacyRequest,
   McpServer,
-  originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
@@ -113,8 +112,14 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     body !== undefined && (await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes }))
       ? legacyJson(request, body, authInfo)
       : handler.fetch(request, { authInfo });
-  // DNS-rebinding guard the transport spec asks for: a browser page from another site gets 403.
-  const allowedOrigins = [new URL(config.siteUrl).hostname];
+  // DNS-rebinding guard the transport spec asks for. Browser apps on any origin may call (CORS,
+  // bearer tokens only, never cookies), so the guard is on the host the browser addressed: a page
+  // whose own name was rebound to this server's address sends its name as Host and gets 403.
+  const siteHost = new URL(config.siteUrl).hostname;
+  const rebound = (request: Request) =>
+    request.headers.has('origin') && new URL(request.url).hostname !== siteHost
+      ? problemResponse(problem(config.siteUrl, 'forbidden', `Requests from browsers must address ${siteHost}.`))
+      : null;
 
   // A declared oversized body is refused as a problem before the SDK reads it; the SDK's own cap
   // (maxRequestBodySize) still covers bodies sent without a length.
@@ -129,7 +134,7 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     return out;
   };
   const serve = async (request: Request) => {
-    const early = originValidationResponse(request, allowedOrigins) ?? tooLarge(request);
+    const early = rebound(request) ?? tooLarge(request);
     if (early) return early;
     const g = await gate(request);
     const limit = await rateLimit(request, g, g.write);

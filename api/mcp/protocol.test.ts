@@ -81,9 +81,30 @@ describe('version negotiation and transport rules', () => {
     expect(res.headers.get('allow')).toBe('POST');
   });
 
-  test('a browser page from another origin is refused; our own origin is served', async () => {
-    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(403);
+  test('browser apps on any origin are served (CORS); a page whose name was rebound to this server is refused', async () => {
+    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
     expect((await rpc('tools/list', {}, { origin: app.url, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+    const port = new URL(app.url).port;
+    const rebound = await rpc('tools/list', {}, { origin: 'http://rebound.test', host: `rebound.test:${port}`, 'mcp-protocol-version': '2025-11-25' });
+    expect(rebound.status).toBe(403);
+  });
+
+  test('tools/list stays small: output schemas keep their shape, repeats shared as $defs', async () => {
+    const res = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    const text = await res.text();
+    // Measured: 220 KB before output schemas were compacted; every agent pays for it in context.
+    console.log(`tools/list: ${text.length} bytes`);
+    expect(text.length).toBeLessThan(100_000);
+    const tools = JSON.parse(text).result.tools as { name: string; outputSchema: any }[];
+    for (const t of tools) expect(t.outputSchema.type).toBe('object');
+    const draft = tools.find((t) => t.name === 'get_draft')!.outputSchema;
+    expect(Object.keys(draft.$defs).length).toBeGreaterThan(0);
+    expect(JSON.stringify(draft)).not.toMatch(/"(description|required|maxLength)":["[0-9]/);
+    expect(draft.properties.fields.properties.name).toEqual({ $ref: expect.stringMatching(/^#\/\$defs\//) });
   });
 
   test('a body that is not JSON is 415', async () => {

@@ -69,9 +69,10 @@ describe('tool input schema', () => {
 
   test('title, description and hints come from the operation', () => {
     expect(spec.title).toBe('Edit a thing');
-    expect(spec.description).toBe('Edit a thing. Changes a thing.');
+    // The title carries the summary; the description does not repeat it.
+    expect(spec.description).toBe('Changes a thing.');
     const scoped = toolSpecOf(defineOperation({ ...op, name: 'y', scope: 'listings:write' }));
-    expect(scoped.description).toBe('Edit a thing. Changes a thing. Needs a bearer token (OAuth access token or API key) with the listings:write scope.');
+    expect(scoped.description).toBe('Changes a thing. Needs a bearer token with the listings:write scope.');
     expect(spec.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(spec.outputSchema).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
   });

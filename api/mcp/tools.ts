@@ -5,6 +5,7 @@ import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
+import { compactOutputSchema, shareRepeats } from './compact-schema.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -41,17 +42,18 @@ export function toolSpecOf(op: Operation): ToolSpec {
     op,
     name: op.name,
     title: summary,
+    // The title already says what the summary says.
     description: [
-      `${summary}.`,
       op.description,
-      op.scope && `Needs a bearer token (OAuth access token or API key) with the ${op.scope} scope.`,
-      op.idempotent &&
-        `Send ${IDEMPOTENCY_ARGUMENT} (or the Idempotency-Key header) to make retries safe: the same key with the same arguments replays the first result.`,
+      // The server's instructions say what a bearer token is; each tool names only its scope.
+      op.scope && `Needs a bearer token with the ${op.scope} scope.`,
+      // The idempotency_key argument's own description says how a retry is replayed.
+      op.idempotent && `Retry-safe with ${IDEMPOTENCY_ARGUMENT}.`,
     ]
       .filter(Boolean)
       .join(' '),
-    inputSchema: inputSchemaOf(op),
-    outputSchema: plain(op.output),
+    inputSchema: shareRepeats(inputSchemaOf(op)),
+    outputSchema: compactOutputSchema(plain(op.output)),
     annotations: read
       ? { readOnlyHint: true, openWorldHint: false }
       : { readOnlyHint: false, destructiveHint: op.method === 'DELETE', idempotentHint: op.method === 'PUT' || op.method === 'DELETE', openWorldHint: false },

@@ -78,7 +78,9 @@ const DOC_NOTES = [
   'Every error is an RFC 9457 problem (`application/problem+json`) with type, title, status, detail, `code` (below) and, for validation errors (400), `errors`: one entry per offending field with `field` (object keys joined by dots, array positions in brackets, e.g. `items[2].week`), `in` (path, query, body or header) and `message`.',
   'Invalid input is always 400 (never 422), including unknown query parameters and unknown body keys. Unknown paths and resources are 404. Bodies over the size limit are 413.',
   'Public reads send `ETag` and `Cache-Control`; send `If-None-Match` to get 304 Not Modified. Responses are cached for a few seconds and writes invalidate the cache.',
-  'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`.',
+  'Paginated operations take page (1..1000, default 1) and per_page (1..100, default 20) and answer `{ items, page, per_page, total, has_more }`, with `Link` headers (RFC 8288) to the next and previous pages. A 201 carries `Location`, the created resource (or the list that holds it).',
+  "Responses of 1 KB and more are compressed (brotli or gzip) when `Accept-Encoding` allows; each encoding has its own ETag (suffixed -br or -gzip), which If-None-Match accepts. A method a path does not take is 405 with `Allow`. Every error carries the request id as `X-Request-Id` and as the problem's `instance`.",
+  'CORS: /api/v1 and /mcp may be called from any origin (preflights answered, `Access-Control-Allow-Origin: *`); credentials are bearer tokens only, never cookies, so `Access-Control-Allow-Credentials` is never sent.',
   'Every operation is also an MCP tool of the same name and input schema at `/mcp` (Streamable HTTP; protocol 2026-07-28 and 2025-03-26 to 2025-11-25).',
   IDEMPOTENCY_NOTE,
   RATE_NOTE,
@@ -106,6 +108,10 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
         headers: {
           ...RATE_HEADERS,
           ...(isCacheable(op) ? { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } } : {}),
+          ...(op.location ? { Location: { description: 'The created resource (or the list that holds it).', schema: { type: 'string', format: 'uri' } } } : {}),
+          ...(op.method === 'GET' && op.query?.properties.page
+            ? { Link: { description: 'The next and previous pages (RFC 8288), when there are any.', schema: { type: 'string' } } }
+            : {}),
           ...(op.idempotent
             ? {
                 'Idempotent-Replayed': {

@@ -55,6 +55,7 @@ export const claimsOperations: Operation[] = [
     tag: 'Claims',
     scope: 'listings:write',
     status: 201,
+    location: () => '/claims',
     idempotent: true,
     summary: 'Claim a listing of your company',
     description:

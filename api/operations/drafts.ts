@@ -27,6 +27,7 @@ export const draftsOperations: Operation[] = [
     tag: 'Drafts',
     scope: 'listings:write',
     status: 201,
+    location: (draft) => `/drafts/${draft.id}`,
     idempotent: true,
     summary: 'Submit a product by its website URL',
     description:
@@ -118,6 +119,7 @@ export const draftsOperations: Operation[] = [
     tag: 'Drafts',
     scope: 'listings:write',
     status: 201,
+    location: (invite) => `/drafts/${invite.draft_id}`,
     idempotent: true,
     summary: 'Invite a co-founder to add their own profile',
     description: 'E-mails a co-founder a single-use link to add their own founder profile (name, role, bio) to the draft. Up to 10 invites per draft.',

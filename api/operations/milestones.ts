@@ -17,6 +17,7 @@ export const milestonesOperations: Operation[] = [
     tag: 'My listings',
     scope: 'listings:write',
     status: 201,
+    location: (m, input) => `/me/listings/${input.listing_id}/milestones/${m.id}`,
     idempotent: true,
     summary: 'Add a milestone',
     description: 'Adds a dated milestone (title, optional description and https link) to your listing.',

@@ -51,6 +51,7 @@ export const ordersOperations: Operation[] = [
     tag: 'Orders',
     scope: 'orders:write',
     status: 201,
+    location: (order) => `/orders/${order.number}`,
     idempotent: true,
     summary: 'Create an order and its checkout page',
     description:

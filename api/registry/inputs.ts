@@ -11,10 +11,7 @@ export const idempotencyKeyArgument = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[ -~]+$',
-  description:
-    'Optional idempotency key (the Idempotency-Key header as an argument): a unique string such as a UUID, ' +
-    '1 to 255 printable ASCII characters. Retrying with the same key and the same arguments (keys are kept at least 24 hours) ' +
-    'returns the first result instead of repeating the change; the same key with other arguments is refused.',
+  description: 'Idempotency-Key as an argument (e.g. a UUID): a retry with the same key and arguments returns the first result.',
 };
 
 /** JSON Schema without TypeBox's symbol-keyed markers (a JSON round trip drops them). */

@@ -78,6 +78,11 @@ export interface OperationDef<
   output: O;
   /** 201 for create operations. */
   status?: 200 | 201;
+  /**
+   * Where a 201 points (Location), under /api/v1: the created resource's URL, or the list that
+   * holds it when it has no URL of its own. Every create operation has one.
+   */
+  location?: (output: Static<O>, input: In<P> & In<Q> & In<B>) => string;
   /** The operation accepts an Idempotency-Key header. */
   idempotent?: boolean;
   /** Path parameters whose invalid values mean "no such resource" (404) rather than bad input. */

@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   // Reading the request.
   bad_request: { kind: 'invalid', about: 'The request could not be read: a malformed body, or a URL with characters the service refuses (NUL).' },
   malformed_json: { kind: 'invalid', about: 'The request body is not valid JSON.' },
+  method_not_allowed: { kind: 'invalid', about: 'The path exists but does not take this method; the Allow header lists the ones it takes.' },
   unsupported_media_type: { kind: 'invalid', about: 'Request bodies must be application/json.' },
 
   // Input the schema alone cannot check.

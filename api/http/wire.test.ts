@@ -1,0 +1,224 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { findOrCreateUser } from '../../core/auth/users.ts';
+import { makeApiKey, makeListing } from '../../test/builders.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { operations } from '../registry/index.ts';
+import { negotiateEncoding } from './wire.ts';
+
+// Bun's fetch decompresses on its own; `decompress: false` shows the bytes as they were sent.
+const raw = (url: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(url, { ...init, decompress: false } as RequestInit);
+
+let app: TestApp;
+let key: string;
+beforeAll(async () => {
+  app = await startTestApp({
+    prepare: async (sql, siteId) => {
+      for (let i = 0; i < 30; i++) await makeListing(sql, { siteId, slug: `wire-${String(i).padStart(2, '0')}`, name: `Wire product ${i}` });
+    },
+  });
+  const user = await findOrCreateUser(app.sql, 'wire@wire.example');
+  key = await makeApiKey(app.sql, user, ['account:read', 'listings:write'], 'wire');
+});
+afterAll(() => app.stop());
+
+describe('compression', () => {
+  test('Accept-Encoding is negotiated: brotli first, then gzip, never a q=0 one', () => {
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
+    expect(negotiateEncoding('gzip')).toBe('gzip');
+    expect(negotiateEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(negotiateEncoding('identity')).toBeNull();
+    expect(negotiateEncoding('*')).toBe('br');
+    expect(negotiateEncoding(null)).toBeNull();
+  });
+
+  test('a JSON list is sent as brotli or gzip, the same bytes once decoded, with Vary and an ETag per encoding', async () => {
+    const url = `${app.api}/listings?per_page=30`;
+    const plain = await raw(url, { headers: { 'accept-encoding': 'identity' } });
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(1024);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toContain('Accept-Encoding');
+    const etag = plain.headers.get('etag')!;
+
+    const br = await raw(url, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toContain('Accept-Encoding');
+    expect(br.headers.get('etag')).toBe(etag.replace(/"$/, '-br"'));
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(text);
+
+    const gz = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('etag')).toBe(etag.replace(/"$/, '-gzip"'));
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(text);
+
+    // Revalidating with the encoded ETag is a 304 naming that same ETag, with no body.
+    const again = await raw(url, { headers: { 'accept-encoding': 'gzip, br', 'if-none-match': br.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(br.headers.get('etag'));
+    expect(again.headers.get('content-encoding')).toBeNull();
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+    const plainAgain = await raw(url, { headers: { 'accept-encoding': 'identity', 'if-none-match': etag } });
+    expect(plainAgain.status).toBe(304);
+    expect(plainAgain.headers.get('etag')).toBe(etag);
+  });
+
+  test('bodies under 1 KB go as they are', async () => {
+    const res = await raw(`${app.api}/listings/wire-01/alternatives?per_page=1`, { headers: { 'accept-encoding': 'br' } });
+    const small = await raw(`${app.url}/api/v1/listings/no-such-listing`, { headers: { 'accept-encoding': 'br' } });
+    expect(small.status).toBe(404);
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(JSON.parse(await small.text()).status).toBe(404);
+    await res.arrayBuffer();
+  });
+
+  test('the OpenAPI document, MCP JSON responses and pages are compressed', async () => {
+    const doc = await raw(`${app.api}/openapi.json`, { headers: { 'accept-encoding': 'br' } });
+    expect(doc.headers.get('content-encoding')).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(Buffer.from(await doc.arrayBuffer())).toString()).openapi).toMatch(/^3\.1/);
+
+    const mcp = await raw(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'accept-encoding': 'gzip',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers.get('content-encoding')).toBe('gzip');
+    expect(JSON.parse(gunzipSync(Buffer.from(await mcp.arrayBuffer())).toString()).result.tools.length).toBe(operations.length);
+
+    const page = await raw(`${app.url}/`, { headers: { 'accept-encoding': 'br' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toContain('<html');
+  });
+});
+
+describe('CORS', () => {
+  const preflightOf = (path: string, method = 'GET') =>
+    fetch(`${app.url}${path}`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.elsewhere.test',
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+
+  test('preflights on the API and /mcp are answered, without credentials', async () => {
+    for (const [path, method] of [
+      ['/api/v1/listings', 'GET'],
+      ['/api/v1/drafts', 'POST'],
+      ['/mcp', 'POST'],
+    ] as const) {
+      const res = await preflightOf(path, method);
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toContain(method);
+      const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
+      for (const h of ['authorization', 'content-type', 'idempotency-key', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
+        expect(allowed).toContain(h);
+      expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  test('cross-origin reads and bearer calls get Allow-Origin and the headers clients need exposed', async () => {
+    const read = await fetch(`${app.api}/listings`, { headers: { origin: 'https://app.elsewhere.test' } });
+    expect(read.headers.get('access-control-allow-origin')).toBe('*');
+    const exposed = read.headers.get('access-control-expose-headers')!.toLowerCase();
+    for (const h of ['ratelimit', 'ratelimit-policy', 'retry-after', 'etag', 'location', 'link', 'idempotent-replayed', 'mcp-session-id', 'x-request-id'])
+      expect(exposed.split(/,\s*/)).toContain(h);
+    expect(read.headers.get('access-control-allow-credentials')).toBeNull();
+    const me = await fetch(`${app.api}/me`, { headers: { origin: 'https://app.elsewhere.test', authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    expect(me.headers.get('access-control-allow-origin')).toBe('*');
+    const mcp = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://app.elsewhere.test',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  test('pages and site forms get no CORS', async () => {
+    const page = await fetch(`${app.url}/`, { headers: { origin: 'https://app.elsewhere.test' } });
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    const form = await preflightOf('/sign-in', 'POST');
+    expect(form.headers.get('access-control-allow-origin')).toBeNull();
+    expect(form.status).not.toBe(204);
+  });
+});
+
+describe('status details', () => {
+  test('a wrong method on an existing path is 405 with Allow, as a problem', async () => {
+    const res = await fetch(`${app.api}/listings`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const p = await res.json();
+    expect(p).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    expect(p.instance).toBe(res.headers.get('x-request-id'));
+    const page = await fetch(`${app.url}/docs`, { method: 'POST' });
+    expect(page.status).toBe(405);
+    expect(page.headers.get('allow')).toBe('GET');
+    expect((await fetch(`${app.api}/no-such-thing`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  test('a 201 carries Location: the created resource', async () => {
+    const res = await fetch(`${app.api}/drafts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://located.example' }),
+    });
+    expect(res.status).toBe(201);
+    const draft = await res.json();
+    expect(res.headers.get('location')).toBe(`${app.api}/drafts/${draft.id}`);
+    const got = await fetch(res.headers.get('location')!, { headers: { authorization: `Bearer ${key}` } });
+    expect(got.status).toBe(200);
+    expect((await got.json()).id).toBe(draft.id);
+    // Every create operation says where it points.
+    for (const op of operations.filter((o) => o.status === 201)) expect(typeof op.location).toBe('function');
+  });
+
+  test('paginated lists carry Link headers for next and prev (RFC 8288)', async () => {
+    const first = await fetch(`${app.api}/listings?per_page=10&sort=newest`);
+    expect(first.headers.get('link')).toBe(`<${app.api}/listings?per_page=10&sort=newest&page=2>; rel="next"`);
+    const middle = await fetch(`${app.api}/listings?per_page=10&page=2`);
+    expect(middle.headers.get('link')).toBe(`<${app.api}/listings?per_page=10&page=3>; rel="next", <${app.api}/listings?per_page=10&page=1>; rel="prev"`);
+    const last = await fetch(`${app.api}/listings?per_page=10&page=3`);
+    expect(last.headers.get('link')).toBe(`<${app.api}/listings?per_page=10&page=2>; rel="prev"`);
+    expect((await fetch(`${app.api}/listings/wire-01`)).headers.get('link')).toBeNull();
+  });
+
+  test('every error carries the request id, as x-request-id and as the problem instance', async () => {
+    const cases: [string, RequestInit][] = [
+      [`${app.api}/listings/no-such-listing`, {}],
+      [`${app.api}/listings?per_page=1000`, {}],
+      [`${app.url}/no/such/path`, { headers: { accept: 'application/json' } }],
+      [`${app.api}/me`, {}],
+      [`${app.api}/drafts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{not json' }],
+      [`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: 'x' }],
+    ];
+    for (const [url, init] of cases) {
+      const res = await fetch(url, init);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const id = res.headers.get('x-request-id');
+      expect(id).toBeTruthy();
+      if (res.headers.get('content-type')?.includes('problem+json')) expect((await res.json()).instance).toBe(id);
+      else await res.arrayBuffer();
+    }
+    const sent = await fetch(`${app.url}/no/such/path`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(sent.headers.get('x-request-id')).toBe('trace-123');
+  });
+});

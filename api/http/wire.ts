@@ -1,0 +1,179 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { Elysia } from 'elysia';
+
+/**
+ * The wire as every client meets it, applied to each response on its way out: CORS for the public
+ * API and /mcp, the request id on every error, and gzip or brotli for text bodies.
+ */
+
+/** Where browser apps on other origins may call: the API and MCP, never pages or site forms. */
+export const isCorsPath = (pathname: string) => pathname.startsWith('/api/') || pathname === '/mcp';
+
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-Request-Id, If-None-Match';
+const EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Link, Idempotent-Replayed, Mcp-Session-Id, X-Request-Id, WWW-Authenticate';
+const PREFLIGHT_MAX_AGE = '86400';
+
+/**
+ * Credentials here are bearer tokens the caller sends explicitly, never cookies, so any origin may
+ * call and Access-Control-Allow-Credentials is never sent (a page cannot ride on a visitor's session).
+ */
+export const CORS_HEADERS: Record<string, string> = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE_HEADERS };
+
+/** The answer to a CORS preflight on an API or MCP path; undefined for anything else. */
+export function preflight(request: Request): Response | undefined {
+  if (request.method !== 'OPTIONS') return undefined;
+  const { pathname } = new URL(request.url);
+  if (!isCorsPath(pathname)) return undefined;
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': ALLOW_METHODS,
+      'access-control-allow-headers': ALLOW_HEADERS,
+      'access-control-max-age': PREFLIGHT_MAX_AGE,
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+/** Bodies smaller than this go as they are: the encoding saves less than it costs. */
+export const MIN_COMPRESS_BYTES = 1024;
+const COMPRESSIBLE = /^(application\/([a-z.+-]*\+)?json|application\/(javascript|xml)|text\/(?!event-stream)|image\/svg\+xml)/i;
+
+export type Encoding = 'br' | 'gzip';
+
+/** The encoding to answer with (RFC 9110 12.5.3): brotli, then gzip, never one with q=0. */
+export function negotiateEncoding(header: string | null): Encoding | null {
+  if (!header) return null;
+  const q = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name.trim(), qp ? Number(qp.slice(2)) || 0 : 1);
+  }
+  const weight = (e: string) => q.get(e) ?? q.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return null;
+}
+
+/** An ETag of one encoding of a body: the identity ETag with the encoding as a suffix inside the quotes. */
+export const encodedEtag = (etag: string, enc: Encoding) => etag.replace(/"$/, `-${enc}"`);
+/** The identity ETag an encoded ETag was made from (If-None-Match compares against that). */
+export const identityEtag = (etag: string) => etag.replace(/-(br|gzip)"$/, '"');
+
+const compressors: Record<Encoding, (b: Uint8Array) => Uint8Array> = {
+  // Quality 4: most of brotli's gain on JSON and HTML at a small fraction of the default's (11) time.
+  br: (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: b.byteLength } }),
+  gzip: (b) => gzipSync(b, { level: 6 }),
+};
+
+/** Encoded bodies by their ETag: cached reads are answered many times, compressed once. */
+const encodedByEtag = new Map<string, Uint8Array>();
+const MAX_ENCODED = 2000;
+const MAX_REMEMBERED_BYTES = 512 * 1024;
+
+function encode(body: Uint8Array, enc: Encoding, etag: string | null): Uint8Array {
+  const key = etag ? `${enc}:${etag}` : null;
+  const hit = key ? encodedByEtag.get(key) : undefined;
+  if (hit) return hit;
+  const out = compressors[enc](body);
+  if (key && out.byteLength <= MAX_REMEMBERED_BYTES) {
+    if (encodedByEtag.size >= MAX_ENCODED) encodedByEtag.delete(encodedByEtag.keys().next().value!);
+    encodedByEtag.set(key, out);
+  }
+  return out;
+}
+
+function addVary(headers: Headers, value: string) {
+  const vary = headers.get('vary');
+  if (!vary) headers.set('vary', value);
+  else if (
+    !vary
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(value.toLowerCase())
+  )
+    headers.set('vary', `${vary}, ${value}`);
+}
+
+const requestIdOf = (request: Request) => request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID();
+
+/**
+ * Every response on its way out. Errors carry the request id (header and the problem's `instance`);
+ * API and MCP responses carry CORS headers; text bodies of 1 KB and more are compressed when the
+ * client accepts it, with `Vary: Accept-Encoding` and an ETag per encoding.
+ */
+export async function finishResponse(request: Request, response: Response): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const headers = new Headers(response.headers);
+  let body: BodyInit | null = response.body;
+  let changed = false;
+
+  if (isCorsPath(pathname)) {
+    for (const [k, v] of Object.entries(CORS_HEADERS)) headers.set(k, v);
+    changed = true;
+  }
+
+  const type = headers.get('content-type') ?? '';
+  if (response.status >= 400) {
+    const id = headers.get('x-request-id') ?? requestIdOf(request);
+    headers.set('x-request-id', id);
+    changed = true;
+    if (/^application\/problem\+json/i.test(type) && response.body) {
+      const text = await response.text();
+      try {
+        const p = JSON.parse(text) as Record<string, unknown>;
+        body = p.instance ? text : JSON.stringify({ ...p, instance: id });
+      } catch {
+        body = text;
+      }
+    }
+  }
+
+  if (COMPRESSIBLE.test(type) && !headers.has('content-encoding') && response.status !== 304 && response.status !== 204 && request.method !== 'HEAD') {
+    addVary(headers, 'Accept-Encoding');
+    changed = true;
+    const enc = negotiateEncoding(request.headers.get('accept-encoding'));
+    if (enc && body !== null) {
+      const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+      body = bytes;
+      if (bytes.byteLength >= MIN_COMPRESS_BYTES) {
+        const etag = headers.get('etag');
+        body = encode(bytes, enc, etag) as Uint8Array<ArrayBuffer>;
+        headers.set('content-encoding', enc);
+        headers.delete('content-length');
+        if (etag) headers.set('etag', encodedEtag(etag, enc));
+      }
+    }
+  } else if (response.status === 304) {
+    // A 304 names the representation the client holds: the encoded one when it asked with that ETag.
+    const etag = headers.get('etag');
+    const held = request.headers.get('if-none-match');
+    if (etag && held) {
+      for (const enc of ['br', 'gzip'] as const) {
+        if (held.includes(encodedEtag(etag, enc).replace(/^W\//, ''))) {
+          headers.set('etag', encodedEtag(etag, enc));
+          break;
+        }
+      }
+    }
+    addVary(headers, 'Accept-Encoding');
+    changed = true;
+  }
+
+  if (!changed) return response;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The wire as a global Elysia plugin: preflights answered before routing, every mapped response finished. */
+export function wirePlugin() {
+  return new Elysia({ name: 'wire' })
+    .onRequest(({ request }) => preflight(request))
+    .mapResponse({ as: 'global' }, async (ctx) => {
+      const value = (ctx as unknown as { responseValue?: unknown; response?: unknown }).responseValue ?? (ctx as { response?: unknown }).response;
+      if (value instanceof Response) return finishResponse(ctx.request, value);
+    });
+}
