@@ -105,6 +105,13 @@ describe('ops recrawl', () => {
     expect(run.errors).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.lines.at(-1)).toMatch(/3\/3 \(100%\) done 3, failed 0/);
+    // Non-TTY mode: plain progress lines, the last one at 100%.
+    expect(run.lines.every((line) => line.startsWith('recrawl batch') || line.startsWith('batch '))).toBe(true);
+    // One host, one job at a time: siteA's two listings were crawled one after the other (with two
+    // jobs running at once), so the first crawl read all its pages before the second read robots.txt.
+    const robots = siteA.hits.flatMap((h, i) => (h === '/robots.txt' ? [i] : []));
+    expect(robots.length).toBe(2);
+    expect(siteA.hits.slice(robots[0], robots[1])).toEqual(expect.arrayContaining(['/about', '/pricing', '/faq', '/contact']));
     const { sql } = env.app;
     const [l] = await sql`select tagline, city, features, short_description, last_crawled_at, not_found_on_website from listings where id = ${seeded}`;
     expect(l.tagline).toBe('Private note-taking for research teams'); // the AI's: refreshed
