@@ -80,6 +80,11 @@ try {
     });
     if (run.status !== 0) process.exitCode = 1;
   }
+  // Re-crawl of 1,000 listings on fixture hosts by the worker process (bench/recrawl.ts), on the same database.
+  if (!only || only.includes('recrawl')) {
+    const run = spawnSync(process.execPath, [join(root, 'bench/recrawl.ts')], { stdio: 'inherit', env: { ...process.env, BENCH_DATABASE_URL: db.url } });
+    if (run.status !== 0) process.exitCode = 1;
+  }
 } finally {
   hello.kill('SIGTERM');
   edge.kill('SIGTERM');

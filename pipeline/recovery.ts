@@ -21,7 +21,8 @@ export const RECOVERY_EVERY_MS = 15_000;
 export function recoveryHorizons(config: Config): Record<string, number> {
   const base = config.jobRecoverySeconds;
   const drafting = config.drafter.kind === 'llm' ? Math.max(base, Math.ceil((2 * config.drafter.timeoutMs) / 1000) + 30) : base;
-  return { crawl_draft: base, crawl_competitor: base, draft_profile: drafting, regenerate_draft: drafting, compare_draft: drafting };
+  // recrawl_listing crawls and drafts in one job (also run by `ops recrawl`, which an operator may stop with Ctrl-C).
+  return { crawl_draft: base, crawl_competitor: base, draft_profile: drafting, regenerate_draft: drafting, compare_draft: drafting, recrawl_listing: drafting };
 }
 
 const GAVE_UP: Record<string, { reason: string; detail: string }> = {

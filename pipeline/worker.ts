@@ -13,6 +13,7 @@ import { draftProfile } from './tasks/draft-profile.ts';
 import { regenerateDraft } from './tasks/regenerate-draft.ts';
 import { crawlCompetitor } from './tasks/crawl-competitor.ts';
 import { compareDraft } from './tasks/compare-draft.ts';
+import { recrawlListing } from './tasks/recrawl-listing.ts';
 import { sweepDrafts } from './tasks/sweep-drafts.ts';
 import type { DraftDeps } from './tasks/draft-deps.ts';
 import { sendMail, type MailDeps } from './tasks/send-mail.ts';
@@ -36,7 +37,7 @@ export function databaseTasks(deps: TaskDeps): TaskList {
   };
 }
 
-/** The submission pipeline's tasks: crawl, draft, redraft, competitor crawl and comparison. */
+/** The submission pipeline's tasks: crawl, draft, redraft, competitor crawl and comparison, and operators' re-crawls. */
 export function draftTasks(deps: DraftDeps): TaskList {
   return {
     [JOBS.crawl_draft.name]: crawlDraft(deps),
@@ -44,6 +45,7 @@ export function draftTasks(deps: DraftDeps): TaskList {
     [JOBS.regenerate_draft.name]: regenerateDraft(deps),
     [JOBS.crawl_competitor.name]: crawlCompetitor(deps),
     [JOBS.compare_draft.name]: compareDraft(deps),
+    [JOBS.recrawl_listing.name]: recrawlListing(deps),
   };
 }
 
@@ -186,6 +188,51 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     await sql.end({ timeout: 5 });
     await pgPool.end().catch(() => {});
   };
+  runner.promise.then(close, close);
+  return runner;
+}
+
+/**
+ * A runner of re-crawl jobs only, for `ops recrawl` while it is attached to a batch: it works
+ * through the batch at the operator's --concurrency even when no worker is running (a running
+ * worker takes jobs too; the per-host queues keep each host to one job at a time either way).
+ */
+export async function startRecrawlRunner(
+  config: Config,
+  databaseUrl: string,
+  opts: { concurrency: number; fetcher?: SafeFetch; logger?: Logger },
+): Promise<Runner> {
+  const sql = connect(databaseUrl, { max: opts.concurrency + 2, connectTimeoutMs: config.db.connectTimeoutMs });
+  const deps: DraftDeps = {
+    sql,
+    fetcher:
+      opts.fetcher ??
+      createSafeFetcher({
+        allowLoopback: config.allowLoopbackFetch,
+        userAgent: config.crawlerUserAgent,
+        timeoutMs: 10_000,
+        maxBytes: CRAWL_LIMITS.maxBytesPerPage,
+      }),
+    drafter: createDrafter(config.drafter),
+    userAgent: config.crawlerUserAgent,
+    crawl: CRAWL_LIMITS,
+    competitorMaxPages: 10,
+  };
+  let runner: Runner;
+  try {
+    runner = await run({
+      connectionString: databaseUrl,
+      concurrency: opts.concurrency,
+      noHandleSignals: true,
+      pollInterval: 500,
+      logger: opts.logger ?? new Logger(() => () => {}),
+      taskList: { [JOBS.recrawl_listing.name]: recrawlListing(deps) },
+    });
+  } catch (error) {
+    await sql.end({ timeout: 5 });
+    throw error;
+  }
+  const close = () => sql.end({ timeout: 5 });
   runner.promise.then(close, close);
   return runner;
 }

@@ -108,6 +108,24 @@ export const MyListing = Type.Object({
   fields: Type.Record(Type.String(), Type.Unknown(), { description: 'Every editable company field and its value.' }),
   socials: Type.Record(Type.String(), Type.String()),
   faqs: Type.Array(Type.Object({ question: Type.String(), answer: Type.String() })),
+  proposed_changes: Type.Array(
+    Type.Object({
+      field: Type.String(),
+      value: Type.Unknown({ description: 'The value the website states now, in the form update_my_listing takes.' }),
+      evidence: Type.Array(Type.Object({ quote: Type.String(), url: Type.String() })),
+      found_at: Iso,
+    }),
+    {
+      description:
+        'New values the last re-crawl of your website found for fields you edited, locked or wrote (never written over). Accept one by sending its value with update_my_listing; sending the field at all settles it.',
+    },
+  ),
+  vanished: Type.Array(
+    Type.Object({ field: Type.String(), value: Type.Unknown({ description: 'The value (or list items) kept on the listing.' }), found_at: Iso }),
+    {
+      description: 'Facts on your listing the last re-crawl no longer found on your website: kept, flagged for you to check.',
+    },
+  ),
   badge: Nullable(BadgeToPlace),
 });
 export const UpdatedListing = Type.Object({

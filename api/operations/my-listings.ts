@@ -97,6 +97,7 @@ export const myListingsOperations: Operation[] = [
       'socials replaces all links (platforms left out or empty are removed); faqs replaces all FAQs (max 10).',
       `apply_to: ["all"] (every other site of the network) or site keys; "all" together with keys is 400, an unknown key is 400 naming apply_to.<i>. Only the ${TRAVELLING_FIELDS.join(', ')} fields sent in this call travel, to the same company's listings on those sites; a site where the company has no listing is skipped. applied_to lists where they went. Default: this listing only.`,
       'Edits publish at once: public reads (get_listing, search) show them within the cache lifetime (CACHE_TTL_SECONDS, the cache is invalidated at once). Each listing the call changed gets one version (the changed parts before and after, the account, the credential as key:<id> or grant:<id>, the time); nothing is recorded when nothing changed (version_id null). The site team reads the same before/after copies in its moderation feed (npm run ops -- moderation).',
+      'proposed_changes and vanished (from an operator re-crawl of your website): sending a field settles both for that field: send the proposed value to accept it, any other value to keep yours.',
       'The answer is the owner view after the edit.',
     ),
     handler: async ({ listing_id, ...edit }, ctx) => {

@@ -51,8 +51,8 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is st
 // Text fields whose listing column is shorter than the draft's bound: cut to the listing's.
 const CUT: Partial<Record<DraftFieldName, number>> = LISTING_TEXT_MAX;
 
-/** The listing columns for the profile fields in scope. */
-function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: string, adjusted: Adjustment[]): Record<string, unknown> {
+/** The listing columns for the profile fields in scope (also what a re-crawl writes, core/recrawl). */
+export function fieldColumns(content: DraftContent, fields: DraftFieldName[], domain: string, adjusted: Adjustment[]): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
   const value = (f: DraftFieldName) => content.fields[f]?.value ?? null;
   for (const f of fields) {

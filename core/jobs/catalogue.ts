@@ -86,6 +86,21 @@ export const JOBS = {
     payload: NO_PAYLOAD,
     key: () => 'sweep_listings',
   }),
+  recrawl_listing: defineJob({
+    name: 'recrawl_listing',
+    version: 1,
+    maxAttempts: 3,
+    about:
+      "Re-crawls a listing's website for an operator batch: refreshes the values still in the AI's hands, proposes changes to the owner's own values, flags facts that vanished.",
+    payload: Type.Object(
+      { batch_id: Type.String({ format: 'uuid' }), listing_id: ListingId, host: Type.String({ minLength: 1, maxLength: 253 }) },
+      { additionalProperties: false },
+    ),
+    // One waiting re-crawl per listing, whatever batch asked for it.
+    key: (p) => `recrawl_listing:${p.listing_id}`,
+    // One queue per host: jobs of one host run one at a time, in order (politeness), across batches and workers.
+    queue: (p) => `recrawl:${p.host.toLowerCase()}`,
+  }),
   // Scheduled jobs (pipeline/worker.ts): one waiting job each, so a late run replaces the one queued.
   refresh_views: defineJob({
     name: 'refresh_views',

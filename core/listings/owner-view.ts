@@ -3,6 +3,7 @@
 import type { Sql } from '../../sql/db.ts';
 import { offsetOf } from '../../sql/queries/summaries.ts';
 import { missingListing, ownsListing, type ListingOwner } from './own-listing.ts';
+import { ownerFindings, type OwnerFindings } from '../recrawl/apply.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 
@@ -30,6 +31,9 @@ export interface OwnerListing {
   fields: Record<string, unknown>;
   socials: Record<string, string>;
   faqs: { question: string; answer: string }[];
+  /** From the last operator re-crawl: new values for fields the owner edited, and facts the site no longer states. */
+  proposed_changes: OwnerFindings['proposed_changes'];
+  vanished: OwnerFindings['vanished'];
   submitted: boolean;
   created_at: string;
   updated_at: string;
@@ -94,10 +98,11 @@ export async function ownerListing(owner: Pick<ListingOwner, 'sql' | 'userId' | 
        from listing_faqs q where q.listing_id = l.id) as faqs
     from listings l where l.id = ${id} and l.site_id = ${owner.siteId} and ${ownsListing(sql, owner.userId)}`;
   if (!row) throw missingListing(id);
-  return { ...row, next_step: nextStep(row) };
+  const found = await ownerFindings(sql, id);
+  return { ...row, ...found, next_step: nextStep({ ...row, ...found }) };
 }
 
-export type OwnerListingSummary = Omit<OwnerListing, 'fields' | 'socials' | 'faqs'>;
+export type OwnerListingSummary = Omit<OwnerListing, 'fields' | 'socials' | 'faqs' | 'proposed_changes' | 'vanished'>;
 
 /** The caller's listings on this site, any status, newest first. */
 export async function ownerListings(owner: Pick<ListingOwner, 'sql' | 'userId' | 'siteId'>, page: number, perPage: number, siteUrl: string) {
@@ -113,6 +118,9 @@ export async function ownerListings(owner: Pick<ListingOwner, 'sql' | 'userId' |
       { total: number }[]
     >`select count(*)::int as total from listings l where l.site_id = ${owner.siteId} and ${ownsListing(sql, owner.userId)}`;
   }
-  const items = rows.map(({ total: _t, ...r }) => ({ ...r, next_step: nextStep({ ...r, fields: {}, socials: {}, faqs: [] }) }));
+  const items = rows.map(({ total: _t, ...r }) => ({
+    ...r,
+    next_step: nextStep({ ...r, fields: {}, socials: {}, faqs: [], proposed_changes: [], vanished: [] }),
+  }));
   return { items, total };
 }

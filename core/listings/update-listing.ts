@@ -6,6 +6,7 @@ import { invalidFields, type FieldIssue } from '../errors/index.ts';
 import { LIST_FIELDS, TEXT_FIELDS, TRAVELLING_FIELDS, type EditableField } from './editable.ts';
 import { ownListingId, type ListingOwner } from './own-listing.ts';
 import { changes, recordVersion, snapshot, type VersionBy } from './versions.ts';
+import { settleFindings } from '../recrawl/apply.ts';
 
 export interface ListingEdit {
   fields?: Partial<Record<EditableField, unknown>>;
@@ -85,6 +86,8 @@ export async function updateMyListing(owner: ListingOwner, id: number, edit: Lis
     const cols = columnsOf(edit.fields ?? {});
     const targets = await targetSites(t, edit.apply_to ?? [], owner.siteId);
     const own = await writeListing(t, listingId, cols, edit, by);
+    // Sending a field settles what a re-crawl found for it: its proposal is accepted (or declined) and its vanished flag cleared.
+    await settleFindings(t, listingId, Object.keys(cols));
     let published = own.status !== 'draft';
 
     const travelling = Object.fromEntries(Object.entries(cols).filter(([k]) => (TRAVELLING_FIELDS as readonly string[]).includes(k)));

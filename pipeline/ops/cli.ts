@@ -22,7 +22,15 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   try {
     const prepared = await prepareDatabase(config, { reuseRunning: true, connections: 2, site: false });
     db = prepared;
-    code = await runOps(argv, { sql: prepared.sql, out, err, actor: process.env.OPS_ACTOR || userInfo().username, config });
+    code = await runOps(argv, {
+      sql: prepared.sql,
+      out,
+      err,
+      actor: process.env.OPS_ACTOR || userInfo().username,
+      config,
+      databaseUrl: prepared.url,
+      tty: process.stdout.isTTY === true,
+    });
   } catch (e) {
     err(`ops: ${e instanceof Error ? e.message : String(e)}`);
     code = 1;

@@ -11,6 +11,10 @@ export interface OpsIo {
   err: (line: string) => void;
   actor?: string;
   config?: Config;
+  /** The database's URL: `recrawl` runs its jobs in this process through graphile-worker while attached. */
+  databaseUrl?: string;
+  /** stdout is a terminal (progress bars instead of plain lines). */
+  tty?: boolean;
 }
 
 /** Exit codes: 0 done, 1 the command could not do it (no such user or key), 2 bad usage. */

@@ -9,6 +9,7 @@ import { moderationCommand } from './moderation.ts';
 import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 import { reviewsCommand } from './reviews.ts';
+import { recrawlCommand } from './recrawl.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   reviews: reviewsCommand,
   order: orderCommand,
   tasks: tasksCommand,
+  recrawl: recrawlCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

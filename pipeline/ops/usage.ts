@@ -59,6 +59,22 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       The site team's open tasks from orders (done_for_you, with the order's notes); --all
       includes closed ones. tasks done marks one done.
 
+  recrawl (--all | --status S | --category SLUG | --ids 1,2 | --slugs a,b | --crawled-before DATE)...
+          [--concurrency N] [--detach] [--interval S]
+      Re-crawl the selected listings of this site (selectors combine with and; --all is every live
+      listing) as one batch of worker jobs, one per listing (a listing already waiting in a batch is
+      not queued again), one host at a time (robots.txt and Crawl-delay honoured). Values still in
+      the AI's hands are refreshed with new quotes; values the owner edited, locked or wrote become
+      proposed changes the owner sees in get_my_listing; facts gone from the site are flagged, not
+      deleted. Shows a progress bar (plain lines every S seconds, default 10, when stdout is not a
+      terminal) and runs the jobs here too, N at a time (default 4); --detach only queues them.
+
+  recrawl status <batch> [--once] [--interval S]
+      Re-attach to a batch until it is through (--once: one progress line).
+
+  recrawl cancel <batch>
+      Listings of the batch still waiting are not re-crawled (their jobs are removed).
+
   help
       This text.
 
