@@ -4,6 +4,7 @@ import { DomainError } from '../core/errors/index.ts';
 import type { AppDeps } from './deps.ts';
 import { problemPagesPlugin } from './http/service-pages.ts';
 import { healthPlugin } from './health.ts';
+import { securityHeadersPlugin } from './http/security-headers.ts';
 import { restPlugin } from './http/rest-plugin.ts';
 import { openApiPlugin } from './openapi/mount.ts';
 import { mcpPlugin } from './mcp/mount.ts';
@@ -38,6 +39,7 @@ export function buildApp(deps: AppDeps) {
       deps.log.error({ err: error }, 'unhandled error');
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
     })
+    .use(securityHeadersPlugin(config))
     .use(healthPlugin(deps))
     .use(problemPagesPlugin(deps))
     .use(restPlugin(deps))

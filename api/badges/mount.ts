@@ -72,7 +72,7 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
         'x-content-type-options': 'nosniff',
         'cross-origin-resource-policy': 'cross-origin',
         // Opened directly, an SVG is a document: it needs no script or outside content.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       };
       if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
       return new Response(image.body, { headers });

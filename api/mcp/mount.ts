@@ -3,7 +3,6 @@ import {
   createMcpHandler,
   isLegacyRequest,
   McpServer,
-  originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
@@ -113,24 +112,62 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     body !== undefined && (await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes }))
       ? legacyJson(request, body, authInfo)
       : handler.fetch(request, { authInfo });
-  // DNS-rebinding guard the transport spec asks for: a browser page from another site gets 403.
-  const allowedOrigins = [new URL(config.siteUrl).hostname];
+  // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
+  // host and port, not the host alone) gets 403. Requests without Origin are not from a browser page.
+  const siteOrigin = new URL(config.siteUrl).origin;
+  const foreignOrigin = (request: Request): Response | null => {
+    const origin = request.headers.get('origin');
+    if (origin === null) return null;
+    let same = false;
+    try {
+      same = new URL(origin).origin === siteOrigin;
+    } catch {
+      same = false;
+    }
+    return same ? null : problemResponse(problem(config.siteUrl, 'forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint.`));
+  };
 
-  // A declared oversized body is refused as a problem before the SDK reads it; the SDK's own cap
-  // (maxRequestBodySize) still covers bodies sent without a length.
-  const tooLarge = (request: Request) =>
-    Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
-      ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
-      : null;
+  // The body is read here, counting bytes as they arrive, so that a chunked body (no
+  // Content-Length) is held to the same cap as a declared one; the SDK then gets it buffered.
+  const tooLarge = () => problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
+  const buffered = async (request: Request): Promise<Request | Response> => {
+    if (Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes) return tooLarge();
+    if (!request.body) return request;
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > config.maxBodyBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      body.set(c, at);
+      at += c.byteLength;
+    }
+    const headers = new Headers(request.headers);
+    headers.delete('transfer-encoding');
+    headers.set('content-length', String(size));
+    return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
+  };
   const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
   const withHeaders = (res: Response, headers: Record<string, string>) => {
     const out = new Response(res.body, res);
     for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
     return out;
   };
-  const serve = async (request: Request) => {
-    const early = originValidationResponse(request, allowedOrigins) ?? tooLarge(request);
-    if (early) return early;
+  const serve = async (incoming: Request) => {
+    const refused = foreignOrigin(incoming);
+    if (refused) return refused;
+    const request = await buffered(incoming);
+    if (request instanceof Response) return request;
     const g = await gate(request);
     const limit = await rateLimit(request, g, g.write);
     if (limit.refused) return limit.refused;
