@@ -259,6 +259,12 @@ export function notePeerAddress(request: Request, address: string | null | undef
   if (address) peers.set(request, address);
 }
 
+/** A request rebuilt from another (e.g. with its body buffered) keeps the peer address noted on it. */
+export function carryPeerAddress(from: Request, to: Request): Request {
+  notePeerAddress(to, peers.get(from));
+  return to;
+}
+
 /**
  * The client's address, normalized (IPv4-mapped IPv6 becomes IPv4, zone dropped). With trustProxy,
  * the LAST X-Forwarded-For entry: the one our own proxy appended; earlier entries are whatever the

@@ -13,6 +13,7 @@ import type { AppDeps } from '../deps.ts';
 import { operationContext } from '../http/context.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import { rateGate } from '../http/rate-gate.ts';
+import { carryPeerAddress } from '../http/rate-limit.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
@@ -155,7 +156,7 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     const headers = new Headers(request.headers);
     headers.delete('transfer-encoding');
     headers.set('content-length', String(size));
-    return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
+    return carryPeerAddress(request, new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
   };
   const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
   const withHeaders = (res: Response, headers: Record<string, string>) => {
