@@ -4,6 +4,7 @@ import { DomainError } from '../core/errors/index.ts';
 import type { AppDeps } from './deps.ts';
 import { problemPagesPlugin } from './http/service-pages.ts';
 import { healthPlugin } from './health.ts';
+import { securityHeadersPlugin } from './http/security-headers.ts';
 import { restPlugin } from './http/rest-plugin.ts';
 import { openApiPlugin } from './openapi/mount.ts';
 import { mcpPlugin } from './mcp/mount.ts';
@@ -49,6 +50,7 @@ export function buildApp(deps: AppDeps) {
       return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
     })
     .use(wirePlugin())
+    .use(securityHeadersPlugin(config))
     .use(healthPlugin(deps))
     .use(problemPagesPlugin(deps))
     .use(restPlugin(deps))

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { problem, problemResponse } from '../http/problem.ts';
+import { addressKey, clientAddress, rateLimitedResponse, rateLimitHeaders } from '../http/rate-limit.ts';
 import { listingBadges } from '../../sql/queries/badges.ts';
 import { describeBadge, KIND_PATTERN } from './catalogue.ts';
 import { MODES, renderBadgeSvg, SHAPES, SIZES, type Mode, type Shape, type Size } from './svg.ts';
@@ -35,13 +36,21 @@ function readQuery(url: URL): { choice: Choice; issues: Issue[] } {
  * GET {site_url}/badges/{slug}/{kind}.svg?shape=&mode=light|dark&size= — the images get_badges
  * links to. 400 for a bad shape/mode/size, 404 for an unknown listing or a kind it may not show.
  */
-export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log'>) {
+export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>) {
   const { config, sql, site, cache, log } = deps;
+  // Badge images are anonymous reads: they spend the client address's anonymous read budget,
+  // like any other public read (each visitor's browser loads the badges of the page it shows).
+  const limited = async (request: Request): Promise<{ refused: Response | null; headers: Record<string, string> }> => {
+    const d = await deps.limiter.consume('anonymous_read', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
+    return { refused: d.allowed ? null : rateLimitedResponse(config.siteUrl, d), headers: rateLimitHeaders(d) };
+  };
   const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
 
   return new Elysia({ name: 'badges' }).get('/badges/:slug/:file', async ({ request, params }) => {
     // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
     if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
+    const limit = await limited(request);
+    if (limit.refused) return limit.refused;
     try {
       const { choice, issues } = readQuery(new URL(request.url));
       if (issues.length) {
@@ -53,11 +62,18 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
       if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(`No badge image ${slug}/${params.file}.`);
 
       const key = `badge-svg:${slug}:${kind}:${choice.shape}:${choice.mode}:${choice.size}`;
+      // Negative cache: an unknown slug is remembered like an image (same TTL, dropped by the next
+      // write through the cache generation), so made-up slugs do not reach the database each time.
+      const missingKey = `badge-missing:${slug}`;
       let image = await cache.get(key);
+      if (!image && (await cache.get(missingKey))) return notFound(`No listing with slug "${slug}" on this site.`);
       if (!image) {
         const gen = cache.generation;
         const listing = await listingBadges(sql, site.id, slug);
-        if (!listing) return notFound(`No listing with slug "${slug}" on this site.`);
+        if (!listing) {
+          if (gen === cache.generation) await cache.set(missingKey, { body: '', etag: '' });
+          return notFound(`No listing with slug "${slug}" on this site.`);
+        }
         const row = listing.badges.find((b) => b.kind === kind);
         if (!row) return notFound(`The listing "${slug}" has no ${kind} badge.`);
         const art = describeBadge(row, listing.name, site.name).art;
@@ -72,8 +88,9 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
         'x-content-type-options': 'nosniff',
         'cross-origin-resource-policy': 'cross-origin',
         // Opened directly, an SVG is a document: it needs no script or outside content.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       };
+      Object.assign(headers, limit.headers);
       if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
       return new Response(image.body, { headers });
     } catch (err) {

@@ -9,14 +9,14 @@ export type RateGate = (
 ) => Promise<{ refused: Response | null; headers: Record<string, string> }>;
 
 /**
- * One rate-limit step for REST and MCP: a valid credential spends its own budget (reads or
- * writes), anything else spends its client address's anonymous budget. Every response carries the
+ * One rate-limit step for REST and MCP: a valid credential spends its person's budget (reads or
+ * writes), shared by all their keys and grants, anything else spends its client address's anonymous budget. Every response carries the
  * RateLimit headers; a refused request gets the 429 problem with Retry-After.
  */
 export function rateGate(limiter: RateLimiter, config: Config): RateGate {
   return async (request, ctx, write) => {
     const address = clientAddress(request, { trustProxy: config.trustProxy });
-    const { cls, key } = rateTarget({ credentialId: ctx.principal?.credentialId ?? null, address, write });
+    const { cls, key } = rateTarget({ userId: ctx.principal?.userId ?? null, address, write });
     const d = await limiter.consume(cls, key);
     return { refused: d.allowed ? null : rateLimitedResponse(config.siteUrl, d), headers: rateLimitHeaders(d) };
   };

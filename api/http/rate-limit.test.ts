@@ -85,10 +85,10 @@ describe('client addresses and keys', () => {
     expect(clientAddress(req, { trustProxy: false })).toBe('2001:db8::5');
   });
 
-  test('credentials count per credential by class; anonymous traffic per address', () => {
-    expect(rateTarget({ credentialId: 'k1', address: '192.0.2.1', write: false })).toEqual({ cls: 'authenticated_read', key: 'cred:k1' });
-    expect(rateTarget({ credentialId: 'k1', address: '192.0.2.1', write: true })).toEqual({ cls: 'write', key: 'cred:k1' });
-    expect(rateTarget({ credentialId: null, address: '2001:db8:1:2::9', write: false })).toEqual({ cls: 'anonymous_read', key: 'ip:2001:db8:1:2::/64' });
+  test('credentials count per person by class (all their keys and grants together); anonymous traffic per address', () => {
+    expect(rateTarget({ userId: 'u1', address: '192.0.2.1', write: false })).toEqual({ cls: 'authenticated_read', key: 'user:u1' });
+    expect(rateTarget({ userId: 'u1', address: '192.0.2.1', write: true })).toEqual({ cls: 'write', key: 'user:u1' });
+    expect(rateTarget({ userId: null, address: '2001:db8:1:2::9', write: false })).toEqual({ cls: 'anonymous_read', key: 'ip:2001:db8:1:2::/64' });
   });
 });
 

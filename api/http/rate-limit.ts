@@ -7,8 +7,9 @@ import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
 /**
  * Rate limits (issue 3 item 5).
  *
- * Who is counted: a request with a valid credential counts against that credential only
- * (`cred:<id>`), as an authenticated read or a write; anything else (no credential, or one that
+ * Who is counted: a request with a valid credential counts against the person it belongs to
+ * (`user:<id>`), as an authenticated read or a write, whichever of their API keys or OAuth grants
+ * it uses: minting more keys or grants does not multiply the budget (issue 15); anything else (no credential, or one that
  * failed to authenticate) is anonymous traffic and counts against the client address (`ip:<addr>`,
  * IPv6 grouped by /64 because one host usually owns a whole /64). Authenticated requests do NOT
  * also count against their address: agents of many users often share egress addresses (NAT,
@@ -62,9 +63,9 @@ export interface RateLimiterOptions {
 }
 
 /** Which budget a request uses. `credentialId` is the authenticated credential (API key, OAuth grant), null when none is valid. */
-export function rateTarget(who: { credentialId: string | null; address: string; write: boolean }): { cls: RateClass; key: string } {
-  if (who.credentialId === null) return { cls: 'anonymous_read', key: addressKey(who.address) };
-  return { cls: who.write ? 'write' : 'authenticated_read', key: `cred:${who.credentialId}` };
+export function rateTarget(who: { userId: string | null; address: string; write: boolean }): { cls: RateClass; key: string } {
+  if (who.userId === null) return { cls: 'anonymous_read', key: addressKey(who.address) };
+  return { cls: who.write ? 'write' : 'authenticated_read', key: `user:${who.userId}` };
 }
 
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
@@ -256,6 +257,12 @@ export function rateLimitedResponse(siteUrl: string, d: RateDecision): Response 
 const peers = new WeakMap<Request, string>();
 export function notePeerAddress(request: Request, address: string | null | undefined): void {
   if (address) peers.set(request, address);
+}
+
+/** A request rebuilt from another (e.g. with its body buffered) keeps the peer address noted on it. */
+export function carryPeerAddress(from: Request, to: Request): Request {
+  notePeerAddress(to, peers.get(from));
+  return to;
 }
 
 /**

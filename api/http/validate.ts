@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { DomainError, invalidFields, type FieldIssue } from '../../core/errors/index.ts';
 import { registerFormats } from '../../core/schema/formats.ts';
 import type { Operation } from '../registry/operation.ts';
+import { bodyIssues } from '../../core/validation/limits.ts';
 
 export type Location = 'path' | 'query' | 'body';
 export interface RawInput {
@@ -50,16 +51,6 @@ function fieldName(path: string): string {
   );
 }
 
-/** Dotted paths of every string (or key) holding U+0000, however deep. */
-function nulFields(value: unknown, at: string): string[] {
-  if (typeof value === 'string') return value.includes('\u0000') ? [at || '(root)'] : [];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => {
-    const here = at ? `${at}.${k}` : k;
-    return k.includes('\u0000') ? [here] : nulFields(v, here);
-  });
-}
-
 /** Validates one part of the input; strings from the path and query are converted to the schema's types. */
 function part(
   schema: TObject | undefined,
@@ -78,8 +69,13 @@ function part(
     issues.push({ field: '(root)', in: where, message: 'must be a JSON object' });
     return {};
   }
-  // PostgreSQL text and jsonb cannot hold U+0000; refuse it here rather than fail in the database.
-  for (const field of nulFields(v, '')) issues.push({ field, in: where, message: 'must not contain the NUL character (U+0000)' });
+  // Shape and text first, without recursion: a deeply nested value would overflow the schema
+  // validator's stack, and PostgreSQL cannot hold U+0000 or a lone surrogate.
+  const shape = bodyIssues(v);
+  if (shape.length) {
+    for (const i of shape) issues.push({ ...i, in: where });
+    return {};
+  }
   v = convert ? convertStrings(schema, v as Record<string, unknown>) : Value.Clone(v);
   v = Value.Default(schema, v);
   const c = check(schema);

@@ -13,6 +13,7 @@ import type { AppDeps } from '../deps.ts';
 import { operationContext } from '../http/context.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import { rateGate } from '../http/rate-gate.ts';
+import { carryPeerAddress } from '../http/rate-limit.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
@@ -112,30 +113,62 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     body !== undefined && (await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes }))
       ? legacyJson(request, body, authInfo)
       : handler.fetch(request, { authInfo });
-  // DNS-rebinding guard the transport spec asks for. Browser apps on any origin may call (CORS,
-  // bearer tokens only, never cookies), so the guard is on the host the browser addressed: a page
-  // whose own name was rebound to this server's address sends its name as Host and gets 403.
-  const siteHost = new URL(config.siteUrl).hostname;
-  const rebound = (request: Request) =>
-    request.headers.has('origin') && new URL(request.url).hostname !== siteHost
-      ? problemResponse(problem(config.siteUrl, 'forbidden', `Requests from browsers must address ${siteHost}.`))
-      : null;
+  // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
+  // host and port, not the host alone) gets 403. Requests without Origin are not from a browser page.
+  const siteOrigin = new URL(config.siteUrl).origin;
+  const foreignOrigin = (request: Request): Response | null => {
+    const origin = request.headers.get('origin');
+    if (origin === null) return null;
+    let same = false;
+    try {
+      same = new URL(origin).origin === siteOrigin;
+    } catch {
+      same = false;
+    }
+    return same ? null : problemResponse(problem(config.siteUrl, 'forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint.`));
+  };
 
-  // A declared oversized body is refused as a problem before the SDK reads it; the SDK's own cap
-  // (maxRequestBodySize) still covers bodies sent without a length.
-  const tooLarge = (request: Request) =>
-    Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes
-      ? problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`))
-      : null;
+  // The body is read here, counting bytes as they arrive, so that a chunked body (no
+  // Content-Length) is held to the same cap as a declared one; the SDK then gets it buffered.
+  const tooLarge = () => problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
+  const buffered = async (request: Request): Promise<Request | Response> => {
+    if (Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes) return tooLarge();
+    if (!request.body) return request;
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > config.maxBodyBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      body.set(c, at);
+      at += c.byteLength;
+    }
+    const headers = new Headers(request.headers);
+    headers.delete('transfer-encoding');
+    headers.set('content-length', String(size));
+    return carryPeerAddress(request, new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
+  };
   const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
   const withHeaders = (res: Response, headers: Record<string, string>) => {
     const out = new Response(res.body, res);
     for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
     return out;
   };
-  const serve = async (request: Request) => {
-    const early = rebound(request) ?? tooLarge(request);
-    if (early) return early;
+  const serve = async (incoming: Request) => {
+    const refused = foreignOrigin(incoming);
+    if (refused) return refused;
+    const request = await buffered(incoming);
+    if (request instanceof Response) return request;
     const g = await gate(request);
     const limit = await rateLimit(request, g, g.write);
     if (limit.refused) return limit.refused;

@@ -81,9 +81,9 @@ describe('version negotiation and transport rules', () => {
     expect(res.headers.get('allow')).toBe('POST');
   });
 
-  test('browser apps on any origin are served (CORS); a page whose name was rebound to this server is refused', async () => {
-    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+  test('browser pages of this site are served; other origins and a page whose name was rebound to this server are refused', async () => {
     expect((await rpc('tools/list', {}, { origin: app.url, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+    expect((await rpc('tools/list', {}, { origin: 'https://elsewhere.test', 'mcp-protocol-version': '2025-11-25' })).status).toBe(403);
     const port = new URL(app.url).port;
     const rebound = await rpc('tools/list', {}, { origin: 'http://rebound.test', host: `rebound.test:${port}`, 'mcp-protocol-version': '2025-11-25' });
     expect(rebound.status).toBe(403);

@@ -28,6 +28,7 @@ import {
 import { DRAFT_LIST_FIELDS, DRAFT_TEXT_FIELDS, FIELD_STATES, SOCIAL_PLATFORMS, STORY_SECTIONS } from '../../core/drafts/fields.ts';
 import { DRAFT_PARTS, DRAFT_SECTIONS } from '../../core/drafts/model.ts';
 import { URL_MAX } from '../../core/drafts/submitted-url.ts';
+import { EMAIL_PATTERN, emailPattern, HTTPS_RULE, socialDescription, socialRule, urlPattern, VIDEO_HOSTS, VIDEO_RULE } from '../../core/validation/urls.ts';
 
 const Iso = Type.String({ format: 'date-time' });
 const Uuid = Type.String({ format: 'uuid', description: 'The draft id (a UUID).' });
@@ -44,6 +45,22 @@ const PartName = Type.Union(
 
 const fieldInputs: Record<string, TSchema> = {};
 for (const f of DRAFT_TEXT_FIELDS) fieldInputs[f] = Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX[f] })));
+// Typed fields: a blank value still deletes the field, anything else must be what the field is.
+fieldInputs.logo_url = Type.Optional(
+  Nullable(Type.String({ maxLength: TEXT_MAX.logo_url, pattern: urlPattern({}, { blank: true }), description: 'An absolute http(s) URL of the logo image.' })),
+);
+fieldInputs.demo_video_url = Type.Optional(
+  Nullable(
+    Type.String({
+      maxLength: TEXT_MAX.demo_video_url,
+      pattern: urlPattern(VIDEO_RULE, { blank: true }),
+      description: `An absolute http(s) URL on a video host (${VIDEO_HOSTS.join(', ')} or a subdomain).`,
+    }),
+  ),
+);
+fieldInputs.contact_email = Type.Optional(
+  Nullable(Type.String({ maxLength: TEXT_MAX.contact_email, pattern: emailPattern({ blank: true }), description: 'An e-mail address.' })),
+);
 for (const f of DRAFT_LIST_FIELDS) {
   fieldInputs[f] = Type.Optional(Nullable(Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), { maxItems: LIST_MAX_ITEMS })));
 }
@@ -65,10 +82,18 @@ const Founder = Type.Object(
   },
   { additionalProperties: false },
 );
-const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(Type.String({ maxLength: SOCIAL_URL_MAX }))])), {
-  additionalProperties: false,
-  description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links; an empty string or a platform left out removes it.`,
-});
+const Socials = Type.Object(
+  Object.fromEntries(
+    SOCIAL_PLATFORMS.map((p) => [
+      p,
+      Type.Optional(Type.String({ maxLength: SOCIAL_URL_MAX, pattern: urlPattern(socialRule(p), { blank: true }), description: socialDescription(p) })),
+    ]),
+  ),
+  {
+    additionalProperties: false,
+    description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link: an absolute http(s) URL on the platform's host. Replaces all links; an empty string or a platform left out removes it.`,
+  },
+);
 const Story = Type.Object(Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: STORY_SECTION_MAX }))])), {
   additionalProperties: false,
   description: `Founder story sections (${STORY_SECTIONS.join(', ')}), each max ${STORY_SECTION_MAX}. Replaces the whole story.`,
@@ -78,7 +103,9 @@ const Milestone = Type.Object(
     date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
     title: Type.String({ minLength: 1, maxLength: MILESTONE_TITLE_MAX }),
     description: Type.Optional(Nullable(Type.String({ maxLength: MILESTONE_DESCRIPTION_MAX }))),
-    url: Type.Optional(Nullable(Type.String({ maxLength: MILESTONE_URL_MAX, pattern: '^https://', description: 'An https link.' }))),
+    url: Type.Optional(
+      Nullable(Type.String({ maxLength: MILESTONE_URL_MAX, pattern: urlPattern(HTTPS_RULE, { blank: true }), description: 'An absolute https link.' })),
+    ),
   },
   { additionalProperties: false },
 );
@@ -90,7 +117,7 @@ export const SubmitListingBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const InviteBody = Type.Object({ email: Type.String({ format: 'email', maxLength: EMAIL_MAX }) }, { additionalProperties: false });
+export const InviteBody = Type.Object({ email: Type.String({ pattern: EMAIL_PATTERN, maxLength: EMAIL_MAX }) }, { additionalProperties: false });
 
 export const UpdateBody = Type.Object(
   {

@@ -9,7 +9,7 @@ import { ownDraftView, type DraftOwner } from '../../core/drafts/own-draft.ts';
 import { submitDraft } from '../../core/drafts/submit-draft.ts';
 import { updateDraft } from '../../core/drafts/update-draft.ts';
 import type { DraftUpdate } from '../../core/drafts/update-input.ts';
-import { INVITES_MAX, INVITE_TTL_DAYS } from '../../core/drafts/invites-store.ts';
+import { INVITES_MAX, INVITES_PER_DAY, INVITE_MAILS_PER_ADDRESS_PER_DAY, INVITE_TTL_DAYS } from '../../core/drafts/invites-store.ts';
 import { listDrafts } from '../../core/drafts/store.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 
@@ -102,6 +102,7 @@ export const draftsOperations: Operation[] = [
     notes: notes(
       NOT_YOURS,
       "Field states (spec section 3): a typed value makes the field edited (the AI had a value) or manual (it had none); null, a blank string or an empty list deletes it (deleted). lock_fields makes it override: it keeps its value and AI redrafts leave it alone. restore brings back the AI's latest value and evidence (state ai, or not_found when the site did not state it). Sections (faqs, founders, company_socials, founder_socials, story, milestones) follow the same rules as one unit, and lock_fields, regenerate and restore accept their names too.",
+      "Typed fields (issue 15): logo_url takes an absolute http(s) URL; demo_video_url one on YouTube, Vimeo, Loom or Wistia; contact_email an e-mail address; each social link an absolute http(s) URL on its platform's host (linkedin.com, x.com or twitter.com, github.com, ...; website and custom any host); milestone links https only. A blank value still deletes. Anything else is a 400 naming the field. Submit_draft copies only values that passed these rules.",
       "Sections replace the whole section: faqs (max 10 items; the spec's description mentions 5, its bound says 10: 10 is enforced), founders (max 6, the first is primary), milestones (max 50), company_socials and founder_socials (platforms left out or empty are removed), story (sections left out or empty are removed). An empty list or map deletes the section. seo replaces both title and meta.",
       "regenerate (max 5 names) redrafts those parts from the stored crawl in a background job: they are listed in regenerating until the job writes them (a few seconds; poll get_draft). The status stays ready meanwhile. Editing, locking or restoring a part while it is regenerating takes it off the list (the user's change wins). regenerate_error tells why the last redraft failed, if it did.",
       'While the draft is crawling or drafting, user values may be set (fields, sections, locks, seo, competitor_url): the AI draft then skips the parts the user set. regenerate and restore need the AI draft: 409 while crawling or drafting, and regenerate also 409 on a failed draft. restore of a part the AI never drafted is 409. regenerate of a part in state override is 409 (restore it or type a value first).',
@@ -130,6 +131,7 @@ export const draftsOperations: Operation[] = [
     notes: notes(
       NOT_YOURS,
       `At most ${INVITES_MAX} addresses per draft: inviting an 11th address is 409. Inviting an address again sends a fresh link (the earlier one stops working) and does not count twice; an address that has already accepted is 409.`,
+      `Mail to any address on your behalf is capped: ${INVITES_PER_DAY} invites a day per person over all their drafts, and ${INVITE_MAILS_PER_ADDRESS_PER_DAY} invite mails a day per address (re-sends included); past either the answer is 429 invite_daily_limit. The mail's only text from you is your address and the product's name (one line, at most 80 characters).`,
       `The link (${'{site_url}'}/invites/{token}) works once and expires after ${INVITE_TTL_DAYS} days; the token is never returned by the API. The invitee adds themselves as a founder on that page (no account needed: the link is the proof); the founders section of the draft (and of the listing, once submitted) gains them, at most 6 founders.`,
     ),
     handler: async ({ id, email }, ctx) =>

@@ -5,7 +5,6 @@ import {
   APPLY_TO_MAX,
   FAQS_MAX,
   FOUNDED_YEAR,
-  HTTP_URL_PATTERN,
   LIST_FIELDS,
   LIST_ITEM_MAX,
   LIST_MAX_ITEMS,
@@ -14,6 +13,7 @@ import {
   TRAVELLING_FIELDS,
 } from '../../core/listings/editable.ts';
 import { SOCIAL_PLATFORMS } from '../../core/drafts/fields.ts';
+import { EMAIL_PATTERN, socialDescription, socialRule, urlPattern, VIDEO_HOSTS, VIDEO_RULE } from '../../core/validation/urls.ts';
 
 const Iso = Type.String({ format: 'date-time' });
 export const ListingIdPath = Type.Object(
@@ -28,9 +28,12 @@ fieldInputs.country = Type.Optional(
   Type.String({ maxLength: 2, pattern: '^([A-Za-z]{2})?$', description: 'ISO 3166-1 alpha-2 code, any case (stored upper case); empty clears.' }),
 );
 fieldInputs.demo_video_url = Type.Optional(
-  emptyOr(Type.String({ maxLength: 500, pattern: HTTP_URL_PATTERN }), 'An absolute http(s) URL (max 500); empty clears.'),
+  emptyOr(
+    Type.String({ maxLength: 500, pattern: urlPattern(VIDEO_RULE) }),
+    `An absolute http(s) URL on a video host (${VIDEO_HOSTS.join(', ')} or a subdomain), max 500; empty clears.`,
+  ),
 );
-fieldInputs.contact_email = Type.Optional(emptyOr(Type.String({ maxLength: 254, format: 'email' }), 'An e-mail address (max 254); empty clears.'));
+fieldInputs.contact_email = Type.Optional(emptyOr(Type.String({ maxLength: 254, pattern: EMAIL_PATTERN }), 'An e-mail address (max 254); empty clears.'));
 for (const f of LIST_FIELDS) fieldInputs[f] = Type.Optional(Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), { maxItems: LIST_MAX_ITEMS }));
 fieldInputs.founded_year = Type.Optional(Nullable(Type.Integer({ minimum: FOUNDED_YEAR.min, maximum: FOUNDED_YEAR.max })));
 
@@ -42,11 +45,9 @@ const Faq = Type.Object(
   { question: Type.String({ minLength: 1, maxLength: 300 }), answer: Type.String({ minLength: 1, maxLength: 1500 }) },
   { additionalProperties: false },
 );
-const SocialUrl = emptyOr(
-  Type.String({ maxLength: SOCIAL_URL_MAX, pattern: HTTP_URL_PATTERN }),
-  'An absolute http(s) link (max 500); empty removes the platform.',
-);
-const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(SocialUrl)])), {
+const socialUrl = (p: string) =>
+  emptyOr(Type.String({ maxLength: SOCIAL_URL_MAX, pattern: urlPattern(socialRule(p)) }), `${socialDescription(p)} Max 500; empty removes the platform.`);
+const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(socialUrl(p))])), {
   additionalProperties: false,
   description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links.`,
 });

@@ -2,9 +2,9 @@
 // POST verifies the claim, so mail scanners that open links change nothing. The link is the proof.
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { csrfToken, csrfValid } from '../auth/csrf.ts';
+import { csrfToken } from '../auth/csrf.ts';
 import { html, page } from './html.ts';
-import { sitePage } from './common.ts';
+import { readCheckedForm, sitePage } from './common.ts';
 import { claimByLink, confirmClaimLink, type LinkClaim } from '../../core/claims/verify-claim.ts';
 
 type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
@@ -36,14 +36,9 @@ export function claimPage(deps: Deps) {
       });
     },
     async confirm(request: Request, link: string): Promise<Response> {
-      let data: FormData;
-      try {
-        data = await request.formData();
-      } catch {
-        return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` });
-      }
-      if (!csrfValid(config, request, data))
-        return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
+      // Size cap, NUL and invalid Unicode, CSRF: the checks every form of the site passes.
+      const read = await readCheckedForm(config, request);
+      if ('response' in read) return read.response;
       const c = await confirmClaimLink(sql, link, { siteName: deps.site.name });
       return refusal(c) ?? page({ title: 'Claim not confirmed', status: 409, body: html`<h1>Claim not confirmed</h1>` });
     },

@@ -6,6 +6,7 @@ import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { currentUser } from '../auth/session.ts';
 import { html, page, type Html } from './html.ts';
 import { addressKey, clientAddress, rateLimitHeaders, type RateLimiter } from '../http/rate-limit.ts';
+import { BODY_LIMITS, textIssue } from '../../core/validation/limits.ts';
 
 /** What a site page handler receives from Elysia (routes are mounted with parse: 'none'). */
 export interface SiteRequest {
@@ -117,9 +118,16 @@ export async function readCheckedForm(config: Config, request: Request): Promise
   } catch {
     return { response: messagePage({ status: 400, title: 'Bad request', message: 'The request was not a form submission.' }) };
   }
+  // The same text rules as JSON bodies (core/validation/limits.ts): no NUL, no lone surrogate.
+  let fields = 0;
   for (const [k, v] of form) {
-    if (k.includes('\u0000') || (typeof v === 'string' && v.includes('\u0000'))) {
-      return { response: messagePage({ status: 400, title: 'Bad request', message: 'The form contained the NUL character, which no field accepts.' }) };
+    if (++fields > BODY_LIMITS.items) {
+      return { response: messagePage({ status: 400, title: 'Bad request', message: 'That form had more fields than any form on this site.' }) };
+    }
+    const issue = textIssue(k) ?? (typeof v === 'string' ? textIssue(v) : null);
+    if (issue) {
+      const what = issue.includes('NUL') ? 'the NUL character' : 'invalid Unicode (a lone surrogate)';
+      return { response: messagePage({ status: 400, title: 'Bad request', message: `The form contained ${what}, which no field accepts.` }) };
     }
   }
   if (!csrfValid(config, request, form)) {

@@ -6,9 +6,9 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
 import { currentUser } from '../auth/session.ts';
-import { csrfToken, csrfValid } from '../auth/csrf.ts';
+import { csrfToken } from '../auth/csrf.ts';
 import { html, page } from './html.ts';
-import { sitePage } from './common.ts';
+import { readCheckedForm, sitePage } from './common.ts';
 import { inviteByToken, markInviteAccepted } from '../../core/drafts/invites-store.ts';
 import { contentOf, draftById, writeContent } from '../../core/drafts/store.ts';
 import { setSection } from '../../core/drafts/model.ts';
@@ -73,13 +73,10 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
     },
 
     async accept(request: Request, token: string): Promise<Response> {
-      let data: FormData;
-      try {
-        data = await request.formData();
-      } catch {
-        return gone('Bad request', 'The form could not be read.', 400);
-      }
-      if (!csrfValid(config, request, data)) return gone('Form expired', 'The form expired or came from another site. Open the invite link again.', 403);
+      // Size cap, NUL and invalid Unicode, CSRF: the checks every form of the site passes.
+      const read = await readCheckedForm(config, request);
+      if ('response' in read) return read.response;
+      const data = read.form;
       const text = (k: keyof Entered) => String(data.get(k) ?? '').trim();
       const entered: Entered = { name: text('name'), title: text('title'), bio: text('bio') };
       const errors: string[] = [];

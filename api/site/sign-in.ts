@@ -10,11 +10,10 @@ import { csrfField, field, messagePage, readCheckedForm, redirect, signInPath, s
 import { safeReturnTo } from './return-to.ts';
 import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
 import { signInMail } from './sign-in-mail.ts';
+import { isEmail } from '../../core/validation/urls.ts';
 
-// A pragmatic address check (the link mail is the real proof): one @, no spaces or specials in the
-// local part, a dotted domain of letters, digits and hyphens (any script: IDNs are fine).
-const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
-export const isEmailAddress = (s: string) => s.length <= 254 && EMAIL.test(s);
+// The one e-mail rule of the service (core/validation/urls.ts), as update_draft and invites use it.
+export const isEmailAddress = isEmail;
 
 /**
  * GET/POST /sign-in, GET/POST /sign-in/verify and POST /sign-out. Signing in takes two steps on

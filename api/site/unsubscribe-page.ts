@@ -2,9 +2,9 @@
 // shows a button, and only the button's POST stops the mail, so mail scanners change nothing.
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { csrfToken, csrfValid } from '../auth/csrf.ts';
+import { csrfToken } from '../auth/csrf.ts';
 import { html, page } from './html.ts';
-import { sitePage } from './common.ts';
+import { readCheckedForm, sitePage } from './common.ts';
 import { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from '../../core/listings/updates.ts';
 
 type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
@@ -30,14 +30,9 @@ export function unsubscribePage(deps: Deps) {
       });
     },
     async confirm(request: Request, secret: string): Promise<Response> {
-      let data: FormData;
-      try {
-        data = await request.formData();
-      } catch {
-        return page({ title: 'Bad request', status: 400, body: html`<h1>Bad request</h1>` });
-      }
-      if (!csrfValid(config, request, data))
-        return page({ title: 'Form expired', status: 403, body: html`<h1>Form expired</h1><p>Open the link in the mail again.</p>` });
+      // Size cap, NUL and invalid Unicode, CSRF: the checks every form of the site passes.
+      const read = await readCheckedForm(config, request);
+      if ('response' in read) return read.response;
       const t = await unsubscribe(sql, secret);
       return t ? done(t) : notValid();
     },

@@ -12,11 +12,23 @@ export interface Inviter extends DraftOwner {
   siteUrl: string;
 }
 
+/** A name as one short line: control characters and line breaks become spaces, then cut to 80. */
+export const plainName = (s: string): string =>
+  s
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .trim();
+
 /** Writes the invite and queues its e-mail under the draft's row lock (so the invite count cannot race). */
 export function inviteCofounder(inviter: Inviter, id: string, email: string) {
   return withOwnDraftLocked(inviter, id, async (t, row) => {
     const invite = await createInvite(t, { draftId: row.id, email: email.trim(), invitedBy: inviter.userId });
-    const product = (contentOf(row).fields.name?.value as string | null) ?? row.domain;
+    // The mail goes to any address: the only text in it from the inviter is their address and the
+    // product's name, and the name is one line of at most 80 characters (no links smuggled in a
+    // paragraph, no header injection through the subject).
+    const product = plainName((contentOf(row).fields.name?.value as string | null) ?? '') || row.domain;
     const link = `${inviter.siteUrl}/invites/${invite.token}`;
     await enqueueMail(t, {
       to: invite.email,

@@ -1,11 +1,15 @@
 // Co-founder invites of a draft: a single-use e-mailed link for the invitee to add their own
 // founder profile. Only the token's SHA-256 is stored.
 import type { Sql } from '../../sql/db.ts';
-import { conflict } from '../errors/index.ts';
+import { conflict, DomainError } from '../errors/index.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 
 export const INVITES_MAX = 10;
 export const INVITE_TTL_DAYS = 14;
+/** Invite mails one person may send in 24 hours, over all their drafts (an invite mail goes to any address). */
+export const INVITES_PER_DAY = 20;
+/** Invite mails one address may receive in 24 hours, from anyone (re-sending a link sends a mail too). */
+export const INVITE_MAILS_PER_ADDRESS_PER_DAY = 3;
 
 export interface InviteRow {
   id: number;
@@ -36,6 +40,18 @@ export async function createInvite(sql: Sql, i: { draftId: string; email: string
   if (!existing) {
     const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from draft_invites where draft_id = ${i.draftId}`;
     if (n >= INVITES_MAX) throw conflict('invite_limit_reached', `A draft has at most ${INVITES_MAX} co-founder invites; this one has ${n}.`);
+  }
+  // Mail to any address on a person's behalf: capped per person per day, over all their drafts.
+  // The advisory lock serialises one person's invites across drafts (the draft lock covers one).
+  await sql`select pg_advisory_xact_lock(hashtext('draft-invites'), hashtext(${i.invitedBy}::text))`;
+  const [{ sent, toAddress }] = await sql<{ sent: number; toAddress: number }[]>`
+    select (select count(*)::int from draft_invites where invited_by = ${i.invitedBy} and created_at > now() - interval '1 day') as sent,
+           (select count(*)::int from mail_outbox where kind = 'cofounder_invite' and lower(to_address) = lower(${i.email})
+              and created_at > now() - interval '1 day') as "toAddress"`;
+  if (sent >= INVITES_PER_DAY)
+    throw new DomainError('invite_daily_limit', `You sent ${sent} invites in the last day, the most a day allows; try again tomorrow.`);
+  if (toAddress >= INVITE_MAILS_PER_ADDRESS_PER_DAY) {
+    throw new DomainError('invite_daily_limit', `${i.email} was sent ${toAddress} invites in the last day, the most a day allows; try again tomorrow.`);
   }
   const token = newSecret(SECRET_PREFIX.invite);
   const [row] = await sql<InviteRow[]>`

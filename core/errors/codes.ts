@@ -76,6 +76,10 @@ export const ERROR_CODES = {
   nothing_to_restore: { kind: 'conflict', about: 'The AI has not drafted this field, so there is no AI value to restore.' },
   invite_limit_reached: { kind: 'conflict', about: 'A draft has at most 10 co-founder invites.' },
   invite_already_accepted: { kind: 'conflict', about: 'That address has already accepted an invite to this draft.' },
+  invite_daily_limit: {
+    kind: 'rate_limited',
+    about: 'A person invites at most 20 co-founders a day over all their drafts, and an address gets at most 3 invite mails a day; try again tomorrow.',
+  },
 
   // Publishing a listing (choose_free_listing).
   listing_not_submitted: { kind: 'conflict', about: 'Free launches are for listings saved by submit_draft; this one was not.' },

@@ -32,15 +32,4 @@ export const TRAVELLING_FIELDS = ['headline', 'summary', 'seo_title', 'seo_descr
 export const FAQS_MAX = 10;
 export const SOCIAL_URL_MAX = 500;
 export const APPLY_TO_MAX = 60;
-
-/** Absolute http(s) URL: what every URL field of an owner accepts. */
-export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
-export const isHttpUrl = (v: string): boolean => {
-  if (!new RegExp(HTTP_URL_PATTERN).test(v)) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-};
+// URL and e-mail rules: core/validation/urls.ts.
