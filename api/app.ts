@@ -15,6 +15,7 @@ import { botPagePlugin } from './site/bot-page.ts';
 import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
+import { observabilityPlugin, withEdgeMetrics } from './observability/edge-observability.ts';
 
 export type { AppDeps } from './deps.ts';
 export { API_PREFIX } from './http/prefix.ts';
@@ -24,9 +25,11 @@ export { API_PREFIX } from './http/prefix.ts';
  * root before any area is used, so it covers every route (and requests no route matches).
  * U+0000 in a URL, which PostgreSQL cannot hold, is refused by each reader before a query sees it.
  */
-export function buildApp(deps: AppDeps) {
+export function buildApp(appDeps: AppDeps) {
+  const deps = withEdgeMetrics(appDeps);
   const { config } = deps;
   return new Elysia({ normalize: false })
+    .use(observabilityPlugin(deps))
     .onError(({ code, request, error }) => {
       if (code === 'NOT_FOUND')
         return (

@@ -24,6 +24,10 @@ export interface Config {
   logLevel: string;
   /** The worker's probe and metrics port (/healthz, /readyz, /metrics); null: not served. */
   workerHealthPort: number | null;
+  /** Bearer token the edge's /metrics asks for; null: /metrics is open (keep it off the public balancer). */
+  metricsToken: string | null;
+  /** On SIGTERM the edge stops accepting and waits this long for requests in flight before cutting them. */
+  drainSeconds: number;
   /** Trust the first X-Forwarded-For hop as the client address (behind our own proxy only). */
   trustProxy: boolean;
   mail: { smtpUrl: string | null; from: string };
@@ -131,6 +135,8 @@ export function loadConfig(env: Env): Config {
     viewRefreshCron: env.VIEW_REFRESH_CRON || '* * * * *',
     logLevel: env.LOG_LEVEL || 'info',
     workerHealthPort: env.WORKER_HEALTH_PORT ? int(env, 'WORKER_HEALTH_PORT', 0, 0, 65535) : null,
+    metricsToken: env.METRICS_TOKEN || null,
+    drainSeconds: int(env, 'EDGE_DRAIN_SECONDS', 25, 0, 3600),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `no-reply@${new URL(siteUrl).hostname}` },
     auth: {
