@@ -1,4 +1,5 @@
 // Configuration is read once, at start, from the environment given; nothing reads env on import.
+import { PRODUCT_NAME, PRODUCT_TOKEN } from '../sql/product.ts';
 export interface Config {
   port: number;
   host: string;
@@ -138,7 +139,7 @@ export function loadConfig(env: Env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     drainSeconds: int(env, 'EDGE_DRAIN_SECONDS', 25, 0, 3600),
     trustProxy: bool(env, 'TRUST_PROXY', false),
-    mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `no-reply@${new URL(siteUrl).hostname}` },
+    mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `${PRODUCT_NAME} <no-reply@${new URL(siteUrl).hostname}>` },
     auth: {
       sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 720, 1, 8760),
       loginLinkTtlMinutes: int(env, 'LOGIN_LINK_TTL_MINUTES', 15, 1, 1440),
@@ -155,7 +156,7 @@ export function loadConfig(env: Env): Config {
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 48, 24, 8760),
     allowLoopbackFetch: bool(env, 'ALLOW_LOOPBACK_FETCH', false),
     claimDnsServer: env.CLAIM_DNS_SERVER || null,
-    crawlerUserAgent: env.CRAWLER_USER_AGENT || `ListingDirectoryBot/1.0 (+${siteUrl}/bot)`,
+    crawlerUserAgent: env.CRAWLER_USER_AGENT || `${PRODUCT_TOKEN}Bot/1.0 (+${siteUrl}/bot)`,
     drafter: {
       kind: oneOf(env, 'DRAFTER', env.OPENAI_API_KEY ? 'llm' : 'extractive', ['extractive', 'llm'] as const),
       openaiApiKey: env.OPENAI_API_KEY || null,
