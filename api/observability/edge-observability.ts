@@ -18,7 +18,14 @@ import { EdgeMetrics, type Surface } from './edge-metrics.ts';
  * never logged or used as labels: they carry ids, tokens in query strings, and unbounded values.
  */
 
-const started = new WeakMap<Request, number>();
+/** What a request's line needs, read when it arrives: Deno closes a request's headers once its response is sent. */
+interface Arrival {
+  t0: number;
+  method: string;
+  path: string;
+  requestId: string | null;
+}
+const started = new WeakMap<Request, Arrival>();
 const failures = new WeakMap<Request, unknown>();
 const mcpCalls = new WeakMap<Request, string>();
 
@@ -44,9 +51,8 @@ const KNOWN_TOOLS = new Set([...operations.map((o) => o.name), 'batch']);
 /** Only names the service knows become labels (an unknown tool or method is "other"), so labels stay bounded. */
 const mcpLabel = (name: string | undefined) => (!name ? 'other' : KNOWN_TOOLS.has(name) || /^[a-z]+(\/[a-z_]+)?$/i.test(name) ? name : 'other');
 
-export function classify(method: string, route: string | undefined, request: Request): { surface: Surface; operation: string } {
+export function classify(method: string, route: string | undefined, request: Request, path: string): { surface: Surface; operation: string } {
   if (route === undefined) {
-    const path = new URL(request.url).pathname;
     return { surface: path.startsWith(`${API_PREFIX}/`) || path === API_PREFIX ? 'rest' : path === '/mcp' ? 'mcp' : 'pages', operation: 'unmatched' };
   }
   if (route === '/mcp') return { surface: 'mcp', operation: mcpLabel(mcpCalls.get(request)) };
@@ -106,30 +112,41 @@ export function observabilityPlugin(deps: Pick<AppDeps, 'config' | 'log'> & { me
   const { metrics, log, config } = deps;
   return new Elysia({ name: 'observability' })
     .onRequest(({ request }) => {
-      started.set(request, performance.now());
+      started.set(request, {
+        t0: performance.now(),
+        method: request.method,
+        path: new URL(request.url).pathname,
+        requestId: request.headers.get('x-request-id')?.slice(0, 100) || null,
+      });
     })
     .onError({ as: 'global' }, ({ request, error, code }) => {
       // Remembered only: the root handler still answers. Elysia's own codes stand for themselves.
       failures.set(request, code === 'NOT_FOUND' || code === 'PARSE' ? code : error);
     })
     .onAfterResponse({ as: 'global' }, ({ request, route, set, responseValue }) => {
-      const t0 = started.get(request);
-      const seconds = t0 === undefined ? 0 : (performance.now() - t0) / 1000;
-      const failure = failures.get(request);
-      const status =
-        responseValue instanceof Response
-          ? responseValue.status
-          : failure !== undefined
-            ? statusOf(failure, config.siteUrl)
-            : typeof set.status === 'number'
-              ? set.status
-              : 200;
-      const { surface, operation } = classify(request.method, route || undefined, request);
-      metrics.request(surface, operation, status, seconds);
-      const headers = responseValue instanceof Response ? responseValue.headers : null;
-      if (headers?.get(REPLAYED_HEADER) === 'true') metrics.replay(operation);
-      const requestId = headers?.get('x-request-id') ?? request.headers.get('x-request-id')?.slice(0, 100) ?? crypto.randomUUID();
-      log.info({ requestId, method: request.method, surface, operation, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      // Bookkeeping must never fail a process: a request whose arrival was not seen is skipped.
+      const arrival = started.get(request);
+      if (!arrival) return;
+      try {
+        const seconds = (performance.now() - arrival.t0) / 1000;
+        const failure = failures.get(request);
+        const status =
+          responseValue instanceof Response
+            ? responseValue.status
+            : failure !== undefined
+              ? statusOf(failure, config.siteUrl)
+              : typeof set.status === 'number'
+                ? set.status
+                : 200;
+        const { surface, operation } = classify(arrival.method, route || undefined, request, arrival.path);
+        metrics.request(surface, operation, status, seconds);
+        const headers = responseValue instanceof Response ? responseValue.headers : null;
+        if (headers?.get(REPLAYED_HEADER) === 'true') metrics.replay(operation);
+        const requestId = headers?.get('x-request-id') ?? arrival.requestId ?? crypto.randomUUID();
+        log.info({ requestId, method: arrival.method, surface, operation, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      } catch (err) {
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'request metrics skipped');
+      }
     })
     .get('/metrics', async ({ request }) => {
       if (config.metricsToken) {
