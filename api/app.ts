@@ -18,6 +18,7 @@ import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
 import { finishResponse, isCorsPath, wirePlugin } from './http/wire.ts';
 import { allowedMethodsOf } from './http/allowed-methods.ts';
+import { observabilityPlugin, withEdgeMetrics } from './observability/edge-observability.ts';
 
 export type { AppDeps } from './deps.ts';
 export { API_PREFIX } from './http/prefix.ts';
@@ -27,7 +28,8 @@ export { API_PREFIX } from './http/prefix.ts';
  * root before any area is used, so it covers every route (and requests no route matches).
  * U+0000 in a URL, which PostgreSQL cannot hold, is refused by each reader before a query sees it.
  */
-export function buildApp(deps: AppDeps) {
+export function buildApp(appDeps: AppDeps) {
+  const deps = withEdgeMetrics(appDeps);
   const { config } = deps;
   let allowedMethods: ((pathname: string) => string[]) | undefined;
   // A request no route takes does not pass the wire's mapResponse: it is finished here.
@@ -42,6 +44,7 @@ export function buildApp(deps: AppDeps) {
     return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${pathname}.`));
   };
   const app = new Elysia({ normalize: false })
+    .use(observabilityPlugin(deps))
     .onError(({ code, request, error }) => {
       if (code === 'NOT_FOUND') return finishResponse(request, unrouted(request));
       if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));

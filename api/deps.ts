@@ -5,6 +5,7 @@ import type { ResponseCache } from './http/cache.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Site } from './registry/operation.ts';
 import type { DatabaseHealth } from '../core/database-guard.ts';
+import type { EdgeMetrics } from './observability/edge-metrics.ts';
 
 /** What the edge's areas are built from: read once at start and handed down. */
 export interface AppDeps {
@@ -16,4 +17,6 @@ export interface AppDeps {
   limiter: RateLimiter;
   /** The database breaker's view (readiness); absent when the pool is not guarded. */
   dbHealth?: DatabaseHealth;
+  /** Prometheus metrics of this edge; buildApp makes a registry when none is given. */
+  metrics?: EdgeMetrics;
 }

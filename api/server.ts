@@ -78,6 +78,17 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
     port = server.port;
     close = async () => {
+      // Stop listening at once (new connections are refused), let the requests in flight finish,
+      // and cut only what is still running after EDGE_DRAIN_SECONDS. stop(true) alone would cut
+      // them all: a client mid-request would get an empty reply.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const drained = Promise.resolve(server.stop(false)).then(() => true);
+      const late = new Promise<false>((r) => {
+        timer = setTimeout(() => r(false), config.drainSeconds * 1000);
+      });
+      const inTime = await Promise.race([drained, late]);
+      clearTimeout(timer);
+      if (!inTime) log.warn({ seconds: config.drainSeconds }, 'requests still running after the drain time: cutting them');
       server.stop(true);
     };
   } else if (g.Deno) {
@@ -96,6 +107,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     port,
     url: `http://127.0.0.1:${port}`,
     async stop() {
+      log.info('draining: no new connections, waiting for requests in flight');
       await close();
       stopped = true;
       await listener.unlisten().catch(() => {});

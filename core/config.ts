@@ -1,4 +1,5 @@
 // Configuration is read once, at start, from the environment given; nothing reads env on import.
+import { PRODUCT_NAME, PRODUCT_TOKEN } from '../sql/product.ts';
 export interface Config {
   port: number;
   host: string;
@@ -24,6 +25,10 @@ export interface Config {
   logLevel: string;
   /** The worker's probe and metrics port (/healthz, /readyz, /metrics); null: not served. */
   workerHealthPort: number | null;
+  /** Bearer token the edge's /metrics asks for; null: /metrics is open (keep it off the public balancer). */
+  metricsToken: string | null;
+  /** On SIGTERM the edge stops accepting and waits this long for requests in flight before cutting them. */
+  drainSeconds: number;
   /** Trust the first X-Forwarded-For hop as the client address (behind our own proxy only). */
   trustProxy: boolean;
   mail: { smtpUrl: string | null; from: string };
@@ -131,8 +136,10 @@ export function loadConfig(env: Env): Config {
     viewRefreshCron: env.VIEW_REFRESH_CRON || '* * * * *',
     logLevel: env.LOG_LEVEL || 'info',
     workerHealthPort: env.WORKER_HEALTH_PORT ? int(env, 'WORKER_HEALTH_PORT', 0, 0, 65535) : null,
+    metricsToken: env.METRICS_TOKEN || null,
+    drainSeconds: int(env, 'EDGE_DRAIN_SECONDS', 25, 0, 3600),
     trustProxy: bool(env, 'TRUST_PROXY', false),
-    mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `no-reply@${new URL(siteUrl).hostname}` },
+    mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `${PRODUCT_NAME} <no-reply@${new URL(siteUrl).hostname}>` },
     auth: {
       sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 720, 1, 8760),
       loginLinkTtlMinutes: int(env, 'LOGIN_LINK_TTL_MINUTES', 15, 1, 1440),
@@ -149,7 +156,7 @@ export function loadConfig(env: Env): Config {
     idempotencyTtlHours: int(env, 'IDEMPOTENCY_TTL_HOURS', 48, 24, 8760),
     allowLoopbackFetch: bool(env, 'ALLOW_LOOPBACK_FETCH', false),
     claimDnsServer: env.CLAIM_DNS_SERVER || null,
-    crawlerUserAgent: env.CRAWLER_USER_AGENT || `ListingDirectoryBot/1.0 (+${siteUrl}/bot)`,
+    crawlerUserAgent: env.CRAWLER_USER_AGENT || `${PRODUCT_TOKEN}Bot/1.0 (+${siteUrl}/bot)`,
     drafter: {
       kind: oneOf(env, 'DRAFTER', env.OPENAI_API_KEY ? 'llm' : 'extractive', ['extractive', 'llm'] as const),
       openaiApiKey: env.OPENAI_API_KEY || null,

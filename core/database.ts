@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { connect, type Sql } from '../sql/db.ts';
-import { embeddedUrl, startEmbeddedPostgres } from '../sql/embedded.ts';
+import { embeddedUrl, runningPostmaster, startEmbeddedPostgres } from '../sql/embedded.ts';
 import { migrate } from '../sql/migrate.ts';
 import { ensureSite, type SiteRow } from '../sql/site.ts';
 
@@ -10,6 +9,8 @@ export interface ResolvedDatabase {
   url: string;
   embedded: boolean;
   stop(): Promise<void>;
+  /** An embedded server another process (npm start) already runs, used as it is and left running. */
+  reused?: boolean;
   /** The embedded server started here: resolves when its process ends (unset for DATABASE_URL or a reused server). */
   exited?: Promise<void>;
   pid?: number;
@@ -41,12 +42,14 @@ export async function resolveDatabase(config: Config, opts: ResolveOptions = {})
   if (external) return { url: external, embedded: false, stop: async () => {} };
   const dir = opts.dataDir ?? join(config.dataDir, 'pg');
   const port = opts.port ?? config.embeddedPgPort;
-  if (opts.reuseRunning && existsSync(join(dir, 'postmaster.pid'))) {
-    const url = embeddedUrl(port, opts.database);
+  const holder = opts.reuseRunning ? runningPostmaster(dir) : null;
+  if (holder) {
+    // The running server's own port (from its postmaster.pid), whatever EMBEDDED_PG_PORT says here.
+    const url = embeddedUrl(holder.port, opts.database);
     const probe = connect(url, { max: 1 });
     try {
       await probe`select 1`;
-      return { url, embedded: true, stop: async () => {} };
+      return { url, embedded: true, reused: true, stop: async () => {} };
     } catch {
       // A stale pid file from a crash: the starter below copes with it.
     } finally {

@@ -1,5 +1,6 @@
 // Synthetic load-test data: `bun seeds/synthetic.ts --listings 100000` adds N live/scheduled listings
 // with companies, votes, follows, views and Domain Ratings, all with set-based SQL.
+import { Presets, SingleBar } from 'cli-progress';
 import { loadConfig } from '../core/config.ts';
 import { type Sql, transaction } from '../sql/db.ts';
 import { prepareDatabase } from '../core/database.ts';
@@ -27,13 +28,31 @@ function primeAtLeast(n: number): number {
   return n;
 }
 
-export async function seedSynthetic(sql: Sql, siteId: number, n: number): Promise<SyntheticResult> {
+/** The steps of a synthetic fill, in order: progress is reported as each one finishes. */
+export const SYNTHETIC_STEPS = [
+  'plan listings and weeks',
+  'insert listings, companies and categories',
+  'insert voters, votes, follows and views',
+  'count what was added',
+  'update planner statistics',
+  'refresh the ranking views',
+  'award finished weeks',
+] as const;
+
+export type SyntheticProgress = (done: number, total: number, step: string) => void;
+
+export async function seedSynthetic(sql: Sql, siteId: number, n: number, onProgress: SyntheticProgress = () => {}): Promise<SyntheticResult> {
   if (!Number.isInteger(n) || n < 1) throw new Error(`listings must be a positive integer, got ${n}`);
   const started = Date.now();
   const [{ has }] = await sql`select exists (select 1 from categories) as has`;
   if (!has) await seedDemo(sql, siteId); // synthetic listings need the category tree
 
   const users = primeAtLeast(Math.max(1009, Math.ceil(n / 5)));
+  let done = 0;
+  const step = () => {
+    done++;
+    onProgress(done, SYNTHETIC_STEPS.length, SYNTHETIC_STEPS[done - 1]);
+  };
   const result = await transaction(sql, async (tx) => {
     await tx`set local time zone 'UTC'`;
     const leaves = await tx`
@@ -44,22 +63,29 @@ export async function seedSynthetic(sql: Sql, siteId: number, n: number): Promis
       n,
       leaves.map((r) => Number(r.id)),
     );
+    step();
     await insertSyntheticListings(tx, siteId);
+    step();
     await insertSyntheticActivity(tx, users);
+    step();
     const [counts] = await tx`
       select count(*) filter (where status = 'live')::int as live,
              (select count(*) from votes v join synth s on s.listing_id = v.listing_id)::int as votes,
              (select count(*) from follows f join synth s on s.listing_id = f.listing_id)::int as follows,
              (select count(*) from listing_views w join synth s on s.listing_id = w.listing_id)::int as views
       from synth`;
+    step();
     // Fresh planner statistics for the bulk-loaded tables, or the first reads plan as if they were empty.
     await tx`analyze listings, listing_categories, votes, follows, listing_views, domain_ratings, companies, users`;
+    step();
     // Rankings first, then awards for finished weeks that had none, then tell edges.
     await tx`select refresh_directory_views()`;
+    step();
     const [{ awards }] = await tx`
       select coalesce(sum(award_week(${siteId}, week)), 0)::int as awards
       from synth_weeks where not awarded and week < date_trunc('week', now())::date`;
     await tx`select directory_changed()`;
+    step();
     return { ...counts, awards } as { live: number; votes: number; follows: number; views: number; awards: number };
   });
   return { listings: n, users, ...result, ms: Date.now() - started };
@@ -74,27 +100,61 @@ function parseListings(argv: string[]): number {
   return n;
 }
 
+/**
+ * Progress on the terminal: a bar (cli-progress) when stdout is a TTY, otherwise one plain line
+ * per step (logs and CI).
+ */
+function progressReporter(n: number): { update: SyntheticProgress; stop(): void } {
+  if (!process.stdout.isTTY) {
+    return {
+      update: (done, total, step) => console.log(`[${done}/${total}] ${step}`),
+      stop: () => {},
+    };
+  }
+  const bar = new SingleBar(
+    { format: `synthetic ${n} listings [{bar}] {value}/{total} {step}`, hideCursor: true, clearOnComplete: false },
+    Presets.shades_classic,
+  );
+  bar.start(SYNTHETIC_STEPS.length, 0, { step: SYNTHETIC_STEPS[0] });
+  return {
+    update: (done, _total, step) => bar.update(done, { step: done < SYNTHETIC_STEPS.length ? SYNTHETIC_STEPS[done] : `${step}: done` }),
+    stop: () => bar.stop(),
+  };
+}
+
 async function main() {
   const n = parseListings(process.argv.slice(2));
   const config = loadConfig(process.env);
-  const db = await prepareDatabase(config, { connections: 2 });
+  // Beside a running `npm start`, its embedded server is used as it is (a second one cannot start
+  // on the same data); the edges it runs see the new listings at once.
+  const db = await prepareDatabase(config, { connections: 2, reuseRunning: true });
   const { sql, site } = db;
+  const where = config.databaseUrl
+    ? 'DATABASE_URL'
+    : db.reused
+      ? `the embedded PostgreSQL already running on ${config.dataDir} (another npm start): adding to it`
+      : 'embedded PostgreSQL';
+  let progress: ReturnType<typeof progressReporter> | undefined;
   try {
     if (db.applied.length) console.log(`migrations applied: ${db.applied.join(', ')}`);
-    console.log(`adding ${n} synthetic listings to site "${site.key}" (${config.databaseUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})...`);
-    const r = await seedSynthetic(sql, site.id, n);
+    console.log(`adding ${n} synthetic listings to site "${site.key}" (${where})...`);
+    progress = progressReporter(n);
+    const r = await seedSynthetic(sql, site.id, n, progress.update);
+    progress.stop();
+    progress = undefined;
     console.log(
       `done in ${(r.ms / 1000).toFixed(1)} s: ${r.listings} listings (${r.live} live), ${r.users} voters, ` +
         `${r.votes} votes, ${r.follows} follows, ${r.views} view-days, ${r.awards} new awards; ranking views refreshed`,
     );
   } finally {
+    progress?.stop();
     await db.stop();
   }
 }
 
 if (import.meta.main) {
   main().catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
+    console.error(err instanceof Error ? err.message : `seed:synthetic failed: ${String(err)}`);
     process.exit(1);
   });
 }

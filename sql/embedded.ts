@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export interface EmbeddedDb {
@@ -61,6 +61,8 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
       throw startFailure(what, err, { databaseDir, port, log });
     }
   };
+  const holder = runningPostmaster(databaseDir);
+  if (holder) throw new EmbeddedInUseError(databaseDir, holder);
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await step('initialise its data directory', () => pg.initialise());
   await step('start', () => pg.start());
   await step(`create the database "${database}"`, async () => {
@@ -119,4 +121,42 @@ function startFailure(what: string, cause: unknown, ctx: { databaseDir: string; 
       `${tail ? `\nIts last log lines:\n${tail}` : ''}\nWhat to do: ${hints.join('; ')}.`,
     { cause },
   );
+}
+
+/** The server already running on a data directory (from its postmaster.pid), or null. */
+export function runningPostmaster(databaseDir: string): { pid: number; port: number } | null {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: it exists but belongs to another user (PostgreSQL runs as its own user under root).
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null; // a stale file from a crash
+  }
+  return { pid, port };
+}
+
+/**
+ * Another process (most often `npm start`) runs the embedded PostgreSQL on this data directory: a
+ * second server cannot start there. Said plainly, with what to do instead.
+ */
+export class EmbeddedInUseError extends Error {
+  constructor(
+    readonly databaseDir: string,
+    readonly holder: { pid: number; port: number },
+  ) {
+    super(
+      `The embedded database in ${databaseDir} is already in use: a PostgreSQL server (pid ${holder.pid}, port ${holder.port}) runs on it, ` +
+        'most likely started by another `npm start`. Stop that first (Ctrl-C in its terminal), or point this command at it with ' +
+        `DATABASE_URL=${embeddedUrl(holder.port)}, or use another DATA_DIR.`,
+    );
+    this.name = 'EmbeddedInUseError';
+  }
 }

@@ -1,4 +1,5 @@
 import type { Sql } from './db.ts';
+import { PRODUCT_NAME } from './product.ts';
 
 export interface SiteRow {
   id: number;
@@ -12,7 +13,7 @@ export interface SiteRow {
 export async function ensureSite(sql: Sql, key: string, url: string): Promise<SiteRow> {
   const [row] = await sql<SiteRow[]>`
     insert into sites (key, name, url, purpose, is_self)
-    values (${key}, 'Launchpad Directory', ${url},
+    values (${key}, ${PRODUCT_NAME}, ${url},
             'A public directory of software products with a weekly launch calendar, leaderboards and awards.', true)
     on conflict (key) do update set url = excluded.url
     returning id, key, name, purpose, url`;

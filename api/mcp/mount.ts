@@ -18,6 +18,7 @@ import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
 import { mcpAuthGate } from './auth-gate.ts';
+import { noteMcpCall } from '../observability/edge-observability.ts';
 import { authInfoOf, principalOf } from './auth-info.ts';
 
 /** 2026-07-28 through server/discover; the initialize-based 2025 versions through the stateless legacy leg. */
@@ -170,6 +171,7 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     const request = await buffered(incoming);
     if (request instanceof Response) return request;
     const g = await gate(request);
+    noteMcpCall(request, g.body);
     const limit = await rateLimit(request, g, g.write);
     if (limit.refused) return limit.refused;
     const authInfo = g.principal ? authInfoOf(g.principal, request, resource) : undefined;

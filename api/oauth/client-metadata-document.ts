@@ -8,6 +8,7 @@ import type { Sql } from '../../sql/db.ts';
 import { findClient, upsertMetadataDocumentClient, type OAuthClient } from '../../core/auth/oauth-clients.ts';
 import { createSafeFetcher, UnsafeUrlError, type SafeFetch } from '../../core/net/ssrf-fetch.ts';
 import { validateClientMetadata } from './client-metadata.ts';
+import { PRODUCT_TOKEN } from '../../sql/product.ts';
 
 /** The draft asks authorization servers to cap the document's size; 5 KB is its suggested bound. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -75,7 +76,7 @@ export function metadataDocumentResolver(deps: { sql: Sql; config: Config; log: 
       maxRedirects: 0,
       timeoutMs: FETCH_TIMEOUT_MS,
       maxBytes: MAX_DOCUMENT_BYTES,
-      userAgent: `ListingDirectoryOAuth/1.0 (+${config.siteUrl})`,
+      userAgent: `${PRODUCT_TOKEN}OAuth/1.0 (+${config.siteUrl})`,
     });
 
   /** The client behind a metadata document URL: the cached copy while fresh, otherwise fetched now. */

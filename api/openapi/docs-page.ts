@@ -1,6 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { escapeMarkup } from '../escape.ts';
 import type { Operation } from '../registry/operation.ts';
+import { PRODUCT_NAME } from '../../sql/product.ts';
 
 function paramRows(schema: TObject | undefined, where: string) {
   if (!schema) return '';
@@ -38,9 +39,9 @@ export function renderDocsPage(ops: Operation[], siteUrl: string): string {
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Listing Directory API</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d2330}
+<title>${PRODUCT_NAME} API</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d2330}
 code{background:#f2f4f8;padding:0 .25em;border-radius:3px}table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}td,th{border:1px solid #dde2ea;padding:.3rem .5rem;text-align:left;vertical-align:top}section{border-top:1px solid #eee;padding-top:.5rem}</style></head>
-<body><h1>Listing Directory API</h1>
+<body><h1>${PRODUCT_NAME} API</h1>
 <p>REST base: <code>${escapeMarkup(siteUrl)}/api/v1</code> · OpenAPI 3.1: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> · MCP (Streamable HTTP): <code>${escapeMarkup(siteUrl)}/mcp</code></p>
 <p>Errors are RFC 9457 problems (<code>application/problem+json</code>); invalid input is 400 with each field named. Public reads carry ETags.</p>
 ${sections}</body></html>`;

@@ -6,6 +6,7 @@ import { ERROR_CODES, type ErrorCode } from '../../core/errors/index.ts';
 import { isCacheable } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT } from '../http/idempotency.ts';
 import { SCOPE_DESCRIPTIONS } from '../../core/auth/scopes.ts';
+import { PRODUCT_NAME } from '../../sql/product.ts';
 
 const plain = (s: TSchema) => plainSchema(s) as Record<string, any>;
 
@@ -174,7 +175,7 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Listing Directory API',
+      title: `${PRODUCT_NAME} API`,
       version: '1.0.0',
       description: [
         'A public directory of software products with a weekly launch calendar, leaderboards and awards.',

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { crawlSite } from './crawl-site.ts';
 
-const UA = 'ListingDirectoryBot/1.0 (+https://directory.example/bot)';
+const UA = 'LaunchpadDirectoryBot/1.0 (+https://directory.example/bot)';
 let site: ReturnType<typeof Bun.serve>;
 let hits: string[] = [];
 const css = (body: string) => new Response(body, { headers: { 'content-type': 'text/css' } });

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'bun:test';
 import { MAX_CRAWL_DELAY_MS, parseRobots, productToken } from './robots.ts';
 
-const UA = 'ListingDirectoryBot/1.0 (+https://directory.example/bot)';
+const UA = 'LaunchpadDirectoryBot/1.0 (+https://directory.example/bot)';
 const URL_ = 'https://acme.test/robots.txt';
 
 describe('productToken', () => {
   test('takes the product name of a User-Agent', () => {
-    expect(productToken(UA)).toBe('ListingDirectoryBot');
-    expect(productToken('ListingDirectoryBot')).toBe('ListingDirectoryBot');
+    expect(productToken(UA)).toBe('LaunchpadDirectoryBot');
+    expect(productToken('LaunchpadDirectoryBot')).toBe('LaunchpadDirectoryBot');
     expect(productToken('  Foo-Bot (x)')).toBe('Foo-Bot');
   });
 });
@@ -20,7 +20,7 @@ describe('parseRobots', () => {
   };
 
   test('applies the group for our token, not the others', () => {
-    const parsed = rules('User-agent: *\nDisallow: /\n\nUser-agent: ListingDirectoryBot\nDisallow: /private\n');
+    const parsed = rules('User-agent: *\nDisallow: /\n\nUser-agent: LaunchpadDirectoryBot\nDisallow: /private\n');
     expect(parsed.isAllowed('https://acme.test/about')).toBe(true);
     expect(parsed.isAllowed('https://acme.test/private/x')).toBe(false);
   });
@@ -44,7 +44,7 @@ describe('parseRobots', () => {
   });
 
   test('Crawl-delay in seconds, capped', () => {
-    expect(rules('User-agent: ListingDirectoryBot\nCrawl-delay: 1.5\n').crawlDelayMs).toBe(1500);
+    expect(rules('User-agent: LaunchpadDirectoryBot\nCrawl-delay: 1.5\n').crawlDelayMs).toBe(1500);
     expect(rules('User-agent: *\nCrawl-delay: 3600\n').crawlDelayMs).toBe(MAX_CRAWL_DELAY_MS);
     expect(rules('User-agent: OtherBot\nCrawl-delay: 5\n').crawlDelayMs).toBe(0);
   });

@@ -8,7 +8,7 @@ export const MAX_CRAWL_DELAY_MS = 10_000;
 
 export type RobotsRules = { kind: 'rules'; isAllowed: (url: string) => boolean; crawlDelayMs: number } | { kind: 'unavailable'; status: number };
 
-/** The product token of a User-Agent string: 'ListingDirectoryBot/1.0 (+https://x/bot)' → 'ListingDirectoryBot'. */
+/** The product token of a User-Agent string: 'LaunchpadDirectoryBot/1.0 (+https://x/bot)' → 'LaunchpadDirectoryBot'. */
 export function productToken(userAgent: string): string {
   const token = userAgent.trim().split(/[\s/]/)[0] ?? '';
   return token.replace(/[^A-Za-z_-]/g, '') || '*';

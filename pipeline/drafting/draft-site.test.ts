@@ -9,7 +9,7 @@ import { createDrafter } from './index.ts';
 import { serveSite } from '../../test/fixtures/sites/sites.ts';
 import { containsPhrase, normaliseText } from './normalise.ts';
 
-const UA = 'ListingDirectoryBot/1.0 (+https://directory.example/bot)';
+const UA = 'LaunchpadDirectoryBot/1.0 (+https://directory.example/bot)';
 const NOW = new Date('2026-06-01T00:00:00Z');
 const CATEGORIES = ['File Sync', 'Security', 'Project Management', 'Cryptocurrency', 'Collaboration'];
 

@@ -16,7 +16,7 @@ import { CRAWL_LIMITS, databaseTasks, draftTasks } from '../worker.ts';
 import type { DraftDeps } from './draft-deps.ts';
 
 const logger = new Logger(() => () => {});
-const UA = 'ListingDirectoryBot/1.0 (+http://127.0.0.1/bot)';
+const UA = 'LaunchpadDirectoryBot/1.0 (+http://127.0.0.1/bot)';
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let siteId = 0;
 let userId = '';

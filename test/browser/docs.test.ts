@@ -38,7 +38,7 @@ test('the reference UI renders the OpenAPI document from our own assets, opening
       .waitFor({ state: 'attached', timeout: 30_000 })
       .catch(() => {});
     const text = await page.locator('body').textContent();
-    expect(text).toContain('Listing Directory API');
+    expect(text).toContain('Launchpad Directory API');
     expect(text).toContain(`${app.url}/mcp`);
     expect(outside).toEqual([]);
     expect(csp).toEqual([]);

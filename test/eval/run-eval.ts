@@ -11,7 +11,7 @@ import { containsPhrase, normaliseText } from '../../pipeline/drafting/normalise
 import { loadEvalSites, serveEvalSite } from './eval-sites.ts';
 import { scoreDraft, type Score } from './score.ts';
 
-export const EVAL_UA = 'ListingDirectoryBot/1.0 (+https://directory.example/bot)';
+export const EVAL_UA = 'LaunchpadDirectoryBot/1.0 (+https://directory.example/bot)';
 const NOW = new Date('2026-06-01T00:00:00Z');
 const CATEGORIES = ['Project Management', 'Analytics', 'Developer Tools', 'Marketing', 'Security', 'Productivity', 'Finance', 'Design'];
 
