@@ -36,7 +36,7 @@ test('update_draft takes URLs, e-mails and social links only as what they are', 
       'company_socials.website',
       'founder_socials.github',
       'founder_socials.custom',
-      'milestones.0.url',
+      'milestones[0].url',
     ].sort(),
   );
   const fine = {

@@ -147,7 +147,9 @@ describe('CORS', () => {
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
-    expect(mcp.status).toBe(200);
+    // /mcp keeps the transport's Origin rule (scheme, host and port): a page of another origin is
+    // refused, with the CORS headers that let the browser read why.
+    expect(mcp.status).toBe(403);
     expect(mcp.headers.get('access-control-allow-origin')).toBe('*');
   });
 

@@ -171,7 +171,7 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     const request = await buffered(incoming);
     if (request instanceof Response) return request;
     const g = await gate(request);
-    noteMcpCall(request, g.body);
+    noteMcpCall(incoming, g.body);
     const limit = await rateLimit(request, g, g.write);
     if (limit.refused) return limit.refused;
     const authInfo = g.principal ? authInfoOf(g.principal, request, resource) : undefined;

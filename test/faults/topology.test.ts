@@ -18,7 +18,7 @@ import { testRedis, type TestRedis } from '../redis.ts';
 // once, while a worker is SIGKILLed mid-run and started again (its locks are moved back in SQL
 // instead of waiting out the recovery horizon).
 const root = join(import.meta.dirname, '../..');
-const WRITES = 4; // RATE_LIMIT_WRITES per credential and window, shared by both edges
+const WRITES = 4; // RATE_LIMIT_WRITES per person and window, shared by both edges
 const SITES = 40;
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let redis: TestRedis;
@@ -74,8 +74,12 @@ beforeAll(async () => {
   const site = await ensureSite(db.sql, 'main', siteUrl);
   const owner = await findOrCreateUser(db.sql, 'owner@topology.example');
   editKey = await makeApiKey(db.sql, owner, ['account:read', 'listings:write'], 'edit');
-  limitKey = await makeApiKey(db.sql, owner, ['account:read', 'listings:write'], 'limit');
-  for (let i = 0; i < SITES / WRITES; i++) submitKeys.push(await makeApiKey(db.sql, owner, ['account:read', 'listings:write'], `submit-${i}`));
+  // Write budgets are per person (across all their keys): the limit test and each batch of
+  // submissions use a person of their own.
+  const person = (name: string) => findOrCreateUser(db.sql, `${name}@topology.example`);
+  limitKey = await makeApiKey(db.sql, await person('limit'), ['account:read', 'listings:write'], 'limit');
+  for (let i = 0; i < SITES / WRITES; i++)
+    submitKeys.push(await makeApiKey(db.sql, await person(`submitter-${i}`), ['account:read', 'listings:write'], `submit-${i}`));
   const made = await makeListing(db.sql, {
     siteId: site.id,
     name: 'Topology Notes',
