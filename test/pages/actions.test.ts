@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { signInWithClient, WebClient } from '../../test/browser.ts';
+import { startTestApp, type TestApp } from '../harness.ts';
+import { signInWithClient, WebClient } from '../browser.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 
 // People's actions through the site's forms as plain POSTs (no JavaScript), and their JSON answers
