@@ -1,3 +1,4 @@
+import type { ListingSummaryRow } from '../../sql/queries/summaries.ts';
 import { html, Html } from '../site/html.ts';
 
 export { html, Html };
@@ -102,25 +103,8 @@ export function extLink(url: string | null | undefined, label: unknown): Html {
   return href ? html`<a href="${href}" rel="nofollow noopener ugc">${label}</a>` : html`${label}`;
 }
 
-export interface Summary {
-  id: number;
-  slug: string;
-  name: string;
-  url: string;
-  profile_url: string;
-  tagline: string | null;
-  logo_url: string | null;
-  status: string;
-  plan: string;
-  category: { slug: string; name: string } | null;
-  pricing_model: string | null;
-  country: string | null;
-  launch_week: string | null;
-  launched_at: string | null;
-  votes: number;
-  follows: number;
-  views: number;
-}
+/** A listing summary as the list operations return it (one shape, defined with its query). */
+export type Summary = ListingSummaryRow;
 
 /** One listing in a list: name linking to its page, tagline, category and a metric. */
 export function card(s: Summary, opts: { rank?: number | null; metric?: Html | string; badge?: string } = {}): Html {

@@ -1,19 +1,11 @@
 // Orders as stored and as list_my_orders / get_order show them.
 import type { Sql } from '../../sql/db.ts';
 import { DomainError } from '../errors/index.ts';
+import type { PricedLine } from './price-items.ts';
 import type { VatDecision } from './vat.ts';
 
-export interface OrderLineView {
-  position: number;
-  product: string;
-  name: string;
-  listing_id: number | null;
-  week: string | null;
-  categories: string[];
-  options: Record<string, unknown> | null;
-  amount_cents: number;
-  vat_cents: number;
-  total_cents: number;
+/** A priced line as stored, with what its fulfilment did. */
+export interface OrderLineView extends PricedLine {
   fulfilment: {
     status: 'pending' | 'fulfilled' | 'reversed' | 'cancelled';
     fulfilled_at: string | null;
