@@ -11,6 +11,13 @@ import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
 export interface CachedBody {
   body: string;
   etag: string;
+  /** Where a list answer stands (its Link headers), kept beside the body so a hit needn't parse it. */
+  paging?: Paging;
+}
+
+export interface Paging {
+  page: number;
+  has_more: boolean;
 }
 
 export interface ResponseCache {

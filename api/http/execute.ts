@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import type { CachedBody } from './cache.ts';
+import type { CachedBody, Paging } from './cache.ts';
 import { runIdempotent } from './idempotency.ts';
 import { authorize } from './authorize.ts';
 
@@ -28,6 +28,13 @@ function canonical(value: unknown): string {
     .join(',')}}`;
 }
 
+/** The page a list answer reports (page, has_more), or undefined for anything else. */
+export function pagingOf(result: unknown): Paging | undefined {
+  if (result === null || typeof result !== 'object') return undefined;
+  const { page, has_more } = result as { page?: unknown; has_more?: unknown };
+  return typeof page === 'number' ? { page, has_more: has_more === true } : undefined;
+}
+
 export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** Runs an operation with already-validated input and returns its serialised body. */
@@ -46,8 +53,10 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
   const hit = await ctx.cache.get(key);
   if (hit) return hit;
   const gen = ctx.cache.generation;
-  const body = JSON.stringify(await op.handler(input, ctx));
-  const value = { body, etag: etagOf(body) };
+  const result = await op.handler(input, ctx);
+  const body = JSON.stringify(result);
+  const paging = pagingOf(result);
+  const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
   // Don't store a result computed while a write landed: it may predate the write.
   if (gen === ctx.cache.generation) await ctx.cache.set(key, value);
   return value;

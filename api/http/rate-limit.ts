@@ -279,7 +279,20 @@ export function clientAddress(request: Request, opts: { trustProxy: boolean; pee
   return normalizeAddress(opts.peer ?? peers.get(request) ?? '') ?? 'unknown';
 }
 
+// A busy edge sees the same few peer addresses again and again; parsing one costs more than the
+// budget check itself, so answers are remembered (bounded: cleared when full).
+const normalized = new Map<string, string | null>();
+
 function normalizeAddress(raw: string): string | null {
+  let out = normalized.get(raw);
+  if (out === undefined) {
+    if (normalized.size >= 10_000) normalized.clear();
+    normalized.set(raw, (out = parseAddress(raw)));
+  }
+  return out;
+}
+
+function parseAddress(raw: string): string | null {
   let s = raw.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s); // [v6] or [v6]:port
   if (bracketed) s = bracketed[1]!;
@@ -289,9 +302,7 @@ function normalizeAddress(raw: string): string | null {
   return ipaddr.process(s).toString();
 }
 
-/** The rate-limit key of an address: `ip:<IPv4>` or `ip:<IPv6 /64 prefix>/64`. */
-// Parsing and grouping an address costs more than the budget check itself, and a busy edge sees
-// the same addresses again and again: keys are remembered (bounded: cleared when full).
+/** The rate-limit key of an address: `ip:<IPv4>` or `ip:<IPv6 /64 prefix>/64` (remembered as above). */
 const addressKeys = new Map<string, string>();
 
 export function addressKey(address: string): string {

@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { etagMatches, execute, isCacheable } from './execute.ts';
+import { etagMatches, execute, isCacheable, pagingOf } from './execute.ts';
+import type { Paging } from './cache.ts';
 import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
 import type { RateGate } from './rate-gate.ts';
@@ -44,9 +45,9 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
  * RFC 8288 links to the next and previous pages of a paginated list, from the page the body
  * reports (page, per_page, has_more), keeping every other query parameter as sent.
  */
-export function pageLinks(base: string, query: URLSearchParams, body: string): string | null {
-  const { page, has_more } = JSON.parse(body) as { page?: unknown; has_more?: unknown };
-  if (typeof page !== 'number') return null;
+export function pageLinks(base: string, query: URLSearchParams, paging: Paging | undefined): string | null {
+  if (!paging) return null;
+  const { page, has_more } = paging;
   const at = (n: number) => {
     const q = new URLSearchParams(query);
     q.set('page', String(n));
@@ -58,9 +59,12 @@ export function pageLinks(base: string, query: URLSearchParams, body: string): s
   return links.length ? links.join(', ') : null;
 }
 
-function queryObject(url: URL): Record<string, unknown> {
+/** The query string as an object; most reads have none, and then no URL is parsed. */
+function queryObject(url: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of url.searchParams) {
+  const q = url.indexOf('?');
+  if (q < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1).replace(/#.*$/, ''))) {
     if (k in out)
       out[k] = ([] as unknown[]).concat(out[k], v); // repeated keys fail validation as arrays
     else out[k] = v;
@@ -96,15 +100,15 @@ export function restRoutes(
       }
       try {
         authorize(op, ctx);
-        const url = new URL(request.url);
         const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
-        const input = validateInput(op, { path: params, query: queryObject(url), body }, { convert: true });
+        const input = validateInput(op, { path: params, query: queryObject(request.url), body }, { convert: true });
         const out = await execute(op, input, ctx);
         const status = out.status ?? op.status ?? 200;
         const headers: Record<string, string> = { ...base, ...idempotencyHeaders(out), 'content-type': 'application/json; charset=utf-8', etag: out.etag };
         if (status === 201 && op.location) headers.location = `${deps.siteUrl}${prefix}${op.location(JSON.parse(out.body), input as never)}`;
         if (paginated) {
-          const link = pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, out.body);
+          const url = new URL(request.url);
+          const link = pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, out.paging ?? pagingOf(JSON.parse(out.body)));
           if (link) headers.link = link;
         }
         headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';

@@ -4,7 +4,7 @@ import { findOrCreateUser } from '../../core/auth/users.ts';
 import { makeApiKey, makeListing } from '../../test/builders.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
-import { negotiateEncoding } from './wire.ts';
+import { negotiateEncoding, pathnameOf } from './wire.ts';
 
 // Bun's fetch decompresses on its own; `decompress: false` shows the bytes as they were sent.
 const raw = (url: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(url, { ...init, decompress: false } as RequestInit);
@@ -21,6 +21,14 @@ beforeAll(async () => {
   key = await makeApiKey(app.sql, user, ['account:read', 'listings:write'], 'wire');
 });
 afterAll(() => app.stop());
+
+test('the path of a request URL is read without its query or fragment', () => {
+  expect(pathnameOf('http://127.0.0.1:8080/api/v1/listings?q=a/b#x')).toBe('/api/v1/listings');
+  expect(pathnameOf('https://example.com/mcp')).toBe('/mcp');
+  expect(pathnameOf('https://example.com#top')).toBe('/');
+  expect(pathnameOf('https://example.com')).toBe('/');
+  expect(pathnameOf('http://[::1]:3000/a%20b?')).toBe('/a%20b');
+});
 
 describe('compression', () => {
   test('Accept-Encoding is negotiated: brotli first, then gzip, never a q=0 one', () => {
@@ -46,6 +54,12 @@ describe('compression', () => {
     expect(br.headers.get('vary')).toContain('Accept-Encoding');
     expect(br.headers.get('etag')).toBe(etag.replace(/"$/, '-br"'));
     expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(text);
+    // Asked again, the remembered encoding is sent without reading the body: same bytes, same headers.
+    const brAgain = await raw(url, { headers: { 'accept-encoding': 'br' } });
+    expect(brAgain.headers.get('content-encoding')).toBe('br');
+    expect(brAgain.headers.get('etag')).toBe(br.headers.get('etag'));
+    expect(brAgain.headers.get('vary')).toContain('Accept-Encoding');
+    expect(brotliDecompressSync(Buffer.from(await brAgain.arrayBuffer())).toString()).toBe(text);
 
     const gz = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers.get('content-encoding')).toBe('gzip');

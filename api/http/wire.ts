@@ -87,7 +87,7 @@ function encode(body: Uint8Array, enc: Encoding, etag: string | null): Uint8Arra
   return out;
 }
 
-function addVary(headers: Headers, value: string) {
+function addVary(headers: Pick<Headers, 'get' | 'set'>, value: string) {
   const vary = headers.get('vary');
   if (!vary) headers.set('vary', value);
   else if (
@@ -101,27 +101,72 @@ function addVary(headers: Headers, value: string) {
 
 const requestIdOf = (request: Request) => request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID();
 
+/** The path of a request URL without building a URL object (this runs on every response). */
+export function pathnameOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  return url.slice(start, end);
+}
+
+/**
+ * Edits a response's headers in place, and copies them only where the runtime guards them (a
+ * fetched Response on Deno): rebuilding a Response to add a header costs more than the rest of a
+ * cached read, and reading `.body` would turn a buffered body into a stream.
+ */
+class HeaderEdit {
+  headers: Headers;
+  copied = false;
+  constructor(response: Response) {
+    this.headers = response.headers;
+  }
+  get(name: string) {
+    return this.headers.get(name);
+  }
+  has(name: string) {
+    return this.headers.has(name);
+  }
+  set(name: string, value: string) {
+    this.write((h) => h.set(name, value));
+  }
+  delete(name: string) {
+    this.write((h) => h.delete(name));
+  }
+  private write(change: (h: Headers) => void) {
+    try {
+      change(this.headers);
+    } catch {
+      this.headers = new Headers(this.headers);
+      this.copied = true;
+      change(this.headers);
+    }
+  }
+}
+
 /**
  * Every response on its way out. Errors carry the request id (header and the problem's `instance`);
  * API and MCP responses carry CORS headers; text bodies of 1 KB and more are compressed when the
- * client accepts it, with `Vary: Accept-Encoding` and an ETag per encoding.
+ * client accepts it, with `Vary: Accept-Encoding` and an ETag per encoding. The body is only read
+ * when it must change (a problem without its instance, or a compression that is not cached yet).
  */
 export async function finishResponse(request: Request, response: Response): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  const headers = new Headers(response.headers);
-  let body: BodyInit | null = response.body;
-  let changed = false;
+  const pathname = pathnameOf(request.url);
+  const headers = new HeaderEdit(response);
+  let body: BodyInit | null | undefined; // undefined: the response's own body, untouched
 
-  if (isCorsPath(pathname)) {
-    for (const [k, v] of Object.entries(CORS_HEADERS)) headers.set(k, v);
-    changed = true;
-  }
+  if (isCorsPath(pathname)) for (const k in CORS_HEADERS) headers.set(k, CORS_HEADERS[k]);
 
   const type = headers.get('content-type') ?? '';
   if (response.status >= 400) {
     const id = headers.get('x-request-id') ?? requestIdOf(request);
     headers.set('x-request-id', id);
-    changed = true;
     if (/^application\/problem\+json/i.test(type) && response.body) {
       const text = await response.text();
       try {
@@ -135,13 +180,18 @@ export async function finishResponse(request: Request, response: Response): Prom
 
   if (COMPRESSIBLE.test(type) && !headers.has('content-encoding') && response.status !== 304 && response.status !== 204 && request.method !== 'HEAD') {
     addVary(headers, 'Accept-Encoding');
-    changed = true;
     const enc = negotiateEncoding(request.headers.get('accept-encoding'));
-    if (enc && body !== null) {
-      const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+    const etag = headers.get('etag');
+    const remembered = enc && etag ? encodedByEtag.get(`${enc}:${etag}`) : undefined;
+    if (enc && remembered) {
+      body = remembered as Uint8Array<ArrayBuffer>;
+      headers.set('content-encoding', enc);
+      headers.delete('content-length');
+      headers.set('etag', encodedEtag(etag!, enc));
+    } else if (enc && (body !== undefined ? body !== null : response.body !== null)) {
+      const bytes = new Uint8Array(await (body !== undefined ? new Response(body) : response).arrayBuffer());
       body = bytes;
       if (bytes.byteLength >= MIN_COMPRESS_BYTES) {
-        const etag = headers.get('etag');
         body = encode(bytes, enc, etag) as Uint8Array<ArrayBuffer>;
         headers.set('content-encoding', enc);
         headers.delete('content-length');
@@ -161,11 +211,13 @@ export async function finishResponse(request: Request, response: Response): Prom
       }
     }
     addVary(headers, 'Accept-Encoding');
-    changed = true;
   }
 
-  if (!changed) return response;
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  if (body === undefined) {
+    if (!headers.copied) return response;
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: headers.headers });
+  }
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: headers.headers });
 }
 
 /** The wire as a global Elysia plugin: preflights answered before routing, every mapped response finished. */

@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import type { ResponseCache } from '../http/cache.ts';
 import { REPLAYED_HEADER } from '../http/idempotency.ts';
 import { API_PREFIX } from '../http/prefix.ts';
+import { pathnameOf } from '../http/wire.ts';
 import { problemFromError } from '../http/problem.ts';
 import { operations } from '../registry/index.ts';
 import { EdgeMetrics, type Surface } from './edge-metrics.ts';
@@ -115,7 +116,7 @@ export function observabilityPlugin(deps: Pick<AppDeps, 'config' | 'log'> & { me
       started.set(request, {
         t0: performance.now(),
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathnameOf(request.url),
         requestId: request.headers.get('x-request-id')?.slice(0, 100) || null,
       });
     })
