@@ -4,7 +4,7 @@ import { DomainError } from '../core/errors/index.ts';
 import type { AppDeps } from './deps.ts';
 import { problemPagesPlugin } from './http/service-pages.ts';
 import { healthPlugin } from './health.ts';
-import { securityHeadersPlugin } from './http/security-headers.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { restPlugin } from './http/rest-plugin.ts';
 import { openApiPlugin } from './openapi/mount.ts';
 import { mcpPlugin } from './mcp/mount.ts';
@@ -31,6 +31,7 @@ export { API_PREFIX } from './http/prefix.ts';
 export function buildApp(appDeps: AppDeps) {
   const deps = withEdgeMetrics(appDeps);
   const { config } = deps;
+  const always = securityHeaders(config);
   let allowedMethods: ((pathname: string) => string[]) | undefined;
   // A request no route takes does not pass the wire's mapResponse: it is finished here.
   const unrouted = (request: Request) => {
@@ -46,14 +47,15 @@ export function buildApp(appDeps: AppDeps) {
   const app = new Elysia({ normalize: false })
     .use(observabilityPlugin(deps))
     .onError(({ code, request, error }) => {
-      if (code === 'NOT_FOUND') return finishResponse(request, unrouted(request));
-      if (code === 'PARSE') return problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.'));
-      if (error instanceof DomainError) return problemResponse(problemFromError(config.siteUrl, error), errorHeaders(error));
+      // An error's answer may skip the mapResponse hooks, so it is finished here (finishing twice changes nothing).
+      const answer = (response: Response) => finishResponse(request, response, always);
+      if (code === 'NOT_FOUND') return answer(unrouted(request));
+      if (code === 'PARSE') return answer(problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.')));
+      if (error instanceof DomainError) return answer(problemResponse(problemFromError(config.siteUrl, error), errorHeaders(error)));
       deps.log.error({ err: error }, 'unhandled error');
-      return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
+      return answer(problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.')));
     })
-    .use(wirePlugin())
-    .use(securityHeadersPlugin(config))
+    .use(wirePlugin(always))
     .use(healthPlugin(deps))
     .use(problemPagesPlugin(deps))
     .use(restPlugin(deps))

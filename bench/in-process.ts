@@ -57,12 +57,13 @@ const scenarios: [string, () => Request][] = [
 const only = process.env.BENCH_ONLY?.split(',');
 for (const [name, make] of scenarios) {
   if (only && !only.includes(name)) continue;
+  let bytes = 0;
   const send = async () => {
     const req = make();
     notePeerAddress(req, '127.0.0.1');
     const res = await app.handle(req);
     if (res.status >= 400) throw new Error(`${name}: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
+    bytes = (await res.arrayBuffer()).byteLength;
   };
   for (let i = 0; i < 500; i++) await send();
   const cpu0 = process.cpuUsage();
@@ -70,7 +71,7 @@ for (const [name, make] of scenarios) {
   for (let i = 0; i < iterations; i++) await send();
   const wall = (performance.now() - t0) / iterations;
   const cpu = process.cpuUsage(cpu0);
-  console.log(`${name.padEnd(20)} ${((cpu.user + cpu.system) / iterations).toFixed(1).padStart(7)} µs CPU  ${(wall * 1000).toFixed(1).padStart(7)} µs wall`);
+  console.log(`${name.padEnd(20)} ${((cpu.user + cpu.system) / iterations).toFixed(1).padStart(7)} µs CPU  ${(wall * 1000).toFixed(1).padStart(7)} µs wall  ${String(bytes).padStart(7)} bytes`);
 }
 await cache.close();
 await limiter.close();

@@ -20,6 +20,7 @@ afterAll(() => app.stop());
 
 const kinds = (): [string, () => Promise<Response>, RegExp][] => [
   ['REST JSON', () => fetch(`${app.api}/categories`), /^application\/json/],
+  ['a plain value (liveness)', () => fetch(`${app.url}/healthz`), /^application\/json/],
   ['REST problem', () => fetch(`${app.api}/listings/no-such-listing-here`), /^application\/problem\+json/],
   ['no route', () => fetch(`${app.url}/api/v1/nothing/here`), /./],
   ['HTML page (sign-in)', () => fetch(`${app.url}/sign-in`), /^text\/html/],

@@ -1,10 +1,8 @@
-import { Elysia } from 'elysia';
 import type { Config } from '../../core/config.ts';
 
 /**
- * Headers every response carries. Set on the request's `set.headers`, which Elysia merges into
- * whatever a route answers (a value or a Response, errors included) without replacing a header
- * the route set itself: a page with its own Content-Security-Policy (the docs page with Scalar,
+ * Headers every response carries, added by the wire (api/http/wire.ts) on the way out without
+ * replacing a header the route set itself: a page with its own Content-Security-Policy (the docs page with Scalar,
  * the consent page, checkout) keeps it, and anything without one gets the strict default, which
  * runs no script and cannot be framed.
  */
@@ -21,13 +19,4 @@ export function securityHeaders(config: Pick<Config, 'siteUrl'>): Record<string,
   };
   if (new URL(config.siteUrl).protocol === 'https:') headers['strict-transport-security'] = HSTS;
   return headers;
-}
-
-export function securityHeadersPlugin(config: Pick<Config, 'siteUrl'>) {
-  const headers = securityHeaders(config);
-  return new Elysia({ name: 'security-headers' })
-    .onRequest(({ set }) => {
-      for (const [k, v] of Object.entries(headers)) set.headers[k] = v;
-    })
-    .as('global');
 }

@@ -151,14 +151,16 @@ class HeaderEdit {
 }
 
 /**
- * Every response on its way out. Errors carry the request id (header and the problem's `instance`);
+ * Every response on its way out. It gets the `always` headers it lacks (the security headers: a
+ * route's own CSP stays); errors carry the request id (header and the problem's `instance`);
  * API and MCP responses carry CORS headers; text bodies of 1 KB and more are compressed when the
  * client accepts it, with `Vary: Accept-Encoding` and an ETag per encoding. The body is only read
  * when it must change (a problem without its instance, or a compression that is not cached yet).
  */
-export async function finishResponse(request: Request, response: Response): Promise<Response> {
+export async function finishResponse(request: Request, response: Response, always: Record<string, string> = {}): Promise<Response> {
   const pathname = pathnameOf(request.url);
   const headers = new HeaderEdit(response);
+  for (const k in always) if (!headers.has(k)) headers.set(k, always[k]);
   let body: BodyInit | null | undefined; // undefined: the response's own body, untouched
 
   if (isCorsPath(pathname)) for (const k in CORS_HEADERS) headers.set(k, CORS_HEADERS[k]);
@@ -220,12 +222,18 @@ export async function finishResponse(request: Request, response: Response): Prom
   return new Response(body, { status: response.status, statusText: response.statusText, headers: headers.headers });
 }
 
-/** The wire as a global Elysia plugin: preflights answered before routing, every mapped response finished. */
-export function wirePlugin() {
+/**
+ * The wire as a global Elysia plugin: preflights answered before routing, every mapped response
+ * finished. Adding `always` here rather than through `set.headers` spares Elysia a header merge
+ * on every response.
+ */
+export function wirePlugin(always: Record<string, string> = {}) {
   return new Elysia({ name: 'wire' })
     .onRequest(({ request }) => preflight(request))
     .mapResponse({ as: 'global' }, async (ctx) => {
       const value = (ctx as unknown as { responseValue?: unknown; response?: unknown }).responseValue ?? (ctx as { response?: unknown }).response;
-      if (value instanceof Response) return finishResponse(ctx.request, value);
+      if (value instanceof Response) return finishResponse(ctx.request, value, always);
+      // A plain value is made into a Response by Elysia after this hook, with set.headers.
+      for (const k in always) ctx.set.headers[k] ??= always[k];
     });
 }
