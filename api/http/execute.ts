@@ -3,6 +3,7 @@ import type { Operation, OperationContext } from '../registry/operation.ts';
 import type { CachedBody, Paging } from './cache.ts';
 import { runIdempotent } from './idempotency.ts';
 import { authorize } from './authorize.ts';
+import { singleFlight } from './single-flight.ts';
 
 /**
  * What an operation answered. `status` is set when it is not simply the operation's own (a
@@ -52,15 +53,23 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
   const key = `${op.name}:${canonical(input)}`;
   const hit = await ctx.cache.get(key);
   if (hit) return hit;
-  const gen = ctx.cache.generation;
-  const result = await op.handler(input, ctx);
-  const body = JSON.stringify(result);
-  const paging = pagingOf(result);
-  const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
-  // Don't store a result computed while a write landed: it may predate the write.
-  if (gen === ctx.cache.generation) await ctx.cache.set(key, value);
-  return value;
+  // Keyed by generation too: a request arriving after a write never joins a computation begun before it.
+  let readOnce = flights.get(ctx.cache);
+  if (!readOnce) flights.set(ctx.cache, (readOnce = singleFlight<Executed>()));
+  return readOnce(`${ctx.cache.generation}:${key}`, async () => {
+    const gen = ctx.cache.generation;
+    const result = await op.handler(input, ctx);
+    const body = JSON.stringify(result);
+    const paging = pagingOf(result);
+    const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
+    // Don't store a result computed while a write landed: it may predate the write.
+    if (gen === ctx.cache.generation) await ctx.cache.set(key, value);
+    return value;
+  });
 }
+
+/** One set of shared computations per cache (per app: tests run several apps, on several databases, in one process). */
+const flights = new WeakMap<object, ReturnType<typeof singleFlight<Executed>>>();
 
 /** If-None-Match matching per RFC 9110 (weak comparison, lists and *). */
 export function etagMatches(header: string | null, etag: string): boolean {
