@@ -85,6 +85,10 @@ test('listing reads and an MCP tool call work under Deno', async () => {
   expect(search.items.map((i: { slug: string }) => i.slug)).toEqual(['denoly']);
   const categories = await (await fetch(`${base}/api/v1/categories`)).json();
   expect(categories.items[0].slug).toBe('runtimes');
+  // The public pages are JSX: Deno must compile them with Preact's runtime too.
+  const page = await fetch(`${base}/listings/denoly`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('<h1>Denoly</h1>');
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },

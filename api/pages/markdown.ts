@@ -1,15 +1,15 @@
 import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
-import { Html } from '../site/html.ts';
 
 const marked = new Marked({ gfm: true, async: false });
 
 /**
  * Markdown (blog posts) to HTML with marked, then sanitised with sanitize-html: only prose tags,
  * http(s)/mailto and site-relative links, no attributes that run code, so a post can never carry
- * a script, an event handler or a javascript: URL onto the page.
+ * a script, an event handler or a javascript: URL onto the page. The result is the one HTML a
+ * page inserts as is (dangerouslySetInnerHTML).
  */
-export function renderMarkdown(md: string | null | undefined, opts: { dropFirstHeading?: string } = {}): Html {
+export function renderMarkdown(md: string | null | undefined, opts: { dropFirstHeading?: string } = {}): string {
   let text = md ?? '';
   // The page shows the title as its h1; a post that opens with the same heading would repeat it.
   if (opts.dropFirstHeading !== undefined) text = text.replace(/^\s*#\s+[^\n]*\n/, '');
@@ -48,5 +48,5 @@ export function renderMarkdown(md: string | null | undefined, opts: { dropFirstH
     allowProtocolRelative: false,
     transformTags: { h1: 'h2', a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
   });
-  return new Html(clean);
+  return clean;
 }

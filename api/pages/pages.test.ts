@@ -8,6 +8,8 @@ import { signInWithClient, WebClient } from '../../test/browser.ts';
 const EVIL = `<script>alert(1)</script>"><img src=x onerror=alert(2)>'`;
 let app: TestApp;
 const hostileSlug = 'hostile-listing';
+/** Text as Preact escapes it in element text and attribute values. */
+const escaped = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -102,7 +104,7 @@ describe('public pages render what the API answers', () => {
     for (const f of l.founders) expect(text).toContain(`href="/founders/${f.slug}"`);
     for (const s of ['About', 'Pricing', 'Community rating', 'Domain Rating', 'Badges', 'Alternatives', 'Reviews']) expect(text).toContain(`>${s}</h2>`);
     if (l.domain_rating) expect(text).toContain(`<strong>${l.domain_rating.rating}</strong> / 100`);
-    expect(text).toContain(`<link rel="canonical" href="${l.profile_url}">`);
+    expect(text).toContain(`<link rel="canonical" href="${l.profile_url}"/>`);
     const badges = await api(`/listings/${slug}/badges`);
     expect(text).toContain(badges.items[0].svg_url.replace(/&/g, '&amp;'));
     // story/milestones/media only where unlocked
@@ -226,8 +228,8 @@ describe('findable', () => {
       const title = /<title>([^<]*)<\/title>/.exec(text)![1];
       expect(titles.has(title)).toBe(false);
       titles.add(title);
-      expect(text).toMatch(/<meta name="description" content="[^"]+">/);
-      expect(text).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/[^"]*">/);
+      expect(text).toMatch(/<meta name="description" content="[^"]+"\/>/);
+      expect(text).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/[^"]*"\/>/);
       for (const og of ['og:title', 'og:description', 'og:type', 'og:url', 'og:site_name']) expect(text).toContain(`property="${og}"`);
     }
   });
@@ -315,7 +317,26 @@ describe('escaping of hostile listing, founder and review text', () => {
       expect(text).not.toMatch(/(href|src)="javascript:/i);
     }
     const { text } = await page(`/listings/${hostileSlug}`);
-    expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;');
+    // Preact escapes & < " (enough for element text and double-quoted attributes); > and ' stay as they are.
+    expect(escaped(EVIL)).toBe("&lt;script>alert(1)&lt;/script>&quot;>&lt;img src=x onerror=alert(2)>'");
+    expect(text).toContain(`<h1>Hostile ${escaped(EVIL)}</h1>`);
+    expect(text).toContain(`<meta name="description" content="${escaped(EVIL)}"/>`);
+    expect(text).toContain(`<li>${escaped(EVIL)}</li>`); // a feature
+    expect(text).toContain(`<p class="text">${escaped(EVIL)}</p>`); // the review and the update
+    expect(text).toContain(`<dt>${escaped(EVIL)}</dt><dd>${escaped(EVIL)}</dd>`); // the FAQ
+    expect(text).toContain(`<a href="/founders/hostile-founder">${escaped(EVIL)}</a>`);
+    // Only the site's own script and the JSON-LD blocks are script elements.
+    expect(
+      [...text.matchAll(/<script\b[^>]*>/g)]
+        .map((m) => m[0])
+        .filter((t) => t !== '<script src="/assets/site.js" defer>' && t !== '<script type="application/ld+json">'),
+    ).toEqual([]);
+    const founder = (await page('/founders/hostile-founder')).text;
+    expect(founder).toContain(`<h1>${escaped(EVIL)}</h1>`);
+    expect(founder).toContain(`<title>${escaped(EVIL)} | Launchpad Directory</title>`);
+    const search = (await page(`/search?q=${encodeURIComponent(EVIL)}`)).text;
+    expect(search).toContain(`value="${escaped(EVIL)}"`);
+    expect(search).not.toContain('<script>alert');
   });
 });
 
@@ -376,7 +397,7 @@ describe('unknown addresses and badges', () => {
     expect(res.headers.getSetCookie()).toEqual([]);
     // The embed code on the listing page is the API's, with absolute URLs, inside a read-only textarea.
     const { text } = await page(`/listings/${l.slug}`);
-    const embed = badges.items[0].html.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    const embed = escaped(badges.items[0].html);
     expect(text).toContain(embed);
     expect(badges.items[0].html).toContain(`href="${app.url}/listings/${l.slug}"`);
   });

@@ -5,11 +5,11 @@ import { cookieSettings, readCookies } from '../auth/cookies.ts';
 import { currentUser } from '../auth/session.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
-import { csrfField } from '../site/common.ts';
+import { csrfToken } from '../auth/csrf.ts';
 import type { PageDeps } from './data.ts';
 import * as pages from './directory-pages.ts';
-import { frame, html, pageHeaders, type Viewer } from './layout.ts';
-import { renderListing, type Personal } from './listing-page.ts';
+import { frame, pageHeaders, type Viewer } from './layout.tsx';
+import { renderListing, type Personal } from './listing-page.tsx';
 import { viewerState, liveListingId, vote, unvote, follow, unfollow, saveReview, flagReview, type ActionOutcome } from '../../core/community/actions.ts';
 import { readCheckedForm, field, signInPath } from '../site/common.ts';
 import { ASSETS } from './assets.ts';
@@ -63,25 +63,12 @@ export function publicPagesPlugin(deps: PageDeps) {
   const errorPage = (err: unknown, request: Request, viewer: Viewer | null) => {
     const site = { siteName: deps.site.name, siteUrl: config.siteUrl };
     if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'invalid')) {
-      const r =
-        err.kind === 'not_found'
-          ? pages.notFoundRenderer()
-          : {
-              meta: { title: 'Bad request', description: 'The address was not understood.', path: '/400', noindex: true },
-              body: html`<h1>Bad request</h1><p>${err.message}</p><p><a href="/">Home</a></p>`,
-              status: 400,
-            };
+      const r = err.kind === 'not_found' ? pages.notFoundRenderer() : pages.badRequestRenderer(err.message);
       return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request);
     }
     log.error({ err, path: new URL(request.url).pathname }, 'page failed');
-    // No internals: the message is fixed.
-    const body = html`<h1>Something went wrong</h1><p>An unexpected error occurred. Please try again in a moment.</p><p><a href="/">Home</a></p>`;
-    return respond(
-      500,
-      frame({ title: 'Something went wrong', description: 'An unexpected error occurred.', path: '/500', noindex: true, ...site }, body, viewer),
-      true,
-      request,
-    );
+    const r = pages.serverErrorRenderer();
+    return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request);
   };
 
   const limited = async (request: Request) => {
@@ -139,8 +126,8 @@ export function publicPagesPlugin(deps: PageDeps) {
       const user = viewer as (Viewer & { userId: string }) | null;
       const r = await renderListing(deps, slug, async (listingId): Promise<Personal | null> => {
         if (!user) return null;
-        const { field: csrf, headers } = csrfField(config, request);
-        setCookie = headers;
+        const { token: csrf, setCookie: cookie } = csrfToken(config, request);
+        if (cookie) setCookie = { 'set-cookie': cookie };
         const [state, owner] = await Promise.all([viewerState(deps.sql, listingId, user.userId), liveListingId(deps.sql, deps.site.id, slug)]);
         return { email: user.email, csrf, ...state, isOwner: owner?.ownerUserId === String(user.userId) };
       });

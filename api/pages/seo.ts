@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
-import { escapeMarkup as esc } from '../escape.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { readOp, type PageDeps } from './data.ts';
+import { el, xmlDocument } from './xml.ts';
 import { latestUpdates } from '../../sql/queries/updates.ts';
 import { liveListingCount, liveListingSlugs, otherSlugs, SITEMAP_PAGE_SIZE } from '../../sql/queries/sitemap.ts';
 
@@ -41,7 +41,14 @@ export function seoRoutes(deps: PageDeps) {
   const XML = 'application/xml; charset=utf-8';
   const ATOM = 'application/atom+xml; charset=utf-8';
   const urlset = (urls: { loc: string; lastmod?: string }[]) =>
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `<url><loc>${esc(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`).join('\n')}\n</urlset>\n`;
+    xmlDocument(
+      el(
+        'urlset',
+        { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' },
+        urls.map((u) => el('url', null, [el('loc', null, [u.loc]), u.lastmod && el('lastmod', null, [u.lastmod])])),
+        '\n',
+      ),
+    );
 
   const feed = (o: {
     id: string;
@@ -49,21 +56,33 @@ export function seoRoutes(deps: PageDeps) {
     self: string;
     alternate: string;
     entries: { id: string; title: string; link: string; updated: string; summary: string; author?: string }[];
-  }) => {
-    const updated = o.entries[0]?.updated ?? new Date(0).toISOString();
-    return (
-      `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>${esc(o.id)}</id><title>${esc(o.title)}</title><updated>${updated}</updated>` +
-      `<link rel="self" type="application/atom+xml" href="${esc(o.self)}"/><link rel="alternate" type="text/html" href="${esc(o.alternate)}"/><author><name>${esc(deps.site.name)}</name></author>\n` +
-      o.entries
-        .map(
-          (e) =>
-            `<entry><id>${esc(e.id)}</id><title>${esc(e.title)}</title><link rel="alternate" type="text/html" href="${esc(e.link)}"/><updated>${e.updated}</updated>` +
-            `${e.author ? `<author><name>${esc(e.author)}</name></author>` : ''}<summary type="text">${esc(e.summary)}</summary></entry>`,
-        )
-        .join('\n') +
-      '\n</feed>\n'
+  }) =>
+    xmlDocument(
+      el(
+        'feed',
+        { xmlns: 'http://www.w3.org/2005/Atom' },
+        [
+          el('id', null, [o.id]),
+          el('title', null, [o.title]),
+          el('updated', null, [o.entries[0]?.updated ?? new Date(0).toISOString()]),
+          el('link', { rel: 'self', type: 'application/atom+xml', href: o.self }),
+          el('link', { rel: 'alternate', type: 'text/html', href: o.alternate }),
+          el('author', null, [el('name', null, [deps.site.name])]),
+          ...o.entries.map((e) =>
+            el('entry', null, [
+              el('id', null, [e.id]),
+              el('title', null, [e.title]),
+              el('link', { rel: 'alternate', type: 'text/html', href: e.link }),
+              el('updated', null, [e.updated]),
+              e.author && el('author', null, [el('name', null, [e.author])]),
+              el('summary', { type: 'text' }, [e.summary]),
+            ]),
+          ),
+        ],
+        '\n',
+      ),
+      'utf-8',
     );
-  };
 
   return new Elysia({ name: 'public-pages-seo' })
     .get(
@@ -80,7 +99,14 @@ export function seoRoutes(deps: PageDeps) {
       cached(XML, async () => {
         const pages = Math.max(1, Math.ceil((await liveListingCount(deps.sql, deps.site.id)) / SITEMAP_PAGE_SIZE));
         const maps = [`${site}/sitemaps/pages.xml`, ...Array.from({ length: pages }, (_, i) => `${site}/sitemaps/listings-${i + 1}.xml`)];
-        return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${maps.map((m) => `<sitemap><loc>${esc(m)}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+        return xmlDocument(
+          el(
+            'sitemapindex',
+            { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' },
+            maps.map((m) => el('sitemap', null, [el('loc', null, [m])])),
+            '\n',
+          ),
+        );
       }),
       { parse: 'none' },
     )
