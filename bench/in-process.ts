@@ -71,7 +71,9 @@ for (const [name, make] of scenarios) {
   for (let i = 0; i < iterations; i++) await send();
   const wall = (performance.now() - t0) / iterations;
   const cpu = process.cpuUsage(cpu0);
-  console.log(`${name.padEnd(20)} ${((cpu.user + cpu.system) / iterations).toFixed(1).padStart(7)} µs CPU  ${(wall * 1000).toFixed(1).padStart(7)} µs wall  ${String(bytes).padStart(7)} bytes`);
+  console.log(
+    `${name.padEnd(20)} ${((cpu.user + cpu.system) / iterations).toFixed(1).padStart(7)} µs CPU  ${(wall * 1000).toFixed(1).padStart(7)} µs wall  ${String(bytes).padStart(7)} bytes`,
+  );
 }
 await cache.close();
 await limiter.close();

@@ -4,6 +4,7 @@ import { DomainError } from '../../core/errors/index.ts';
 import { cookieSettings, readCookies } from '../auth/cookies.ts';
 import { currentUser } from '../auth/session.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
+import { singleFlight } from '../http/single-flight.ts';
 import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
 import { csrfToken } from '../auth/csrf.ts';
 import type { PageDeps } from './data.ts';
@@ -81,6 +82,23 @@ export function publicPagesPlugin(deps: PageDeps) {
     });
   };
 
+  /**
+   * The anonymous render of a page: from the cache, else rendered once however many requests for it
+   * arrive meanwhile (single flight), and cached when it is a 200 and no write landed during the render.
+   */
+  const renderOnce = singleFlight<{ status: number; body: string; etag: string }>();
+  const anonymous = async (key: string, render: () => Promise<{ status: number; body: string }>) => {
+    const hit = await cache.get(key);
+    if (hit) return { status: 200, ...hit };
+    return renderOnce(`${cache.generation}:${key}`, async () => {
+      const gen = cache.generation;
+      const { status, body } = await render();
+      const etag = etagOf(body);
+      if (status === 200 && gen === cache.generation) await cache.set(key, { body, etag });
+      return { status, body, etag };
+    });
+  };
+
   /** A page of the directory: anonymous renders are shared and cached; signed-in renders are not. */
   const page =
     (render: pages.Renderer) =>
@@ -91,16 +109,16 @@ export function publicPagesPlugin(deps: PageDeps) {
       let viewer: Viewer | null = null;
       try {
         viewer = await viewerOf(request);
-        const key = `page:${url.pathname}${url.search}`;
         if (!viewer) {
-          const hit = await cache.get(key);
-          if (hit) return respond(200, hit.body, false, request, {}, hit.etag);
+          const out = await anonymous(`page:${url.pathname}${url.search}`, async () => {
+            const r = await render(deps, url, params);
+            return { status: r.status ?? 200, body: frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, null) };
+          });
+          return respond(out.status, out.body, false, request, {}, out.etag);
         }
-        const gen = cache.generation;
         const r = await render(deps, url, params);
         const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
-        if (!viewer && (r.status ?? 200) === 200 && gen === cache.generation) await cache.set(key, { body, etag: etagOf(body) });
-        return respond(r.status ?? 200, body, viewer !== null, request);
+        return respond(r.status ?? 200, body, true, request);
       } catch (err) {
         return errorPage(err, request, viewer);
       }
@@ -116,12 +134,13 @@ export function publicPagesPlugin(deps: PageDeps) {
       viewer = await viewerOf(request);
       const slug = params.slug;
       countView(request, slug);
-      const key = `page:${url.pathname}`;
       if (!viewer) {
-        const hit = await cache.get(key);
-        if (hit) return respond(200, hit.body, false, request, {}, hit.etag);
+        const out = await anonymous(`page:${url.pathname}`, async () => {
+          const r = await renderListing(deps, slug, async () => null);
+          return { status: 200, body: frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, null) };
+        });
+        return respond(out.status, out.body, false, request, {}, out.etag);
       }
-      const gen = cache.generation;
       let setCookie: Record<string, string> = {};
       const user = viewer as (Viewer & { userId: string }) | null;
       const r = await renderListing(deps, slug, async (listingId): Promise<Personal | null> => {
@@ -132,8 +151,7 @@ export function publicPagesPlugin(deps: PageDeps) {
         return { email: user.email, csrf, ...state, isOwner: owner?.ownerUserId === String(user.userId) };
       });
       const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
-      if (!viewer && gen === cache.generation) await cache.set(key, { body, etag: etagOf(body) });
-      return respond(200, body, viewer !== null, request, setCookie);
+      return respond(200, body, true, request, setCookie);
     } catch (err) {
       return errorPage(err, request, viewer);
     }
