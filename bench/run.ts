@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../test/ports.ts';
 import { benchDatabase } from './database.ts';
@@ -8,12 +9,15 @@ import { scenarios } from './scenarios.ts';
 /**
  * `npm run bench`: every scenario against the edge on a 100k-listing database, each printed next to
  * the bare hello-world ceiling of the same runtime measured in the same run.
- * BENCH_LISTINGS (100000), BENCH_DURATION seconds (10), BENCH_CONNECTIONS (50), BENCH_ONLY=name,name.
+ * BENCH_LISTINGS (100000), BENCH_DURATION seconds (10), BENCH_CONNECTIONS (50), BENCH_ONLY=name,name,
+ * BENCH_SOAK_SECONDS (0: none) for a long mixed-traffic run reporting whether the edge's memory grows.
  */
 const target = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const only = process.env.BENCH_ONLY?.split(',');
+const soak = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+let soakLine = '';
 const root = join(import.meta.dirname, '..');
 
 function startProcess(entry: string, env: Record<string, string>): Promise<ChildProcess> {
@@ -26,10 +30,31 @@ function startProcess(entry: string, env: Record<string, string>): Promise<Child
   });
 }
 
-async function load(name: string, base: string, make: autocannon.Options['requests'], extra: Partial<autocannon.Options> = {}) {
-  const result = await autocannon({ url: base, connections, duration, requests: make, ...extra });
+/** Resident memory of a process in MB, from /proc (null where there is no /proc). */
+function rssMb(pid: number | undefined): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A scenario under load, sampling the serving edge's resident memory each second (its peak is reported). */
+async function load(name: string, base: string, make: autocannon.Options['requests'], server?: ChildProcess, seconds = duration) {
+  let peak = rssMb(server?.pid) ?? 0;
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    const mb = rssMb(server?.pid);
+    if (mb !== null) {
+      peak = Math.max(peak, mb);
+      samples.push(mb);
+    }
+  }, 1000);
+  const result = await autocannon({ url: base, connections, duration: seconds, requests: make });
+  clearInterval(timer);
   const bad = result.non2xx + result.errors + result.timeouts;
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad, total: result.requests.total };
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad, total: result.requests.total, peak, samples };
 }
 
 const db = await benchDatabase(target);
@@ -61,16 +86,28 @@ try {
       coldPort = await freePort();
       cold = await startProcess('api/main.ts', edgeEnv(coldPort, { CACHE_TTL_SECONDS: '0' }));
     }
-    rows.push(await load(s.name, `http://127.0.0.1:${s.edge === 'cold' ? coldPort : edgePort}`, s.requests));
+    rows.push(await load(s.name, `http://127.0.0.1:${s.edge === 'cold' ? coldPort : edgePort}`, s.requests, s.edge === 'cold' ? cold : edge));
+  }
+  // BENCH_SOAK_SECONDS: mixed traffic for that long on the warm edge, its memory sampled each second.
+  if (soak > 0) {
+    const mixed = (await scenarios(db.sql, db.siteId)).find((s) => s.name === 'mixed traffic')!;
+    const r = await load(`soak: mixed traffic, ${soak}s`, `http://127.0.0.1:${edgePort}`, mixed.requests, edge, soak);
+    rows.push(r);
+    const minute = (i: number) => r.samples.slice(Math.max(0, i - 30), i + 30);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const first = mean(minute(30));
+    const last = mean(minute(r.samples.length - 31));
+    soakLine = `soak: edge RSS ${first.toFixed(0)} MB in the first minute, ${last.toFixed(0)} MB in the last, peak ${r.peak.toFixed(0)} MB over ${r.samples.length} samples`;
   }
   const ceiling = rows[0].rps;
   console.log(`\n${target} listings, ${connections} connections, ${duration}s each, Bun ${Bun.version}\n`);
-  console.log('scenario                                   req/s    p50 ms  p99 ms  % of ceiling  non-2xx+errors');
+  console.log('scenario                                   req/s    p50 ms  p99 ms  % of ceiling  non-2xx+errors  edge RSS MB (peak)');
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)}`,
+      `${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${((r.rps / ceiling) * 100).toFixed(1).padStart(12)}% ${String(r.bad).padStart(14)} ${r.peak ? r.peak.toFixed(0).padStart(19) : ''}`,
     );
   }
+  if (soakLine) console.log(`\n${soakLine}`);
   if (rows.some((r) => r.bad > 0)) process.exitCode = 1;
   // Submit-to-ready for 20 small sites (edge + worker processes, extractive drafter), on the same database.
   if (!only || only.includes('submit_to_ready')) {
