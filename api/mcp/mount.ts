@@ -52,6 +52,11 @@ function asStandardSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<str
   };
 }
 
+/** Calls that leave nothing behind on the server that answered them (initialize keeps the client's capabilities). */
+const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
+const leavesNoState = (body: unknown) =>
+  !Array.isArray(body) && body !== null && typeof body === 'object' && STATELESS_METHODS.has((body as { method?: unknown }).method as string);
+
 /** The MCP server at /mcp: one tool per operation, credentials resolved for the MCP resource. */
 export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>, ops: Operation[] = operations) {
   const { config } = deps;
@@ -99,15 +104,26 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
   // transport spec lets a server answer a request with plain JSON. Our tools emit nothing
   // before their result, so a JSON response carries the same messages at a fraction of the
   // cost; the body the auth gate already parsed is handed on instead of being read again.
+  // Building a server registers every tool (schemas included) and costs more than the tool call
+  // itself, so this leg keeps idle servers and connects one to a fresh transport per request:
+  // still one exchange per server at a time (the SDK's rule), and nothing of a request outlives
+  // it, since the credential and the request travel with the transport's message, not the server.
+  const idle: McpServer[] = [];
+  const MAX_IDLE = 64;
   const legacyJson = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    const server = factory({ requestInfo: request });
+    const server = idle.pop() ?? factory({});
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
+    let reusable = true;
     try {
       return await transport.handleRequest(request, { parsedBody, authInfo });
+    } catch (err) {
+      reusable = false;
+      throw err;
     } finally {
       await transport.close();
       await server.close();
+      if (reusable && leavesNoState(parsedBody) && !server.isConnected() && idle.length < MAX_IDLE) idle.push(server);
     }
   };
   const route = async (request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
@@ -160,10 +176,16 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
     return carryPeerAddress(request, new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
   };
   const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
+  // In place where the runtime allows it: a copy would turn the buffered JSON body into a stream.
   const withHeaders = (res: Response, headers: Record<string, string>) => {
-    const out = new Response(res.body, res);
-    for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
-    return out;
+    try {
+      for (const k in headers) res.headers.set(k, headers[k]);
+      return res;
+    } catch {
+      const out = new Response(res.body, res);
+      for (const k in headers) out.headers.set(k, headers[k]);
+      return out;
+    }
   };
   const serve = async (incoming: Request) => {
     const refused = foreignOrigin(incoming);

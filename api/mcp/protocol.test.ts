@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
+import { makeApiKey, makeListing } from '../../test/builders.ts';
 
 // The 2025 protocol versions no installed client speaks (the 1.x client always offers 2025-11-25),
 // spoken by hand: each POST stands alone, as it does for any client of a stateless server.
@@ -116,4 +117,22 @@ describe('version negotiation and transport rules', () => {
     });
     expect(res.status).toBe(415);
   });
+});
+
+test('the server that answered one call carries nothing into the next (servers are reused between plain calls)', async () => {
+  const headers = { 'mcp-protocol-version': '2025-11-25' };
+  const [alice] = await app.sql<{ id: string }[]>`insert into users (email) values ('reuse-alice@example.test') returning id::text`;
+  const [bob] = await app.sql<{ id: string }[]>`insert into users (email) values ('reuse-bob@example.test') returning id::text`;
+  const aliceKey = await makeApiKey(app.sql, alice, ['account:read']);
+  const bobKey = await makeApiKey(app.sql, bob, ['account:read']);
+  const [site] = await app.sql<{ id: number }[]>`select id from sites where is_self`;
+  await makeListing(app.sql, { siteId: site.id, slug: 'alice-only', columns: { owner_user_id: alice.id } });
+  const mine = async (key: string) =>
+    (await rpc('tools/call', { name: 'list_my_listings', arguments: {} }, { ...headers, authorization: `Bearer ${key}` })).message.result;
+  for (let round = 0; round < 3; round++) {
+    expect((await mine(aliceKey)).structuredContent.items.map((l: { slug: string }) => l.slug)).toEqual(['alice-only']);
+    expect((await mine(bobKey)).structuredContent.items).toEqual([]);
+    // Without a credential the call is challenged at the HTTP level, as it always was.
+    expect((await rpc('tools/call', { name: 'list_my_listings', arguments: {} }, headers)).status).toBe(401);
+  }
 });
