@@ -69,6 +69,8 @@ export function createCache(opts: CacheOptions): ResponseCache {
     ? new RedisGuard(opts.redisUrl, { connectTimeoutMs: 1000, commandTimeoutMs: 250, breakerMs: 5000, ...opts.redis, name: 'read cache', log: opts.log })
     : null;
   const k = (key: string) => `dir:cache:${gen}:${key}`;
+  // The in-process store is emptied whenever the generation moves, so its keys need no generation
+  // (building the prefixed key cost a new string and its hash on every hit).
   return {
     get generation() {
       return gen;
@@ -78,25 +80,25 @@ export function createCache(opts: CacheOptions): ResponseCache {
     },
     async get(key) {
       if (ttl === 0) return null;
-      if (!redis) return mem.get(k(key));
+      if (!redis) return mem.get(key);
       const kk = k(key);
       return redis.run(
         async (r) => {
           const raw = await r.get(kk);
           return raw ? (JSON.parse(raw) as CachedBody) : null;
         },
-        () => mem.get(kk),
+        () => mem.get(key),
       );
     },
     async set(key, value) {
       if (ttl === 0) return;
       const kk = k(key);
-      if (!redis) return mem.set(kk, value, ttl * 1000);
+      if (!redis) return mem.set(key, value, ttl * 1000);
       await redis.run(
         async (r) => {
           await r.set(kk, JSON.stringify(value), 'EX', ttl);
         },
-        () => mem.set(kk, value, ttl * 1000),
+        () => mem.set(key, value, ttl * 1000),
       );
     },
     advance(next) {

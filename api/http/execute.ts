@@ -38,8 +38,11 @@ export function pagingOf(result: unknown): Paging | undefined {
 
 export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
+/** The cache key of a public read: the operation and its input in canonical order. */
+export const readKey = (op: Operation, input: Record<string, unknown>) => `${op.name}:${canonical(input)}`;
+
 /** Runs an operation with already-validated input and returns its serialised body. */
-export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext): Promise<Executed> {
+export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext, cacheKey?: string): Promise<Executed> {
   authorize(op, ctx);
   if (!isCacheable(op)) {
     const run = async () => JSON.stringify(await op.handler(input, ctx));
@@ -50,7 +53,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
     const body = await run();
     return { body, etag: etagOf(body) };
   }
-  const key = `${op.name}:${canonical(input)}`;
+  const key = cacheKey ?? readKey(op, input);
   const hit = await ctx.cache.get(key);
   if (hit) return hit;
   // Keyed by generation too: a request arriving after a write never joins a computation begun before it.

@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { etagMatches, execute, isCacheable, pagingOf } from './execute.ts';
+import { etagMatches, execute, isCacheable, pagingOf, readKey } from './execute.ts';
+import { planLinks, readMemo, type ReadPlan } from './read-memo.ts';
 import type { Paging } from './cache.ts';
 import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
@@ -90,6 +91,7 @@ export function restRoutes(
   for (const op of ops) {
     const cacheable = isCacheable(op);
     const paginated = op.method === 'GET' && op.query?.properties.page !== undefined;
+    const memo = cacheable ? readMemo() : undefined;
     const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const ctx = await deps.makeContext(request);
       const limit = await deps.rateLimit(request, ctx, op.method !== 'GET');
@@ -100,15 +102,24 @@ export function restRoutes(
       }
       try {
         authorize(op, ctx);
-        const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
-        const input = validateInput(op, { path: params, query: queryObject(request.url), body }, { convert: true });
-        const out = await execute(op, input, ctx);
+        let plan: ReadPlan | undefined = memo?.get(request.url);
+        let input = plan?.input;
+        if (!input) {
+          const body = op.method === 'GET' ? undefined : await readJson(request, deps.maxBodyBytes);
+          input = validateInput(op, { path: params, query: queryObject(request.url), body }, { convert: true });
+          if (memo) plan = memo.remember(request.url, input, readKey(op, input));
+        }
+        const out = await execute(op, input, ctx, plan?.key);
         const status = out.status ?? op.status ?? 200;
         const headers: Record<string, string> = { ...base, ...idempotencyHeaders(out), 'content-type': 'application/json; charset=utf-8', etag: out.etag };
         if (status === 201 && op.location) headers.location = `${deps.siteUrl}${prefix}${op.location(JSON.parse(out.body), input as never)}`;
         if (paginated) {
-          const url = new URL(request.url);
-          const link = pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, out.paging ?? pagingOf(JSON.parse(out.body)));
+          const links = (paging: Paging | undefined) => {
+            const url = new URL(request.url);
+            return pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, paging);
+          };
+          const paging = out.paging ?? pagingOf(JSON.parse(out.body));
+          const link = plan ? planLinks(plan, paging, links) : links(paging);
           if (link) headers.link = link;
         }
         headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';

@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { makeApiKey, makeListing } from '../../test/builders.ts';
+import { eventually } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
 import { negotiateEncoding, pathnameOf } from './wire.ts';
@@ -215,6 +216,14 @@ describe('status details', () => {
     const last = await fetch(`${app.api}/listings?per_page=10&page=3`);
     expect(last.headers.get('link')).toBe(`<${app.api}/listings?per_page=10&page=2>; rel="prev"`);
     expect((await fetch(`${app.api}/listings/wire-01`)).headers.get('link')).toBeNull();
+    // The same URL after the list grew: the links follow the new answer, not the first one seen.
+    for (let i = 30; i < 32; i++) await makeListing(app.sql, { siteId: app.siteId, slug: `wire-${i}`, name: `Wire product ${i}` });
+    await app.sql`select directory_changed()`;
+    const grown = await eventually(
+      () => fetch(`${app.api}/listings?per_page=10&page=3`),
+      (r) => r.headers.get('link')?.includes('rel="next"') === true,
+    );
+    expect(grown.headers.get('link')).toBe(`<${app.api}/listings?per_page=10&page=4>; rel="next", <${app.api}/listings?per_page=10&page=2>; rel="prev"`);
   });
 
   test('every error carries the request id, as x-request-id and as the problem instance', async () => {
