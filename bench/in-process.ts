@@ -13,7 +13,8 @@ import { benchDatabase } from './database.ts';
  * generator: each scenario's warm requests go straight to the app's handler, one at a time, and
  * the mean CPU time per request is printed. On a busy or shared machine, where autocannon's figures
  * swing with the neighbours, this is the steadier way to compare two versions of the hot path.
- * BENCH_ITERATIONS (20000) per scenario.
+ * BENCH_ITERATIONS (20000) per scenario. BENCH_CACHE=off runs every request through the database (the
+ * CPU figure is then the edge's share only; wall time includes the database).
  */
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const db = await benchDatabase(Number(process.env.BENCH_LISTINGS ?? 100_000));
@@ -31,7 +32,7 @@ const log = pino({ level: 'warn' });
 const pool = connect(db.url, { max: 10 });
 const { sql, health } = guardDatabase(pool, { url: db.url, retryAfterSeconds: 5, connectTimeoutMs: 5000, deadlineMs: 30_000 });
 const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-const cache = createCache({ ttlSeconds: 3600, redisUrl: null, initialGeneration: 0 });
+const cache = createCache({ ttlSeconds: process.env.BENCH_CACHE === 'off' ? 0 : 3600, redisUrl: null, initialGeneration: 0 });
 const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: null, log, prefix: 'rl:bench' });
 const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
 

@@ -141,8 +141,7 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   ];
   const weeks = ['this', 'last', ...Array.from({ length: 10 }, (_, k) => new Date(Date.now() - (k + 2) * 7 * 86400e3).toISOString().slice(0, 10))];
   const pageSlugs = slugs.slice(0, 20);
-  return [
-    ...realistic,
+  const hot: Scenario[] = [
     { name: 'page: home (cached)', requests: rotating(['/']) },
     { name: 'page: home uncached (signed in)', requests: signedIn(['/']) },
     { name: 'page: listing (cached)', requests: rotating(pageSlugs.map((s) => `/listings/${s}`)) },
@@ -182,4 +181,9 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
       ],
     },
   ];
+  // The same reads against the edge with its response cache off: what a miss costs, scenario by scenario.
+  const cold = hot
+    .filter((s) => ['search (typo)', 'leaderboard', 'launch week', 'mcp tools/call'].includes(s.name))
+    .map((s): Scenario => ({ ...s, name: `cold (cache off): ${s.name}`, edge: 'cold' }));
+  return [...realistic, ...hot, ...cold];
 }
