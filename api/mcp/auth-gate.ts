@@ -28,19 +28,14 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
   const deny = (code: ErrorCode, challenge: string, detail: string) =>
     problemResponse(problemOf(deps.config.siteUrl, code, detail), { 'www-authenticate': challenge });
 
-  return async (request: Request): Promise<GateResult> => {
+  // body: the POST body as parsed JSON (undefined when absent or not JSON: the SDK answers that).
+  return async (request: Request, body: unknown): Promise<GateResult> => {
     if (request.method !== 'POST') return { principal: null, write: false, denial: null };
-    let needed: Scope[] = [];
-    let write = false;
-    let body: unknown;
-    try {
-      body = await request.clone().json();
-      const tools = (Array.isArray(body) ? body : [body]).filter((m) => m && m.method === 'tools/call').map((m) => String(m.params?.name));
-      needed = tools.map((t) => scopeOf.get(t)).filter((s): s is Scope => s !== undefined);
-      write = tools.some((t) => writes.has(t));
-    } catch {
-      /* not JSON: the SDK answers with a parse error */
-    }
+    const tools = (Array.isArray(body) ? body : [body])
+      .filter((m) => m !== null && typeof m === 'object' && m.method === 'tools/call')
+      .map((m) => String(m.params?.name));
+    const needed = tools.map((t) => scopeOf.get(t)).filter((s): s is Scope => s !== undefined);
+    const write = tools.some((t) => writes.has(t));
     if (!request.headers.get('authorization') && needed.length === 0) return { principal: null, write, denial: null, body };
     // The one resolution of this request's credential: the tool gets it through the SDK's authInfo.
     const ctx = await deps.resolve(request);

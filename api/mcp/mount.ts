@@ -17,6 +17,7 @@ import { carryPeerAddress } from '../http/rate-limit.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
+import { answerPlainRead, plainReadCalls } from './fast-call.ts';
 import { mcpAuthGate } from './auth-gate.ts';
 import { noteMcpCall } from '../observability/edge-observability.ts';
 import { authInfoOf, principalOf } from './auth-info.ts';
@@ -52,13 +53,21 @@ function asStandardSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<str
   };
 }
 
+/** A body read into memory. */
+type Bytes = Uint8Array<ArrayBuffer>;
+
 /** Calls that leave nothing behind on the server that answered them (initialize keeps the client's capabilities). */
 const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
 const leavesNoState = (body: unknown) =>
   !Array.isArray(body) && body !== null && typeof body === 'object' && STATELESS_METHODS.has((body as { method?: unknown }).method as string);
 
 /** The MCP server at /mcp: one tool per operation, credentials resolved for the MCP resource. */
-export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>, ops: Operation[] = operations) {
+export function mcpPlugin(
+  deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>,
+  ops: Operation[] = operations,
+  // Off only in the test that compares the plain-read path with the SDK's own answer.
+  opts: { plainReads?: boolean } = {},
+) {
   const { config } = deps;
   const resource = resourcesOf(config).mcp;
   const rateLimit = rateGate(deps.limiter, config);
@@ -110,7 +119,20 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
   // it, since the credential and the request travel with the transport's message, not the server.
   const idle: McpServer[] = [];
   const MAX_IDLE = 64;
-  const legacyJson = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+  const plainRead =
+    opts.plainReads === false
+      ? () => null
+      : plainReadCalls(
+          specs,
+          MCP_PROTOCOL_VERSIONS.filter((v) => v.startsWith('2025-')),
+        );
+  const legacyJson = async (incoming: Request, bytes: Bytes | null, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    const call = plainRead(incoming, parsedBody);
+    if (call) {
+      const opCtx = operationContext(deps, incoming, { principal: principalOf(authInfo), rejected: false });
+      return answerPlainRead(call, opCtx, { siteUrl: config.siteUrl, logError });
+    }
+    const request = buffered(incoming, bytes);
     const server = idle.pop() ?? factory({});
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
@@ -126,10 +148,11 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
       if (reusable && leavesNoState(parsedBody) && !server.isConnected() && idle.length < MAX_IDLE) idle.push(server);
     }
   };
-  const route = async (request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
-    body !== undefined && (await isLegacyRequest(request, body, { maxRequestBodySize: config.maxBodyBytes }))
-      ? legacyJson(request, body, authInfo)
-      : handler.fetch(request, { authInfo });
+  // The incoming request's body is already read: the SDK gets a buffered copy of it.
+  const route = async (incoming: Request, bytes: Bytes | null, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
+    body !== undefined && (await isLegacyRequest(incoming, body, { maxRequestBodySize: config.maxBodyBytes }))
+      ? legacyJson(incoming, bytes, body, authInfo)
+      : handler.fetch(buffered(incoming, bytes), { authInfo });
   // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
   // host and port, not the host alone) gets 403. Requests without Origin are not from a browser page.
   const siteOrigin = new URL(config.siteUrl).origin;
@@ -146,13 +169,14 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
   };
 
   // The body is read here, counting bytes as they arrive, so that a chunked body (no
-  // Content-Length) is held to the same cap as a declared one; the SDK then gets it buffered.
+  // Content-Length) is held to the same cap as a declared one; it is parsed once, and the SDK
+  // gets a buffered copy only when it is the one to answer.
   const tooLarge = () => problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
-  const buffered = async (request: Request): Promise<Request | Response> => {
+  const readBody = async (request: Request): Promise<Bytes | null | Response> => {
     if (Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes) return tooLarge();
-    if (!request.body) return request;
+    if (!request.body) return null;
     const reader = request.body.getReader();
-    const chunks: Uint8Array[] = [];
+    const chunks: Bytes[] = [];
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
@@ -162,17 +186,30 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
         await reader.cancel().catch(() => {});
         return tooLarge();
       }
-      chunks.push(value);
+      chunks.push(value as Bytes);
     }
+    if (chunks.length === 1) return chunks[0];
     const body = new Uint8Array(size);
     let at = 0;
     for (const c of chunks) {
       body.set(c, at);
       at += c.byteLength;
     }
+    return body;
+  };
+  const parseJson = (bytes: Bytes | null): unknown => {
+    if (!bytes?.byteLength) return undefined;
+    try {
+      return JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      return undefined; // not JSON: the SDK answers with a parse error
+    }
+  };
+  const buffered = (request: Request, body: Bytes | null): Request => {
+    if (body === null) return request;
     const headers = new Headers(request.headers);
     headers.delete('transfer-encoding');
-    headers.set('content-length', String(size));
+    headers.set('content-length', String(body.byteLength));
     return carryPeerAddress(request, new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
   };
   const gate = mcpAuthGate(ops, { config, resolve: (request) => resolvePrincipal(deps.sql, request.headers.get('authorization'), resource) });
@@ -190,14 +227,14 @@ export function mcpPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache
   const serve = async (incoming: Request) => {
     const refused = foreignOrigin(incoming);
     if (refused) return refused;
-    const request = await buffered(incoming);
-    if (request instanceof Response) return request;
-    const g = await gate(request);
+    const bytes = await readBody(incoming);
+    if (bytes instanceof Response) return bytes;
+    const g = await gate(incoming, parseJson(bytes));
     noteMcpCall(incoming, g.body);
-    const limit = await rateLimit(request, g, g.write);
+    const limit = await rateLimit(incoming, g, g.write);
     if (limit.refused) return limit.refused;
-    const authInfo = g.principal ? authInfoOf(g.principal, request, resource) : undefined;
-    return withHeaders(g.denial ?? (await route(request, g.body, authInfo)), limit.headers);
+    const authInfo = g.principal ? authInfoOf(g.principal, incoming, resource) : undefined;
+    return withHeaders(g.denial ?? (await route(incoming, bytes, g.body, authInfo)), limit.headers);
   };
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.

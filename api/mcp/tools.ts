@@ -1,5 +1,5 @@
 import { DomainError, type FieldIssue, invalidFields } from '../../core/errors/index.ts';
-import { execute } from '../http/execute.ts';
+import { type Executed, execute } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempotency.ts';
 import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
@@ -111,12 +111,15 @@ export function validateArguments(spec: ToolSpec, raw: unknown): Record<string, 
   }
 }
 
+/** What a tool call came to: the operation's answer, or the tool result that reports its error. */
+export type ToolOutcome = { out: Executed } | { failed: ToolResult };
+
 /**
- * Runs one tool call: validate, execute through the same cache as REST, and shape the result.
- * Domain errors are tool results with isError and the problem JSON REST would send, so the model
- * can read them and correct its call; they are not protocol errors.
+ * Runs one tool call: validate, execute through the same cache as REST. Domain errors become tool
+ * results with isError and the problem JSON REST would send, so the model can read them and
+ * correct its call; they are not protocol errors.
  */
-export async function callTool(
+export async function runTool(
   spec: ToolSpec,
   rawArgs: unknown,
   ctx: OperationContext,
@@ -124,16 +127,27 @@ export async function callTool(
     siteUrl: string;
     logError: (err: unknown, meta: { requestId: string; operation: string }) => void;
   },
-): Promise<ToolResult> {
+): Promise<ToolOutcome> {
   try {
     const input = validateArguments(spec, rawArgs);
     const key = spec.op.idempotent ? (rawArgs as Record<string, unknown> | undefined)?.[IDEMPOTENCY_ARGUMENT] : undefined;
     // The argument wins over a header sent on the HTTP request.
-    const out = await execute(spec.op, input, typeof key === 'string' ? { ...ctx, idempotencyKey: toHeaderValue(key) } : ctx);
-    return { content: [{ type: 'text', text: out.body }], structuredContent: JSON.parse(out.body) as Record<string, unknown> };
+    return { out: await execute(spec.op, input, typeof key === 'string' ? { ...ctx, idempotencyKey: toHeaderValue(key) } : ctx) };
   } catch (err) {
     if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: spec.op.name });
     const problem = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
-    return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
+    return { failed: { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true } };
   }
+}
+
+/** The tool result of an answer: the JSON as text, and as structuredContent. */
+export const toolResultOf = (out: Executed): ToolResult => ({
+  content: [{ type: 'text', text: out.body }],
+  structuredContent: JSON.parse(out.body) as Record<string, unknown>,
+});
+
+/** Runs one tool call and shapes its result (see runTool). */
+export async function callTool(spec: ToolSpec, rawArgs: unknown, ctx: OperationContext, deps: Parameters<typeof runTool>[3]): Promise<ToolResult> {
+  const outcome = await runTool(spec, rawArgs, ctx, deps);
+  return 'out' in outcome ? toolResultOf(outcome.out) : outcome.failed;
 }

@@ -1,0 +1,67 @@
+import { isCacheable } from '../http/execute.ts';
+import type { OperationContext } from '../registry/operation.ts';
+import type { Executed } from '../http/execute.ts';
+import { runTool, type ToolSpec } from './tools.ts';
+
+/** A tools/call the fast path may answer: its JSON-RPC id, its tool and its arguments. */
+export interface PlainReadCall {
+  id: string | number;
+  spec: ToolSpec;
+  args: unknown;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const only = (o: Record<string, unknown>, keys: Set<string>) => Object.keys(o).every((k) => keys.has(k));
+const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PARAM_KEYS = new Set(['name', 'arguments']);
+
+/**
+ * The exchange agents repeat most is one tools/call of a public read on the stateless 2025 leg.
+ * Connecting a server and a transport for it costs several times the cached read itself, so such
+ * a call, when it is plainly well formed, is answered here with what the SDK would send: the same
+ * callTool result in the same JSON-RPC envelope (a test compares the two byte for byte). Anything
+ * else (other methods, batches, `_meta` such as a progress token, headers the SDK would refuse,
+ * tools that write or need a credential) is left to the SDK, which stays the protocol's authority.
+ */
+export function plainReadCalls(specs: ToolSpec[], legacyVersions: string[]) {
+  const reads = new Map(specs.filter((s) => isCacheable(s.op)).map((s) => [s.name, s]));
+  const versions = new Set(legacyVersions);
+  return (request: Request, body: unknown): PlainReadCall | null => {
+    if (request.method !== 'POST' || !isPlainObject(body) || !only(body, MESSAGE_KEYS)) return null;
+    const { jsonrpc, id, method, params } = body;
+    if (jsonrpc !== '2.0' || method !== 'tools/call' || !isPlainObject(params) || !only(params, PARAM_KEYS)) return null;
+    if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return null;
+    const spec = typeof params.name === 'string' ? reads.get(params.name) : undefined;
+    if (!spec || (params.arguments !== undefined && !isPlainObject(params.arguments))) return null;
+    const h = request.headers;
+    if (!versions.has(h.get('mcp-protocol-version') ?? '')) return null;
+    if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(h.get('content-type') ?? '')) return null;
+    const accept = h.get('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+    return { id, spec, args: params.arguments };
+  };
+}
+
+/**
+ * The result member of an answer, written from its JSON text: the same bytes as stringifying
+ * toolResultOf(out), without parsing the body only to write it again. Remembered per cached answer.
+ */
+const resultTexts = new WeakMap<Executed, string>();
+function resultText(out: Executed): string {
+  let text = resultTexts.get(out);
+  if (text === undefined) {
+    text = `{"content":[{"type":"text","text":${JSON.stringify(out.body)}}],"structuredContent":${out.body}}`;
+    resultTexts.set(out, text);
+  }
+  return text;
+}
+
+/** The JSON-RPC response to a plain read call, as the SDK's JSON leg sends it. */
+export async function answerPlainRead(call: PlainReadCall, ctx: OperationContext, deps: Parameters<typeof runTool>[3]): Promise<Response> {
+  const outcome = await runTool(call.spec, call.args, ctx, deps);
+  const result = 'out' in outcome ? resultText(outcome.out) : JSON.stringify(outcome.failed);
+  return new Response(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`, {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+}
