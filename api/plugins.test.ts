@@ -16,7 +16,7 @@ import { healthPlugin, problemPagesPlugin } from './http/service-pages.ts';
 import { mcpPlugin } from './mcp/mount.ts';
 import { oauthPlugin } from './oauth/mount.ts';
 import { openApiPlugin } from './openapi/mount.ts';
-import { botPagePlugin } from './site/bot-page.ts';
+import { botPagePlugin } from './site/bot-page.tsx';
 import { sitePlugin } from './site/mount.ts';
 
 // Each area of the edge is an Elysia instance of its own: mounted alone on a bare app (no error

@@ -4,8 +4,8 @@
 // Signed-in owner only; every form carries the CSRF token; nothing here takes card details.
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { html, page, type Html } from '../site/html.ts';
-import { csrfField, field, messagePage, notFoundPage, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from '../site/common.ts';
+import { field, messagePage, notFoundPage, readCheckedForm, redirect, requireUser, sitePage, type SiteRequest } from '../site/common.tsx';
+import { type BillingForm, checkoutPath, orderPage as renderOrder, testPayPage } from './order-views.tsx';
 import type { SessionUser } from '../../core/auth/sessions.ts';
 import { DomainError } from '../../core/errors/index.ts';
 import { paymentRedirect, updateBilling } from '../../core/orders/checkout.ts';
@@ -14,16 +14,6 @@ import { orderRow, orderView, type OrderRow, type OrderView } from '../../core/o
 import { isKnownCountry, normaliseVatNumber } from '../../core/orders/vat.ts';
 import { paymentProvider } from '../../core/payments/index.ts';
 import { viesFromConfig } from '../../core/orders/vies.ts';
-
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
-const TEST_BANNER = html`<p class="notice" id="test-mode" role="status"><strong>Test mode</strong>: this checkout uses the built-in test provider. No card is asked for and no money is taken.</p>`;
-
-interface BillingForm {
-  name: string;
-  address: string;
-  country: string;
-  vat_number: string;
-}
 
 function validateBilling(f: BillingForm): { field: string; message: string }[] {
   const errors: { field: string; message: string }[] = [];
@@ -40,7 +30,7 @@ export function checkoutPlugin(deps: AppDeps) {
   const app = new Elysia({ name: 'checkout' });
   const { config, sql } = deps;
   const provider = paymentProvider(config);
-  const base = (n: string) => `/checkout/${encodeURIComponent(n)}`;
+  const base = checkoutPath;
 
   /** The signed-in owner's order, or the page to answer with (sign-in redirect, or the same 404 for others' orders). */
   async function ownOrder(request: Request, number: string, returnTo?: string): Promise<{ user: SessionUser; row: OrderRow } | { response: Response }> {
@@ -61,68 +51,8 @@ export function checkoutPlugin(deps: AppDeps) {
     };
   };
 
-  function orderPage(
-    request: Request,
-    user: SessionUser,
-    o: OrderView,
-    opts: { status?: number; form?: BillingForm; errors?: { field: string; message: string }[]; notice?: string } = {},
-  ): Response {
-    const csrf = csrfField(config, request);
-    const test = o.test_mode ? TEST_BANNER : '';
-    const rows = o.lines.map(
-      (
-        l,
-      ) => html`<tr><td>${l.name}${l.listing_id ? html` <small>(listing ${l.listing_id})</small>` : ''}${l.week ? html`<br><small>week of ${l.week}</small>` : ''}${l.categories.length ? html`<br><small>${l.categories.join(', ')}</small>` : ''}</td>
-<td>${money(l.amount_cents, o.currency)}</td><td>${money(l.vat_cents, o.currency)}</td><td>${money(l.total_cents, o.currency)}</td>
-<td>${l.fulfilment.status}${l.fulfilment.summary ? html`<br><small>${l.fulfilment.summary}</small>` : ''}</td></tr>`,
-    );
-    const table = html`<table id="lines"><thead><tr><th>Item</th><th>Price</th><th>VAT</th><th>Total</th><th>Fulfilment</th></tr></thead><tbody>${rows}</tbody>
-<tfoot><tr><th>Subtotal</th><td id="subtotal">${money(o.subtotal_cents, o.currency)}</td></tr>
-<tr><th>VAT ${o.vat.rate_percent}%</th><td id="vat">${money(o.vat_cents, o.currency)}</td></tr>
-<tr><th>Total</th><td id="total"><strong>${money(o.total_cents, o.currency)}</strong></td></tr></tfoot></table>
-<p id="vat-rule">${o.vat.note}</p>`;
-    const head = html`<h1>Order ${o.number}</h1>${test}<p>Status: <strong id="order-status">${o.status}</strong>. ${o.status === 'pending' ? html`Pay before ${when(new Date(o.expires_at))}; after that the checkout expires.` : ''}</p>`;
-    if (o.status !== 'pending') {
-      const notice =
-        o.status === 'expired'
-          ? html`<p class="error" role="alert">This checkout expired unpaid. Create a new order to buy these products.</p>`
-          : o.status === 'refunded'
-            ? html`<p class="notice">This order was refunded.</p>`
-            : html`<p class="notice" role="status" id="paid-notice">Paid ${o.paid_at ? when(new Date(o.paid_at)) : ''}. Thank you! ${o.status === 'fulfilled' ? 'Everything is done.' : 'Fulfilment is under way: reload to follow it.'}</p>`;
-      return page({ title: `Order ${o.number}`, status: o.status === 'expired' ? 410 : 200, signedInAs: user.email, body: html`${head}${notice}${table}` });
-    }
-    const f = opts.form ?? {
-      name: o.billing.name ?? '',
-      address: o.billing.address ?? '',
-      country: o.billing.country ?? '',
-      vat_number: o.billing.vat_number ?? '',
-    };
-    const errors = opts.errors?.length
-      ? html`<div class="error" role="alert"><ul>${opts.errors.map((e) => html`<li id="error-${e.field}">${e.message}</li>`)}</ul></div>`
-      : '';
-    const notice = opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : '';
-    const canPay = Boolean(o.billing.country && o.billing.name);
-    const pay: Html = canPay
-      ? html`<form method="post" action="${base(o.number)}/pay">${csrf.field}<button type="submit" id="pay">Pay ${money(o.total_cents, o.currency)}${o.test_mode ? ' (test mode)' : ''}</button></form>
-<p><small>${o.test_mode ? "The test provider's page comes next." : "You pay on Stripe's secure page (card, Apple Pay, Google Pay and more); we never see card details."}</small></p>`
-      : html`<p id="pay-needs-billing">Enter and save your billing details to pay.</p>`;
-    return page({
-      title: `Checkout ${o.number}`,
-      status: opts.status ?? 200,
-      signedInAs: user.email,
-      headers: { ...csrf.headers, ...cspFor() },
-      body: html`${head}${notice}${table}
-<h2>Billing details</h2>${errors}
-<form method="post" action="${base(o.number)}/billing">${csrf.field}
-<label for="name">Name or company</label><input type="text" id="name" name="name" required maxlength="200" value="${f.name}">
-<label for="address">Address</label><input type="text" id="address" name="address" required maxlength="1000" value="${f.address}">
-<label for="country">Country (two letters, e.g. DE)</label><input type="text" id="country" name="country" required maxlength="2" pattern="[A-Za-z]{2}" value="${f.country}">
-<label for="vat_number">EU VAT number (businesses, optional)</label><input type="text" id="vat_number" name="vat_number" maxlength="32" value="${f.vat_number}">
-<button type="submit" id="save-billing">Save billing details and update VAT</button>
-</form>
-<h2>Payment</h2>${pay}`,
-    });
-  }
+  const orderPage = (request: Request, user: SessionUser, o: OrderView, opts: Parameters<typeof renderOrder>[4] = {}) =>
+    renderOrder(config, request, user, o, { ...opts, headers: cspFor() });
 
   app.get(
     '/checkout/:number',
@@ -213,17 +143,7 @@ export function checkoutPlugin(deps: AppDeps) {
       const o = await orderView(sql, own.row, config.siteUrl);
       if (o.status !== 'pending') return redirect(config, base(o.number));
       const session = new URL(request.url).searchParams.get('session') ?? '';
-      const csrf = csrfField(config, request);
-      return page({
-        title: 'Test payment',
-        signedInAs: own.user.email,
-        headers: csrf.headers,
-        body: html`<h1>Test payment</h1>${TEST_BANNER}
-<p>Order <strong>${o.number}</strong>: <strong id="test-total">${money(o.total_cents, o.currency)}</strong> (VAT ${money(o.vat_cents, o.currency)} included).</p>
-<form method="post" action="${base(o.number)}/test-pay">${csrf.field}<input type="hidden" name="session" value="${session}">
-<button type="submit" id="test-pay">Pay ${money(o.total_cents, o.currency)} (test mode)</button></form>
-<p><a href="${base(o.number)}">Cancel and go back to the order</a></p>`,
-      });
+      return testPayPage(config, request, own.user, o, session);
     }),
     { parse: 'none' } as never,
   );

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { isProblemKind, problem, problemResponse } from './problem.ts';
-import { problemPage } from './problem-page.ts';
+import { problemPage } from './problem-page.tsx';
 
 /** GET /healthz: the edge answers and its database does too. */
 export function healthPlugin({ sql }: Pick<AppDeps, 'sql'>) {

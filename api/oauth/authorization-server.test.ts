@@ -203,7 +203,9 @@ describe('authorization endpoint', () => {
     const id = await publicClient({ client_name: 'Helpful <Agent>', client_uri: 'https://helpful.example/about' });
     const page = await openConsent(authorizeUrl(id, pkcePair().challenge, { scope: 'account:read orders:write' }), cookie);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('Helpful &lt;Agent&gt;');
+    // The client's own name is text: its < is escaped, so it can never open a tag (Preact leaves > as is).
+    expect(page.html).toContain('Helpful &lt;Agent>');
+    expect(page.html).not.toContain('<Agent>');
     expect(page.html).toContain('helpful.example');
     expect(page.html).toContain(`<code id="redirect-uri">${REDIRECT}</code>`);
     expect(page.html).toContain('Read your account, drafts, listings, claims and orders');

@@ -2,10 +2,10 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { createGrantWithCode } from '../../core/auth/oauth-grants.ts';
 import { currentUser } from '../auth/session.ts';
-import { field, messagePage, readCheckedForm, redirect, requireUser, signInPath, sitePage, type SiteRequest } from '../site/common.ts';
+import { field, messagePage, readCheckedForm, redirect, requireUser, signInPath, sitePage, type SiteRequest } from '../site/common.tsx';
 import { checkAuthorizationRequest, type AuthorizeCheck } from './authorize-request.ts';
 import { metadataDocumentResolver } from './client-metadata-document.ts';
-import { consentPage } from './consent-page.ts';
+import { consentPage } from './consent-page.tsx';
 import { issuerOf, OAUTH_PATHS } from './endpoints.ts';
 import { withParams } from './redirect-uris.ts';
 

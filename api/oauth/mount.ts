@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { authorizePlugin } from './authorize.ts';
-import { connectionsPlugin } from './connections-page.ts';
+import { connectionsPlugin } from './connections-page.tsx';
 import { metadataPlugin } from './metadata.ts';
 import { registerPlugin } from './register.ts';
 import { revokePlugin } from './revoke.ts';

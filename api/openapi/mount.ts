@@ -4,15 +4,15 @@ import { API_PREFIX } from '../http/prefix.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { buildOpenApi } from './document.ts';
-import { renderDocsPage } from './docs-page.ts';
-import { DOCS_CSP, documentForDocs, renderReferencePage, scalarBundle } from './reference-ui.ts';
+import { renderDocsPage } from './docs-page.tsx';
+import { DOCS_CSP, documentForDocs, renderReferencePage, scalarBundle } from './reference-ui.tsx';
 
 /** The OpenAPI document and the docs page are built once: the registry does not change at run time. */
 export function openApiPlugin({ config }: Pick<AppDeps, 'config'>, ops: Operation[] = operations, prefix = API_PREFIX) {
   const built = buildOpenApi(ops, config.siteUrl);
   const doc = JSON.stringify(built);
   const plain = renderDocsPage(ops, config.siteUrl);
-  const page = renderReferencePage(plain, config.siteUrl);
+  const page = renderReferencePage(ops, config.siteUrl);
   const docsDoc = documentForDocs(built, config.siteUrl);
   const cache = `public, max-age=${config.httpCacheMaxAge}`;
   return new Elysia({ name: 'openapi' })

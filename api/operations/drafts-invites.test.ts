@@ -10,7 +10,7 @@ import { createInvite } from '../../core/drafts/invites-store.ts';
 import { contentOf, draftById, insertDraft, writeContent } from '../../core/drafts/store.ts';
 import { setSection } from '../../core/drafts/model.ts';
 import { syncListing } from '../../core/drafts/listing-sync.ts';
-import { invitePage } from '../site/invite-page.ts';
+import { invitePage } from '../site/invite-page.tsx';
 
 const config = loadConfig({ SITE_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });
 let db: Awaited<ReturnType<typeof freshDatabase>>;

@@ -12,7 +12,7 @@ import * as pages from './directory-pages.ts';
 import { frame, pageHeaders, type Viewer } from './layout.tsx';
 import { renderListing, type Personal } from './listing-page.tsx';
 import { viewerState, liveListingId, vote, unvote, follow, unfollow, saveReview, flagReview, type ActionOutcome } from '../../core/community/actions.ts';
-import { readCheckedForm, field, signInPath } from '../site/common.ts';
+import { readCheckedForm, field, signInPath } from '../site/common.tsx';
 import { ASSETS } from './assets.ts';
 import { seoRoutes } from './seo.ts';
 

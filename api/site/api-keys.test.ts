@@ -4,7 +4,7 @@ import { hashSecret } from '../../core/auth/secrets.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { signInWithClient, WebClient } from '../../test/browser.ts';
-import { MAX_ACTIVE_KEYS } from './api-keys.ts';
+import { MAX_ACTIVE_KEYS } from './api-keys.tsx';
 
 let app: TestApp;
 let alice: WebClient;

@@ -10,8 +10,8 @@ import { createInvite, INVITE_MAILS_PER_ADDRESS_PER_DAY, INVITES_PER_DAY } from 
 import { inviteCofounder } from '../../core/drafts/invite-cofounder.ts';
 import { contentOf, draftById, insertDraft, writeContent } from '../../core/drafts/store.ts';
 import { DomainError } from '../../core/errors/index.ts';
-import { MAX_FORM_BYTES } from './common.ts';
-import { invitePage } from './invite-page.ts';
+import { MAX_FORM_BYTES } from './common.tsx';
+import { invitePage } from './invite-page.tsx';
 
 const config = loadConfig({ SITE_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });
 let db: Awaited<ReturnType<typeof freshDatabase>>;

@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { accountPlugin, type AccountSection } from './account.ts';
-import { apiKeysPlugin } from './api-keys.ts';
-import { signInPlugin } from './sign-in.ts';
-import { invitePagesPlugin } from './invite-page.ts';
-import { claimPagesPlugin } from './claim-page.ts';
-import { unsubscribePagesPlugin } from './unsubscribe-page.ts';
+import { accountPlugin, type AccountSection } from './account.tsx';
+import { apiKeysPlugin } from './api-keys.tsx';
+import { signInPlugin } from './sign-in.tsx';
+import { invitePagesPlugin } from './invite-page.tsx';
+import { claimPagesPlugin } from './claim-page.tsx';
+import { unsubscribePagesPlugin } from './unsubscribe-page.tsx';
 
 /**
  * Site pages: sign-in by e-mail link, sign-out, account, API keys, co-founder invites, e-mail

@@ -5,11 +5,11 @@ import { consumeLoginLink, createLoginLink, LOGIN_LINK_INTERVAL_SECONDS, peekLog
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { enqueueMail } from '../../core/mail/outbox.ts';
 import { currentUser, signIn, signOut } from '../auth/session.ts';
-import { html, page } from './html.ts';
-import { csrfField, field, messagePage, readCheckedForm, redirect, signInPath, sitePage, type SiteRequest } from './common.ts';
+import { page } from './frame.tsx';
+import { csrfField, field, messagePage, readCheckedForm, redirect, signInPath, sitePage, type SiteRequest } from './common.tsx';
 import { safeReturnTo } from './return-to.ts';
 import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
-import { signInMail } from './sign-in-mail.ts';
+import { signInMail } from './sign-in-mail.tsx';
 import { isEmail } from '../../core/validation/urls.ts';
 
 // The one e-mail rule of the service (core/validation/urls.ts), as update_draft and invites use it.
@@ -25,23 +25,34 @@ export function signInPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
 
   function signInForm(request: Request, opts: { returnTo: string; email?: string; error?: string; status?: number; signedInAs?: string | null }): Response {
     const csrf = csrfField(config, request);
-    const already = opts.signedInAs
-      ? html`<p class="notice">You are signed in as ${opts.signedInAs}. <a href="${opts.returnTo}">Continue</a>, or sign in with another address below.</p>`
-      : '';
-    const error = opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : '';
     return page({
       title: 'Sign in',
       status: opts.status,
       signedInAs: opts.signedInAs,
       headers: csrf.headers,
-      body: html`<h1>Sign in</h1>${already}
-<p>We will e-mail you a link that signs you in. No password needed; a new address gets a new account.</p>${error}
-<form method="post" action="/sign-in">${csrf.field}
-<input type="hidden" name="return_to" value="${opts.returnTo}">
-<label for="email">E-mail address</label>
-<input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${opts.email ?? ''}">
-<button type="submit">E-mail me a sign-in link</button>
-</form>`,
+      body: (
+        <>
+          <h1>Sign in</h1>
+          {opts.signedInAs && (
+            <p class="notice">
+              You are signed in as {opts.signedInAs}. <a href={opts.returnTo}>Continue</a>, or sign in with another address below.
+            </p>
+          )}
+          <p>We will e-mail you a link that signs you in. No password needed; a new address gets a new account.</p>
+          {opts.error && (
+            <p class="error" role="alert">
+              {opts.error}
+            </p>
+          )}
+          <form method="post" action="/sign-in">
+            {csrf.field}
+            <input type="hidden" name="return_to" value={opts.returnTo} />
+            <label for="email">E-mail address</label>
+            <input type="email" id="email" name="email" required maxLength={254} autocomplete="email" value={opts.email ?? ''} />
+            <button type="submit">E-mail me a sign-in link</button>
+          </form>
+        </>
+      ),
     });
   }
 
@@ -115,7 +126,12 @@ export function signInPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
         return messagePage({
           status: 200,
           title: 'Check your inbox',
-          message: html`We sent a sign-in link to <strong>${email}</strong>. Open it on any device to sign in; it works once and expires in ${config.auth.loginLinkTtlMinutes} minutes. Asking again within ${LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.`,
+          message: (
+            <>
+              We sent a sign-in link to <strong>{email}</strong>. Open it on any device to sign in; it works once and expires in{' '}
+              {config.auth.loginLinkTtlMinutes} minutes. Asking again within {LOGIN_LINK_INTERVAL_SECONDS} seconds sends no second mail.
+            </>
+          ),
           links: [{ href: signInPath(returnTo), label: 'Use another address or send a new link' }],
         });
       }),
@@ -132,11 +148,19 @@ export function signInPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
         return page({
           title: 'Sign in',
           headers: csrf.headers,
-          body: html`<h1>Sign in</h1><p>Sign in as <strong>${link.email}</strong>?</p>
-<form method="post" action="/sign-in/verify">${csrf.field}
-<input type="hidden" name="token" value="${token}">
-<button type="submit">Sign in</button>
-</form>`,
+          body: (
+            <>
+              <h1>Sign in</h1>
+              <p>
+                Sign in as <strong>{link.email}</strong>?
+              </p>
+              <form method="post" action="/sign-in/verify">
+                {csrf.field}
+                <input type="hidden" name="token" value={token} />
+                <button type="submit">Sign in</button>
+              </form>
+            </>
+          ),
         });
       }),
       { parse: 'none' },

@@ -3,8 +3,8 @@ import type { AppDeps } from '../deps.ts';
 import type { SessionUser } from '../../core/auth/sessions.ts';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../../core/auth/api-keys.ts';
 import { isScope, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../core/auth/scopes.ts';
-import { html, page } from './html.ts';
-import { csrfField, field, notFoundPage, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from './common.ts';
+import { page } from './frame.tsx';
+import { csrfField, field, notFoundPage, readCheckedForm, redirect, requireUser, sitePage, When, type SiteRequest } from './common.tsx';
 
 const PATH = '/account/api-keys';
 export const MAX_KEY_NAME = 100;
@@ -42,42 +42,107 @@ export function apiKeysPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'li
   ): Response {
     const csrf = csrfField(config, request);
     const form = opts.form ?? { name: '', scopes: [] };
-    const created = opts.created
-      ? html`<section class="notice" id="new-key"><h2>Your new key "${opts.created.name}"</h2>
-<p><code id="new-key-secret">${opts.created.secret}</code></p>
-<p><strong>Copy it now: it will not be shown again.</strong> We keep only a hash of it. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p></section>`
-      : '';
-    const notice = opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : '';
-    const error = form.error ? html`<p class="error" role="alert">${form.error}</p>` : '';
-    const rows = keys.map(
-      (k) => html`<tr data-key-id="${k.id}">
-<td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${k.scopes.join(', ')}</td><td>${when(k.created_at)}</td><td>${when(k.last_used_at)}</td>
-<td>${k.revoked_at ? html`revoked ${when(k.revoked_at)}` : 'active'}</td>
-<td>${k.revoked_at ? '' : html`<form method="post" action="${PATH}/${k.id}/revoke">${csrf.field}<button type="submit" aria-label="Revoke ${k.name}">Revoke</button></form>`}</td>
-</tr>`,
-    );
-    const list = keys.length
-      ? html`<table><thead><tr><th>Name</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Status</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
-      : html`<p>You have no API keys yet.</p>`;
-    const boxes = SCOPES.map(
-      (s) =>
-        html`<label><input type="checkbox" name="scopes" value="${s}"${form.scopes.includes(s) ? html` checked` : ''}> <code>${s}</code>: ${SCOPE_DESCRIPTIONS[s]}</label>`,
-    );
+    const created = opts.created;
     return page({
       title: 'API keys',
       status: opts.status ?? 200,
       signedInAs: user.email,
       headers: csrf.headers,
-      body: html`<h1>API keys</h1>${created}${notice}
-<p>API keys let your scripts and AI agents call the REST API and the MCP server as you, within the scopes you choose.</p>
-${list}
-<h2>Create a key</h2>${error}
-<form method="post" action="${PATH}">${csrf.field}
-<label for="name">Name</label>
-<input type="text" id="name" name="name" required maxlength="${MAX_KEY_NAME}" value="${form.name}">
-<fieldset><legend>Scopes</legend>${boxes}</fieldset>
-<button type="submit">Create key</button>
-</form>`,
+      body: (
+        <>
+          <h1>API keys</h1>
+          {created && (
+            <section class="notice" id="new-key">
+              <h2>Your new key "{created.name}"</h2>
+              <p>
+                <code id="new-key-secret">{created.secret}</code>
+              </p>
+              <p>
+                <strong>Copy it now: it will not be shown again.</strong> We keep only a hash of it. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
+              </p>
+            </section>
+          )}
+          {opts.notice && (
+            <p class="notice" role="status">
+              {opts.notice}
+            </p>
+          )}
+          <p>API keys let your scripts and AI agents call the REST API and the MCP server as you, within the scopes you choose.</p>
+          {keys.length ? (
+            <table>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Key</th>
+                  <th>Scopes</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th>Status</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr data-key-id={k.id}>
+                    <td>{k.name}</td>
+                    <td>
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td>{k.scopes.join(', ')}</td>
+                    <td>
+                      <When d={k.created_at} />
+                    </td>
+                    <td>
+                      <When d={k.last_used_at} />
+                    </td>
+                    <td>
+                      {k.revoked_at ? (
+                        <>
+                          revoked <When d={k.revoked_at} />
+                        </>
+                      ) : (
+                        'active'
+                      )}
+                    </td>
+                    <td>
+                      {!k.revoked_at && (
+                        <form method="post" action={`${PATH}/${k.id}/revoke`}>
+                          {csrf.field}
+                          <button type="submit" aria-label={`Revoke ${k.name}`}>
+                            Revoke
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p>You have no API keys yet.</p>
+          )}
+          <h2>Create a key</h2>
+          {form.error && (
+            <p class="error" role="alert">
+              {form.error}
+            </p>
+          )}
+          <form method="post" action={PATH}>
+            {csrf.field}
+            <label for="name">Name</label>
+            <input type="text" id="name" name="name" required maxLength={MAX_KEY_NAME} value={form.name} />
+            <fieldset>
+              <legend>Scopes</legend>
+              {SCOPES.map((s) => (
+                <label>
+                  <input type="checkbox" name="scopes" value={s} checked={form.scopes.includes(s)} /> <code>{s}</code>: {SCOPE_DESCRIPTIONS[s]}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit">Create key</button>
+          </form>
+        </>
+      ),
     });
   }
 

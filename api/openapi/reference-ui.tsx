@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { SCOPE_DESCRIPTIONS } from '../../core/auth/scopes.ts';
-import { Html, html } from '../site/html.ts';
+import type { Operation } from '../registry/operation.ts';
+import { renderDocument } from '../view/document.tsx';
+import { DocsReference } from './docs-page.tsx';
 
 /**
  * /docs: the OpenAPI document in Scalar's API reference (the standalone bundle from the
@@ -68,12 +70,26 @@ const SCALAR_CONFIG = JSON.stringify({
 export const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-export function renderReferencePage(plainReference: string, siteUrl: string): string {
-  const body = /<body>([\s\S]*)<\/body>/.exec(plainReference)?.[1] ?? '';
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>API and MCP reference</title><meta name="description" content="REST and MCP reference of the directory: authentication, scopes, rate limits, idempotency, errors and every operation.">
-<link rel="canonical" href="${siteUrl}/docs"></head><body>
-<noscript>${new Html(body)}</noscript>
-<script id="api-reference" data-url="/docs/openapi.json" data-configuration="${SCALAR_CONFIG}"></script>
-<script src="/docs/scalar.js"></script></body></html>`.value;
+export function renderReferencePage(ops: Operation[], siteUrl: string): string {
+  return renderDocument(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>API and MCP reference</title>
+        <meta
+          name="description"
+          content="REST and MCP reference of the directory: authentication, scopes, rate limits, idempotency, errors and every operation."
+        />
+        <link rel="canonical" href={`${siteUrl}/docs`} />
+      </head>
+      <body>
+        <noscript>
+          <DocsReference ops={ops} siteUrl={siteUrl} />
+        </noscript>
+        <script id="api-reference" data-url="/docs/openapi.json" data-configuration={SCALAR_CONFIG} />
+        <script src="/docs/scalar.js" />
+      </body>
+    </html>,
+  );
 }

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { accountOf } from '../../sql/queries/account.ts';
-import { html, page } from './html.ts';
-import { csrfField, notFoundPage, requireUser, sitePage, when, type SiteRequest } from './common.ts';
+import { page } from './frame.tsx';
+import { csrfField, notFoundPage, requireUser, sitePage, When, type SiteRequest } from './common.tsx';
 
 /** A link on the account page to something a person manages. */
 export interface AccountSection {
@@ -32,14 +32,42 @@ export function accountPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'li
         title: 'Your account',
         signedInAs: account.email,
         headers: csrf.headers,
-        body: html`<h1>Your account</h1>
-<table><tbody>
-<tr><th>E-mail</th><td>${account.email}</td></tr>
-<tr><th>Account since</th><td>${when(account.created_at)}</td></tr>
-<tr><th>Last sign-in</th><td>${when(account.last_sign_in_at)}</td></tr>
-</tbody></table>
-<ul>${links.map((s) => html`<li><a href="${s.href}">${s.label}</a>: ${s.about}</li>`)}</ul>
-<form method="post" action="/sign-out">${csrf.field}<button type="submit">Sign out</button></form>`,
+        body: (
+          <>
+            <h1>Your account</h1>
+            <table>
+              <tbody>
+                <tr>
+                  <th>E-mail</th>
+                  <td>{account.email}</td>
+                </tr>
+                <tr>
+                  <th>Account since</th>
+                  <td>
+                    <When d={account.created_at} />
+                  </td>
+                </tr>
+                <tr>
+                  <th>Last sign-in</th>
+                  <td>
+                    <When d={account.last_sign_in_at} />
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+            <ul>
+              {links.map((s) => (
+                <li>
+                  <a href={s.href}>{s.label}</a>: {s.about}
+                </li>
+              ))}
+            </ul>
+            <form method="post" action="/sign-out">
+              {csrf.field}
+              <button type="submit">Sign out</button>
+            </form>
+          </>
+        ),
       });
     }),
     { parse: 'none' },

@@ -2,10 +2,10 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { listConnections, revokeGrant, type Connection } from '../../core/auth/oauth-grants.ts';
 import type { SessionUser } from '../../core/auth/sessions.ts';
-import { html, page } from '../site/html.ts';
-import { csrfField, readCheckedForm, redirect, requireUser, sitePage, when, type SiteRequest } from '../site/common.ts';
+import { page } from '../site/frame.tsx';
+import { csrfField, readCheckedForm, redirect, requireUser, sitePage, When, type SiteRequest } from '../site/common.tsx';
 import { OAUTH_PATHS } from './endpoints.ts';
-import type { AccountSection } from '../site/account.ts';
+import type { AccountSection } from '../site/account.tsx';
 import { resourceLabel } from './resources.ts';
 
 const PATH = OAUTH_PATHS.connections;
@@ -31,22 +31,75 @@ export function connectionsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' |
 
   function connectionsPage(request: Request, user: SessionUser, rows: Connection[], notice?: string): Response {
     const csrf = csrfField(config, request);
-    const list = rows.length
-      ? html`<table><thead><tr><th>App</th><th>Access</th><th>At</th><th>Allowed</th><th>Last used</th><th></th></tr></thead><tbody>${rows.map((c) => {
-          const name = c.clientName ?? 'An app without a name';
-          const host = c.clientKind === 'metadata_document' ? hostOf(c.clientId) : hostOf(c.clientUri);
-          return html`<tr data-grant-id="${c.grantId}"><td>${name}${host ? html` <small>(${host})</small>` : ''}</td>
-<td>${c.scopes.join(', ')}</td><td>${resourceLabel(config, c.resource)}</td><td>${when(c.createdAt)}</td><td>${when(c.lastUsedAt)}</td>
-<td><form method="post" action="${PATH}/${c.grantId}/revoke">${csrf.field}<button type="submit" aria-label="Revoke ${name}">Revoke</button></form></td></tr>`;
-        })}</tbody></table>`
-      : html`<p>No apps are connected to your account.</p>`;
     return page({
       title: 'Connected apps',
       signedInAs: user.email,
       headers: csrf.headers,
-      body: html`<h1>Connected apps</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<p>AI agents and other apps you allowed into your account through "Allow access". Revoking one signs it out at once; it has to ask you again to get back in.</p>
-${list}`,
+      body: (
+        <>
+          <h1>Connected apps</h1>
+          {notice && (
+            <p class="notice" role="status">
+              {notice}
+            </p>
+          )}
+          <p>
+            AI agents and other apps you allowed into your account through "Allow access". Revoking one signs it out at once; it has to ask you again to get
+            back in.
+          </p>
+          {rows.length ? (
+            <table>
+              <thead>
+                <tr>
+                  <th>App</th>
+                  <th>Access</th>
+                  <th>At</th>
+                  <th>Allowed</th>
+                  <th>Last used</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((c) => {
+                  const name = c.clientName ?? 'An app without a name';
+                  const host = c.clientKind === 'metadata_document' ? hostOf(c.clientId) : hostOf(c.clientUri);
+                  return (
+                    <tr data-grant-id={c.grantId}>
+                      <td>
+                        {name}
+                        {host && (
+                          <>
+                            {' '}
+                            <small>({host})</small>
+                          </>
+                        )}
+                      </td>
+                      <td>{c.scopes.join(', ')}</td>
+                      <td>{resourceLabel(config, c.resource)}</td>
+                      <td>
+                        <When d={c.createdAt} />
+                      </td>
+                      <td>
+                        <When d={c.lastUsedAt} />
+                      </td>
+                      <td>
+                        <form method="post" action={`${PATH}/${c.grantId}/revoke`}>
+                          {csrf.field}
+                          <button type="submit" aria-label={`Revoke ${name}`}>
+                            Revoke
+                          </button>
+                        </form>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          ) : (
+            <p>No apps are connected to your account.</p>
+          )}
+        </>
+      ),
     });
   }
 

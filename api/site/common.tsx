@@ -4,7 +4,8 @@ import type { Sql } from '../../sql/db.ts';
 import type { SessionUser } from '../../core/auth/sessions.ts';
 import { csrfToken, csrfValid } from '../auth/csrf.ts';
 import { currentUser } from '../auth/session.ts';
-import { html, page, type Html } from './html.ts';
+import type { ComponentChildren, VNode } from 'preact';
+import { page } from './frame.tsx';
 import { addressKey, clientAddress, rateLimitHeaders, type RateLimiter } from '../http/rate-limit.ts';
 import { BODY_LIMITS, textIssue } from '../../core/validation/limits.ts';
 
@@ -70,19 +71,28 @@ export function requestPath(request: Request): string {
 export function messagePage(opts: {
   status: number;
   title: string;
-  message: string | Html;
+  message: ComponentChildren;
   links?: { href: string; label: string }[];
   signedInAs?: string | null;
   headers?: Record<string, string>;
 }): Response {
-  const links = (opts.links ?? []).map((l) => html`<p><a href="${l.href}">${l.label}</a></p>`);
   const cls = opts.status >= 400 ? 'error' : 'notice';
   return page({
     title: opts.title,
     status: opts.status,
     signedInAs: opts.signedInAs,
     headers: opts.headers,
-    body: html`<h1>${opts.title}</h1><p class="${cls}">${opts.message}</p>${links}`,
+    body: (
+      <>
+        <h1>{opts.title}</h1>
+        <p class={cls}>{opts.message}</p>
+        {(opts.links ?? []).map((l) => (
+          <p>
+            <a href={l.href}>{l.label}</a>
+          </p>
+        ))}
+      </>
+    ),
   });
 }
 
@@ -90,9 +100,9 @@ export const notFoundPage = (signedInAs?: string | null) =>
   messagePage({ status: 404, title: 'Not found', message: 'There is nothing here.', signedInAs, links: [{ href: '/account', label: 'Your account' }] });
 
 /** A form's hidden CSRF field plus the Set-Cookie that goes with it (when the cookie is new). */
-export function csrfField(config: Config, request: Request): { field: Html; headers: Record<string, string> } {
+export function csrfField(config: Config, request: Request): { field: VNode; headers: Record<string, string> } {
   const { token, setCookie } = csrfToken(config, request);
-  return { field: html`<input type="hidden" name="csrf" value="${token}">`, headers: setCookie ? { 'set-cookie': setCookie } : {} };
+  return { field: <input type="hidden" name="csrf" value={token} />, headers: setCookie ? { 'set-cookie': setCookie } : {} };
 }
 
 /**
@@ -164,7 +174,7 @@ export async function requireUser(
 }
 
 /** "2026-01-05 14:03 UTC" inside a <time> element. */
-export function when(d: Date | null, none = 'never'): Html {
-  if (!d) return html`${none}`;
-  return html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+export function When({ d, none = 'never' }: { d: Date | null; none?: string }) {
+  if (!d) return <>{none}</>;
+  return <time datetime={d.toISOString()}>{d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>;
 }

@@ -3,18 +3,45 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { csrfToken } from '../auth/csrf.ts';
-import { html, page } from './html.ts';
-import { readCheckedForm, sitePage } from './common.ts';
+import { page } from './frame.tsx';
+import { readCheckedForm, sitePage } from './common.tsx';
 import { claimByLink, confirmClaimLink, type LinkClaim } from '../../core/claims/verify-claim.ts';
 
 type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
 
 const refusal = (c: LinkClaim | null): Response | null => {
-  if (!c) return page({ title: 'Link not valid', status: 404, body: html`<h1>Link not valid</h1><p>This claim link is not valid.</p>` });
+  if (!c)
+    return page({
+      title: 'Link not valid',
+      status: 404,
+      body: (
+        <>
+          <h1>Link not valid</h1>
+          <p>This claim link is not valid.</p>
+        </>
+      ),
+    });
   if (c.usable === 'expired')
-    return page({ title: 'Claim expired', status: 410, body: html`<h1>Claim expired</h1><p>This claim has expired. Start a new claim of ${c.name}.</p>` });
+    return page({
+      title: 'Claim expired',
+      status: 410,
+      body: (
+        <>
+          <h1>Claim expired</h1>
+          <p>This claim has expired. Start a new claim of {c.name}.</p>
+        </>
+      ),
+    });
   if (c.usable === 'verified')
-    return page({ title: 'Claim confirmed', body: html`<h1>Claim confirmed</h1><p class="notice">You are the owner of ${c.name}.</p>` });
+    return page({
+      title: 'Claim confirmed',
+      body: (
+        <>
+          <h1>Claim confirmed</h1>
+          <p class="notice">You are the owner of {c.name}.</p>
+        </>
+      ),
+    });
   return null;
 };
 
@@ -29,10 +56,18 @@ export function claimPage(deps: Deps) {
       return page({
         title: `Confirm your claim of ${c!.name}`,
         headers: csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {},
-        body: html`<h1>Confirm your claim of ${c!.name}</h1>
-<p>Pressing the button makes the account that started this claim the owner of ${c!.name} on ${deps.site.name}, confirmed through ${c!.email}.</p>
-<form method="post" action="/claims/confirm/${encodeURIComponent(link)}"><input type="hidden" name="csrf" value="${csrf.token}">
-<button type="submit">Confirm claim</button></form>`,
+        body: (
+          <>
+            <h1>Confirm your claim of {c!.name}</h1>
+            <p>
+              Pressing the button makes the account that started this claim the owner of {c!.name} on {deps.site.name}, confirmed through {c!.email}.
+            </p>
+            <form method="post" action={`/claims/confirm/${encodeURIComponent(link)}`}>
+              <input type="hidden" name="csrf" value={csrf.token} />
+              <button type="submit">Confirm claim</button>
+            </form>
+          </>
+        ),
       });
     },
     async confirm(request: Request, link: string): Promise<Response> {
@@ -40,7 +75,7 @@ export function claimPage(deps: Deps) {
       const read = await readCheckedForm(config, request);
       if ('response' in read) return read.response;
       const c = await confirmClaimLink(sql, link, { siteName: deps.site.name });
-      return refusal(c) ?? page({ title: 'Claim not confirmed', status: 409, body: html`<h1>Claim not confirmed</h1>` });
+      return refusal(c) ?? page({ title: 'Claim not confirmed', status: 409, body: <h1>Claim not confirmed</h1> });
     },
   };
 }

@@ -3,15 +3,35 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
 import { csrfToken } from '../auth/csrf.ts';
-import { html, page } from './html.ts';
-import { readCheckedForm, sitePage } from './common.ts';
+import { page } from './frame.tsx';
+import { readCheckedForm, sitePage } from './common.tsx';
 import { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from '../../core/listings/updates.ts';
 
 type Deps = Pick<AppDeps, 'sql' | 'config' | 'site'>;
 
-const notValid = () => page({ title: 'Link not valid', status: 404, body: html`<h1>Link not valid</h1><p>This unsubscribe link is not valid.</p>` });
+const notValid = () =>
+  page({
+    title: 'Link not valid',
+    status: 404,
+    body: (
+      <>
+        <h1>Link not valid</h1>
+        <p>This unsubscribe link is not valid.</p>
+      </>
+    ),
+  });
 const done = (t: UnsubscribeTarget) =>
-  page({ title: 'Unsubscribed', body: html`<h1>Unsubscribed</h1><p class="notice">${t.email} gets no more update mail about ${t.listing}.</p>` });
+  page({
+    title: 'Unsubscribed',
+    body: (
+      <>
+        <h1>Unsubscribed</h1>
+        <p class="notice">
+          {t.email} gets no more update mail about {t.listing}.
+        </p>
+      </>
+    ),
+  });
 
 export function unsubscribePage(deps: Deps) {
   const { sql, config } = deps;
@@ -24,9 +44,18 @@ export function unsubscribePage(deps: Deps) {
       return page({
         title: `Stop update mail about ${t.listing}`,
         headers: csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {},
-        body: html`<h1>Stop update mail about ${t.listing}</h1><p>${t.email} gets an e-mail when ${t.listing} posts an update.</p>
-<form method="post" action="/unsubscribe/${encodeURIComponent(secret)}"><input type="hidden" name="csrf" value="${csrf.token}">
-<button type="submit">Unsubscribe</button></form>`,
+        body: (
+          <>
+            <h1>Stop update mail about {t.listing}</h1>
+            <p>
+              {t.email} gets an e-mail when {t.listing} posts an update.
+            </p>
+            <form method="post" action={`/unsubscribe/${encodeURIComponent(secret)}`}>
+              <input type="hidden" name="csrf" value={csrf.token} />
+              <button type="submit">Unsubscribe</button>
+            </form>
+          </>
+        ),
       });
     },
     async confirm(request: Request, secret: string): Promise<Response> {

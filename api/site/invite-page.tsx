@@ -7,8 +7,8 @@ import type { AppDeps } from '../deps.ts';
 import { transaction } from '../../sql/db.ts';
 import { currentUser } from '../auth/session.ts';
 import { csrfToken } from '../auth/csrf.ts';
-import { html, page } from './html.ts';
-import { readCheckedForm, sitePage } from './common.ts';
+import { page } from './frame.tsx';
+import { readCheckedForm, sitePage } from './common.tsx';
 import { inviteByToken, markInviteAccepted } from '../../core/drafts/invites-store.ts';
 import { contentOf, draftById, writeContent } from '../../core/drafts/store.ts';
 import { setSection } from '../../core/drafts/model.ts';
@@ -24,7 +24,17 @@ interface Entered {
   bio: string;
 }
 
-const gone = (title: string, message: string, status = 410) => page({ title, status, body: html`<h1>${title}</h1><p>${message}</p>` });
+const gone = (title: string, message: string, status = 410) =>
+  page({
+    title,
+    status,
+    body: (
+      <>
+        <h1>{title}</h1>
+        <p>{message}</p>
+      </>
+    ),
+  });
 
 export function invitePage(deps: Deps) {
   const { sql, config } = deps;
@@ -37,16 +47,35 @@ export function invitePage(deps: Deps) {
   ): Response {
     const csrf = csrfToken(config, request);
     const e = opts.entered ?? { name: '', title: '', bio: '' };
-    const body = html`<h1>Add your founder profile to ${invite.product}</h1>
-<p>${invite.inviter_email} invited ${invite.email} as a co-founder of ${invite.product} (${invite.domain}) on ${deps.site.name}.</p>
-${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => html`<li>${m}</li>`)}</ul></div>` : ''}
-<form method="post" action="/invites/${encodeURIComponent(token)}">
-<input type="hidden" name="csrf" value="${csrf.token}">
-<label for="name">Your name</label><input type="text" id="name" name="name" required maxlength="${LIMITS.name}" value="${e.name}">
-<label for="title">Your role</label><input type="text" id="title" name="title" maxlength="${LIMITS.title}" value="${e.title}" placeholder="Co-founder and CTO">
-<label for="bio">A short bio</label><textarea id="bio" name="bio" rows="6" maxlength="${LIMITS.bio}" style="width:100%">${e.bio}</textarea>
-<button type="submit">Add me as a founder</button>
-</form>`;
+    const body = (
+      <>
+        <h1>Add your founder profile to {invite.product}</h1>
+        <p>
+          {invite.inviter_email} invited {invite.email} as a co-founder of {invite.product} ({invite.domain}) on {deps.site.name}.
+        </p>
+        {opts.errors?.length ? (
+          <div class="error">
+            <ul>
+              {opts.errors.map((m) => (
+                <li>{m}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <form method="post" action={`/invites/${encodeURIComponent(token)}`}>
+          <input type="hidden" name="csrf" value={csrf.token} />
+          <label for="name">Your name</label>
+          <input type="text" id="name" name="name" required maxLength={LIMITS.name} value={e.name} />
+          <label for="title">Your role</label>
+          <input type="text" id="title" name="title" maxLength={LIMITS.title} value={e.title} placeholder="Co-founder and CTO" />
+          <label for="bio">A short bio</label>
+          <textarea id="bio" name="bio" rows={6} maxLength={LIMITS.bio} style="width:100%">
+            {e.bio}
+          </textarea>
+          <button type="submit">Add me as a founder</button>
+        </form>
+      </>
+    );
     return page({
       title: `Add your founder profile to ${invite.product}`,
       body,
@@ -116,7 +145,12 @@ ${opts.errors?.length ? html`<div class="error"><ul>${opts.errors.map((m) => htm
         return page({
           title: 'Founder profile added',
           signedInAs: user?.email ?? null,
-          body: html`<h1>Thank you, ${founder.name}</h1><p class="notice">You are now listed as a founder of ${invite!.product}.</p>`,
+          body: (
+            <>
+              <h1>Thank you, {founder.name}</h1>
+              <p class="notice">You are now listed as a founder of {invite!.product}.</p>
+            </>
+          ),
         });
       });
       return outcome;
