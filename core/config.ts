@@ -31,6 +31,8 @@ export interface Config {
   drainSeconds: number;
   /** Trust the first X-Forwarded-For hop as the client address (behind our own proxy only). */
   trustProxy: boolean;
+  /** Browser origins besides SITE_URL's that may call /mcp (exact scheme://host[:port]); empty: same origin only. */
+  mcpAllowedOrigins: string[];
   mail: { smtpUrl: string | null; from: string };
   auth: {
     sessionTtlHours: number;
@@ -95,6 +97,26 @@ function country(env: Env, key: string, fallback: string): string {
   return raw;
 }
 
+/** A comma-separated list of exact origins (scheme://host[:port], no path), each as the URL standard spells it. */
+function origins(env: Env, key: string): string[] {
+  const raw = (env[key] ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return raw.map((o) => {
+    let u: URL | null = null;
+    try {
+      u = new URL(o);
+    } catch {
+      u = null;
+    }
+    const exact = /^https?:\/\/[^/?#@]+\/?$/i.test(o);
+    if (!u || !exact || !/^https?:$/.test(u.protocol))
+      throw new Error(`${key} must list origins like https://app.example.com (scheme, host and optional port; no path), got "${o}"`);
+    return u.origin;
+  });
+}
+
 export function loadConfig(env: Env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const siteUrl = (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -139,6 +161,7 @@ export function loadConfig(env: Env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     drainSeconds: int(env, 'EDGE_DRAIN_SECONDS', 25, 0, 3600),
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
     mail: { smtpUrl: env.SMTP_URL || null, from: env.MAIL_FROM || `${PRODUCT_NAME} <no-reply@${new URL(siteUrl).hostname}>` },
     auth: {
       sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 720, 1, 8760),

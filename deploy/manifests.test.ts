@@ -71,7 +71,7 @@ describe('compose.yaml', () => {
   test('carries every setting a real site needs, and each is one the service reads', () => {
     const env = compose.services.edge.environment;
     for (const key of ['DATABASE_URL', 'REDIS_URL', 'SITE_URL', 'TRUST_PROXY', 'SMTP_URL', 'MAIL_FROM']) expect(env).toHaveProperty(key);
-    expect(() => loadConfig({ ...env, SITE_URL: 'http://localhost:8080', SMTP_URL: '' })).not.toThrow();
+    expect(() => loadConfig({ ...env, SITE_URL: 'http://localhost:8080', SMTP_URL: '', MCP_ALLOWED_ORIGINS: '' })).not.toThrow();
   });
 });
 

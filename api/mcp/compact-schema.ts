@@ -2,14 +2,19 @@
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Output schemas as tools/list shows them: every agent pays for tools/list in its context window,
- * and output schemas were most of it. A result's shape is what a client needs (types, required
- * keys, enums); the bounds, patterns, formats and prose describe inputs and live in the OpenAPI
- * document. Repeated sub-schemas of one response become shared `$defs`.
+ * Schemas as tools/list shows them: every agent pays for tools/list in its context window. The
+ * OpenAPI document keeps every schema whole; here each says what a caller needs and no more.
+ * - Outputs: a result's shape (types, nullability, enums) to OUTPUT_DEPTH levels; deeper objects
+ *   are just objects (the result itself carries them). Bounds, patterns, formats and prose
+ *   describe inputs.
+ * - Inputs: every type, enum, bound and required list, the descriptions of the arguments and of
+ *   their direct members; patterns go (each field's description says what it accepts, and the
+ *   server checks the full schema, naming the field it refuses).
+ * Unions with null become type lists, and repeated sub-schemas of one schema become `$defs`.
  */
 
 /** Keys that say nothing a client reading a result needs. */
-const DROPPED = new Set([
+const OUTPUT_DROPPED = new Set([
   'description',
   'title',
   'format',
@@ -31,6 +36,14 @@ const DROPPED = new Set([
   'required',
 ]);
 
+/** Keys of input schemas that the server's own check covers and a caller can do without. */
+const INPUT_DROPPED = new Set(['title', 'pattern', 'examples', '$id']);
+
+/** Levels of an output's shape shown: the result, its members and theirs. */
+const OUTPUT_DEPTH = 1;
+/** Levels of an input whose members keep their descriptions: the arguments and their members. */
+const INPUT_DESCRIBED = 1;
+
 const isPlainObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `{type: T}` alone, or `{type: [T...]}` alone. */
@@ -40,14 +53,58 @@ const bareTypes = (s: JsonSchema): string[] | null => {
   return Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
 };
 
-function simplify(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(simplify);
+interface Rules {
+  /** Whether a key goes, at a depth (0: the root object, 1: its properties, ...). */
+  drops(key: string, depth: number): boolean;
+  /** Past this depth an object or array keeps only its type. */
+  maxDepth: number;
+  /** A paged list's `items` are what the list returns: each item's shape counts as the result's own. */
+  itemsAsRoot?: boolean;
+  /** Descriptions cut to their first sentence. */
+  firstSentence?: boolean;
+}
+
+const outputRules: Rules = { drops: (k) => OUTPUT_DROPPED.has(k), maxDepth: OUTPUT_DEPTH, itemsAsRoot: true };
+/** Bounds a caller can do without below the arguments themselves: the server names the field it refuses. */
+const NESTED_BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'maximum', 'format']);
+const inputRules: Rules = {
+  drops: (k, depth) =>
+    INPUT_DROPPED.has(k) || (depth > INPUT_DESCRIBED && (k === 'description' || NESTED_BOUNDS.has(k))) || (depth > 0 && k === 'additionalProperties'),
+  maxDepth: Infinity,
+  firstSentence: true,
+};
+
+/** The first sentence of a description (the OpenAPI document has the rest). */
+export const firstSentence = (text: string) => /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
+
+/** A union with null as one schema: `{type: [T, "null"]}` (its keywords apply to T's values only, so null still passes). */
+function mergeNull(rest: JsonSchema, parts: JsonSchema[]): JsonSchema | null {
+  const nonNull = parts.filter((p) => !(bareTypes(p)?.length === 1 && p.type === 'null'));
+  if (nonNull.length !== 1 || parts.length !== 2) return null;
+  const only = nonNull[0]!;
+  if (typeof only.type !== 'string' || 'anyOf' in only || '$ref' in only) return null;
+  if (Array.isArray(only.enum)) return { ...rest, ...only, type: [only.type, 'null'], enum: [...(only.enum as unknown[]), null] };
+  return { ...rest, ...only, type: [only.type, 'null'] };
+}
+
+function simplify(node: unknown, rules: Rules, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => simplify(n, rules, depth));
   if (!isPlainObject(node)) return node;
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) {
-    if (DROPPED.has(k)) continue;
-    if (k === 'properties' && isPlainObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, simplify(s)]));
-    else out[k] = simplify(v);
+    if (rules.drops(k, depth)) continue;
+    if (k === 'properties' && isPlainObject(v)) {
+      if (depth >= rules.maxDepth) continue;
+      const below = (p: string) => (rules.itemsAsRoot && depth === 0 && p === 'items' ? 0 : depth + 1);
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, simplify(s, rules, below(p))]));
+    } else if (k === 'items') {
+      // An array's items stand at the array's own level: a list of summaries shows the summary.
+      out[k] = simplify(v, rules, depth);
+    } else if (k === 'patternProperties' || k === 'additionalProperties') {
+      if (depth >= rules.maxDepth && isPlainObject(v) && !bareTypes(v)) continue;
+      out[k] = simplify(v, rules, depth + 1);
+    } else if (k === 'description' && rules.firstSentence && typeof v === 'string') out[k] = firstSentence(v);
+    else out[k] = simplify(v, rules, depth);
   }
   if (Array.isArray(out.anyOf)) {
     // Nested unions flatten; a union of constants is an enum; a union of bare types is a type list.
@@ -62,12 +119,8 @@ function simplify(node: unknown): unknown {
       const types = [...new Set(bare.flat() as string[])];
       return { ...rest, type: types.length === 1 ? types[0] : types };
     }
-    // An enum or a bare type that may also be null: one schema with null added.
-    const nonNull = parts.filter((p) => !(bareTypes(p)?.length === 1 && p.type === 'null'));
-    if (nonNull.length === 1 && parts.length === 2) {
-      const only = nonNull[0]!;
-      if (Array.isArray(only.enum) && typeof only.type === 'string') return { ...rest, type: [only.type, 'null'], enum: [...(only.enum as unknown[]), null] };
-    }
+    const merged = mergeNull(rest, parts);
+    if (merged) return merged;
     out.anyOf = parts;
   }
   return out;
@@ -131,13 +184,13 @@ function nameFor(root: unknown, defs: Record<string, unknown>, target: string): 
   return name;
 }
 
-/** The compact output schema of one tool: same shape, fewer bytes. */
-export const compactOutputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema) as JsonSchema);
+/** The compact output schema of one tool: its shape to OUTPUT_DEPTH, fewer bytes. */
+export const compactOutputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema, outputRules) as JsonSchema);
 
-/**
- * Repeated sub-schemas of one schema moved to its `$defs` and referenced: for input schemas, which
- * keep every bound and description (they are what a caller reads to build a valid call).
- */
+/** The compact input schema of one tool: every bound and enum, no patterns, short on prose deep down. */
+export const compactInputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema, inputRules) as JsonSchema);
+
+/** Repeated sub-schemas of one schema moved to its `$defs` and referenced. */
 export function shareRepeats(schema: JsonSchema): JsonSchema {
   let root = schema;
   const defs: Record<string, unknown> = {};

@@ -154,18 +154,19 @@ export function mcpPlugin(
       ? legacyJson(incoming, bytes, body, authInfo)
       : handler.fetch(buffered(incoming, bytes), { authInfo });
   // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
-  // host and port, not the host alone) gets 403. Requests without Origin are not from a browser page.
-  const siteOrigin = new URL(config.siteUrl).origin;
+  // host and port, not the host alone) gets 403, unless MCP_ALLOWED_ORIGINS names it (browser apps
+  // of other origins, calling with a bearer token). Requests without Origin are not from a browser page.
+  const allowedOrigins = new Set([new URL(config.siteUrl).origin, ...config.mcpAllowedOrigins]);
   const foreignOrigin = (request: Request): Response | null => {
     const origin = request.headers.get('origin');
     if (origin === null) return null;
-    let same = false;
+    let allowed = false;
     try {
-      same = new URL(origin).origin === siteOrigin;
+      allowed = allowedOrigins.has(new URL(origin).origin);
     } catch {
-      same = false;
+      allowed = false;
     }
-    return same ? null : problemResponse(problem(config.siteUrl, 'forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint.`));
+    return allowed ? null : problemResponse(problem(config.siteUrl, 'forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint.`));
   };
 
   // The body is read here, counting bytes as they arrive, so that a chunked body (no

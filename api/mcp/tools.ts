@@ -5,7 +5,7 @@ import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
-import { compactOutputSchema, shareRepeats } from './compact-schema.ts';
+import { compactInputSchema, compactOutputSchema, firstSentence } from './compact-schema.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -42,9 +42,10 @@ export function toolSpecOf(op: Operation): ToolSpec {
     op,
     name: op.name,
     title: summary,
-    // The title already says what the summary says.
+    // The title already says what the summary says; the first sentence says what the tool does,
+    // and the OpenAPI document (and /docs) has the rest.
     description: [
-      op.description,
+      firstSentence(op.description),
       // The server's instructions say what a bearer token is; each tool names only its scope.
       op.scope && `Needs a bearer token with the ${op.scope} scope.`,
       // The idempotency_key argument's own description says how a retry is replayed.
@@ -52,7 +53,7 @@ export function toolSpecOf(op: Operation): ToolSpec {
     ]
       .filter(Boolean)
       .join(' '),
-    inputSchema: shareRepeats(inputSchemaOf(op)),
+    inputSchema: compactInputSchema(inputSchemaOf(op)),
     outputSchema: compactOutputSchema(plain(op.output)),
     annotations: read
       ? { readOnlyHint: true, openWorldHint: false }
