@@ -72,8 +72,10 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   let up = true;
   let probing = false;
   let closed = false;
-  // Rejects every waiter when the breaker opens; replaced each time.
-  let tripwire = makeTripwire();
+  // The queries and transactions running now: the breaker opening fails each of them at once.
+  // (Not a Promise.race with one long-lived tripwire promise: every race leaves a reaction on it,
+  // holding that query's result until the tripwire settles, which in a healthy service is never.)
+  const running = new Set<(err: unknown) => void>();
   const probe = postgres(opts.url, {
     max: 1,
     idle_timeout: 5,
@@ -118,9 +120,9 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   const trip = (err: unknown) => {
     if (!up || closed) return;
     up = false;
-    const t = tripwire;
-    tripwire = makeTripwire();
-    t.fire(unavailable());
+    const waiting = [...running];
+    running.clear();
+    for (const fail of waiting) fail(unavailable());
     opts.onDown?.(err);
     void startProbing();
   };
@@ -128,30 +130,35 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
   /** The promise of a query or transaction, bounded by the breaker and the deadline; connection failures become 503s. */
   const guard = <T>(run: () => PromiseLike<T>): Promise<T> => {
     if (!up) return Promise.reject(unavailable());
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = Promise.resolve()
-      .then(run)
-      .catch((err) => {
-        if (isConnectionError(err)) {
-          trip(err);
-          throw unavailable();
-        }
-        throw err;
-      });
-    work.catch(() => {}); // may lose the race below; its failure is then nobody's business
-    return Promise.race([
-      work,
-      tripwire.promise as Promise<never>,
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const settle = (done: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        running.delete(fail);
+        done();
+      };
+      const fail = (err: unknown) => settle(() => reject(err));
+      running.add(fail);
       // Past the statement timeout plus the pool wait the server should have answered or cancelled:
       // it is hung or the pool starved. Trip the breaker; the probe closes it again within 0.5 s if
       // the database does answer.
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          trip(new Error('query deadline passed'));
-          reject(unavailable());
-        }, opts.deadlineMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
+      const timer = setTimeout(() => {
+        trip(new Error('query deadline passed'));
+        fail(unavailable());
+      }, opts.deadlineMs);
+      Promise.resolve()
+        .then(run)
+        .then(
+          (value) => settle(() => resolve(value)),
+          (err) => {
+            if (!isConnectionError(err)) return fail(err);
+            trip(err);
+            fail(unavailable());
+          },
+        );
+    });
   };
 
   /** A postgres.js query is a lazy Promise subclass: awaiting it calls then(), which runs it. */
@@ -192,13 +199,4 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
       },
     },
   };
-}
-
-function makeTripwire() {
-  let fire!: (err: unknown) => void;
-  const promise = new Promise((_, reject) => {
-    fire = reject;
-  });
-  promise.catch(() => {});
-  return { promise, fire };
 }

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { heapStats } from 'bun:jsc';
+import { freshDatabase } from '../test/db.ts';
+import { guardDatabase } from './database-guard.ts';
+
+// The guard wraps every query of the edge: whatever it keeps per query must go with the query.
+// (It once raced each query against one long-lived promise, which kept every result reachable.)
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  db = await freshDatabase();
+}, 60_000);
+afterAll(() => db?.drop());
+
+const live = () => {
+  Bun.gc(true);
+  const counts = heapStats().objectTypeCounts;
+  return { promises: counts.Promise ?? 0, arrays: counts.Array ?? 0 };
+};
+
+test('answered queries leave nothing behind in the guard', async () => {
+  const { sql, health } = guardDatabase(db.sql, { url: db.url, retryAfterSeconds: 1, connectTimeoutMs: 2000, deadlineMs: 10_000 });
+  const run = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const rows = await sql<{ a: number[] }[]>`select array[${i}::int, 2, 3] as a`;
+      expect(rows[0]!.a[0]).toBe(i);
+    }
+    // Failed queries too: an error answered to the caller is not kept either.
+    for (let i = 0; i < n / 10; i++) await expect(sql`select 1/0`).rejects.toThrow();
+  };
+  await run(200);
+  const before = live();
+  await run(3000);
+  const after = live();
+  // Thousands of queries later, no more live promises or result arrays than a few stragglers.
+  expect(after.promises - before.promises).toBeLessThan(100);
+  expect(after.arrays - before.arrays).toBeLessThan(300);
+  await health.close();
+});
