@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.ts';
 import { listConnections, revokeGrant, type Connection } from '../../core/auth/oauth-grants.ts';
 import type { SessionUser } from '../../core/auth/sessions.ts';
 import { page } from '../site/frame.tsx';
-import { csrfField, readCheckedForm, redirect, requireUser, sitePage, When, type SiteRequest } from '../site/common.tsx';
+import { csrfField, readCheckedForm, redirect, requireUser, RevokeForm, sitePage, When, type SiteRequest } from '../site/common.tsx';
 import { OAUTH_PATHS } from './endpoints.ts';
 import type { AccountSection } from '../site/account.tsx';
 import { resourceLabel } from './resources.ts';
@@ -83,12 +83,7 @@ export function connectionsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' |
                         <When d={c.lastUsedAt} />
                       </td>
                       <td>
-                        <form method="post" action={`${PATH}/${c.grantId}/revoke`}>
-                          {csrf.field}
-                          <button type="submit" aria-label={`Revoke ${name}`}>
-                            Revoke
-                          </button>
-                        </form>
+                        <RevokeForm action={`${PATH}/${c.grantId}/revoke`} name={name} csrf={csrf.field} />
                       </td>
                     </tr>
                   );

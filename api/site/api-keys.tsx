@@ -4,7 +4,7 @@ import type { SessionUser } from '../../core/auth/sessions.ts';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../../core/auth/api-keys.ts';
 import { isScope, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../../core/auth/scopes.ts';
 import { page } from './frame.tsx';
-import { csrfField, field, notFoundPage, readCheckedForm, redirect, requireUser, sitePage, When, type SiteRequest } from './common.tsx';
+import { csrfField, field, notFoundPage, readCheckedForm, redirect, requireUser, RevokeForm, sitePage, When, type SiteRequest } from './common.tsx';
 
 const PATH = '/account/api-keys';
 export const MAX_KEY_NAME = 100;
@@ -104,16 +104,7 @@ export function apiKeysPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'log' | 'li
                         'active'
                       )}
                     </td>
-                    <td>
-                      {!k.revoked_at && (
-                        <form method="post" action={`${PATH}/${k.id}/revoke`}>
-                          {csrf.field}
-                          <button type="submit" aria-label={`Revoke ${k.name}`}>
-                            Revoke
-                          </button>
-                        </form>
-                      )}
-                    </td>
+                    <td>{!k.revoked_at && <RevokeForm action={`${PATH}/${k.id}/revoke`} name={k.name} csrf={csrf.field} />}</td>
                   </tr>
                 ))}
               </tbody>

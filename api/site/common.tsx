@@ -178,3 +178,15 @@ export function When({ d, none = 'never' }: { d: Date | null; none?: string }) {
   if (!d) return <>{none}</>;
   return <time datetime={d.toISOString()}>{d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>;
 }
+
+/** The one-button form that revokes a thing a person holds (an API key, a connected app). */
+export function RevokeForm({ action, name, csrf }: { action: string; name: string; csrf: VNode }) {
+  return (
+    <form method="post" action={action}>
+      {csrf}
+      <button type="submit" aria-label={`Revoke ${name}`}>
+        Revoke
+      </button>
+    </form>
+  );
+}
