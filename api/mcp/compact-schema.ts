@@ -74,8 +74,11 @@ const inputRules: Rules = {
   firstSentence: true,
 };
 
-/** The first sentence of a description (the OpenAPI document has the rest). */
-export const firstSentence = (text: string) => /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
+/**
+ * The first sentence of a description (the OpenAPI document has the rest): up to a stop followed
+ * by a space or the end, except the stops of "e.g.", "i.e." and "www." (and "3.5" has no space).
+ */
+export const firstSentence = (text: string) => /^.*?(?<!\b(?:e\.g|i\.e|www))[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
 
 /** A union with null as one schema: `{type: [T, "null"]}` (its keywords apply to T's values only, so null still passes). */
 function mergeNull(rest: JsonSchema, parts: JsonSchema[]): JsonSchema | null {

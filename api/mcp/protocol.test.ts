@@ -112,6 +112,11 @@ describe('version negotiation and transport rules', () => {
     expect(search.inputSchema.properties.sort.enum).toContain('relevance');
     expect(tools.find((t) => t.name === 'get_listing')!.inputSchema.required).toEqual(['slug']);
     expect(text).not.toMatch(/"pattern":/);
+    // Cut descriptions end at a sentence, never inside "(e.g. a UUID)".
+    const descriptions = [...text.matchAll(/"description":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+    expect(descriptions.length).toBeGreaterThan(100);
+    for (const d of descriptions) expect({ d, unclosed: d.split('(').length - d.split(')').length }).toEqual({ d, unclosed: 0 });
+    expect(text).not.toMatch(/e\.g\.(?:"|\))/);
   });
 
   test('every structured result validates against its compact output schema (Ajv)', async () => {
