@@ -88,7 +88,7 @@ const typo = (w: string) => {
 
 export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   const slugs = (await sql`select slug from listings where site_id = ${siteId} and status = 'live' order by md5(slug) limit 2000`).map((r) => r.slug as string);
-  const words = (await sql`select word from mv_search_words where length(word) >= 6 order by md5(word) limit 200`).map((r) => r.word as string);
+  const words = (await sql`select word from search_words where length(word) >= 6 order by md5(word) limit 200`).map((r) => r.word as string);
   const mcpBody = (slug: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_listing', arguments: { slug } } });
   let m = 0;
   // Pages: anonymous requests share the cached render; a signed-in person's page is rendered for

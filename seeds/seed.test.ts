@@ -98,10 +98,10 @@ describe('seedDemo', () => {
     expect(v.on_unlaunched).toBe(0);
   });
 
-  test('awards exist for past weeks and agree with mv_weekly_ranking', async () => {
+  test('awards exist for past weeks and agree with weekly_ranking', async () => {
     const a = await one(sql`
       select count(*)::int as awards, count(distinct week)::int as weeks,
-             count(*) filter (where not exists (select 1 from mv_weekly_ranking r where r.listing_id = a.listing_id
+             count(*) filter (where not exists (select 1 from weekly_ranking r where r.listing_id = a.listing_id
                               and r.site_id = a.site_id and r.week = a.week and r.rank = a.rank and r.votes = a.votes))::int as disagree,
              count(*) filter (where week >= date_trunc('week', now() at time zone 'utc')::date)::int as unfinished
       from awards a where site_id = ${siteId}`);
@@ -110,7 +110,7 @@ describe('seedDemo', () => {
     expect(a.disagree).toBe(0);
     expect(a.unfinished).toBe(0);
     const missing = await sql`
-      select r.week from mv_weekly_ranking r where r.site_id = ${siteId} and r.rank = 1 and r.votes > 0
+      select r.week from weekly_ranking r where r.site_id = ${siteId} and r.rank = 1 and r.votes > 0
         and r.week + 7 <= (now() at time zone 'utc')::date
         and not exists (select 1 from awards a where a.site_id = r.site_id and a.week = r.week and a.rank = 1)`;
     expect(missing).toHaveLength(0);
@@ -175,7 +175,7 @@ describe('seedDemo', () => {
     const r = await one(sql`
       select (select count(*) from founders)::int as founders,
              (select count(*) from users where email like '%@example.com')::int as users,
-             (select count(*) from mv_listing_stats s join (select listing_id, avg(rating)::float8 as raw from reviews group by listing_id) x
+             (select count(*) from listing_stats s join (select listing_id, avg(rating)::float8 as raw from reviews group by listing_id) x
                 on x.listing_id = s.listing_id where s.rating_avg is distinct from round(x.raw::numeric, 2)::float8)::int as rating_differs,
              (select count(*) from reviews where flagged)::int as flagged,
              (select count(distinct company_id) from domain_ratings)::int as rated_companies,
@@ -294,7 +294,7 @@ describe('determinism and the synthetic generator', () => {
              count(*) filter (where l.status = 'live' and (l.launched_at < l.launch_week::timestamp at time zone 'utc'
                                or l.launched_at >= (l.launch_week + 7)::timestamp at time zone 'utc' or l.launched_at > now()))::int as bad_launch,
              (select count(*) from votes v join listings x on x.id = v.listing_id where x.domain like '%.synthetic.example')::int as votes,
-             (select count(*) from awards a where not exists (select 1 from mv_weekly_ranking w where w.listing_id = a.listing_id
+             (select count(*) from awards a where not exists (select 1 from weekly_ranking w where w.listing_id = a.listing_id
                 and w.week = a.week and w.rank = a.rank and w.votes = a.votes))::int as disagree
       from listings l where l.site_id = ${siteId} and l.domain like '%.synthetic.example'`);
     expect(c.n).toBe(before.n + 500);

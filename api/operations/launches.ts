@@ -106,7 +106,7 @@ export const launchesOperations: Operation[] = [
     notes:
       'Each item is a listing summary plus `rank` (position in the section) and `metric` (what the section is ordered by). ' +
       'today: live listings whose launched_at falls on the current UTC day, by all-time votes. this-week: the current week ranked ' +
-      'as get_launch_week does (votes cast during the week). trending: all live listings by votes decayed with a 3-day half-life. ' +
+      'as get_launch_week does (votes cast during the week). trending: all live listings by votes decayed with a 3-day half-life (the votes as of the last refresh, the decay as of the request). ' +
       'most-voted, most-viewed, most-followed: all live listings by all-time votes, profile views, followers. recent: live ' +
       'listings by launched_at, newest first. upcoming: scheduled listings by launch week, soonest first. Counters come from ' +
       'ranking views refreshed about every minute. Status is re-checked as items are read, so a listing hidden since the last ' +

@@ -336,7 +336,7 @@ describe('search_listings sorting', () => {
   test('trending favours fresh votes', async () => {
     const items = (await search('sort=trending')).items.map((i: any) => i.slug);
     expect(items.indexOf('hotnew')).toBeLessThan(items.indexOf('oldie'));
-    const scores = await app.sql`select l.slug, s.trending from mv_listing_stats s join listings l on l.id = s.listing_id`;
+    const scores = await app.sql`select l.slug, trending_now(s.trend_log) as trending from listing_stats s join listings l on l.id = s.listing_id`;
     const score = new Map(scores.map((r) => [r.slug as string, Number(r.trending)]));
     expect(nonIncreasing(items.map((s: string) => score.get(s)!))).toBe(true);
   });

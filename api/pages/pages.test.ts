@@ -236,7 +236,7 @@ describe('findable', () => {
 
   test('JSON-LD: SoftwareApplication with AggregateRating from genuine reviews only, BreadcrumbList, FAQPage', async () => {
     const [row] =
-      await app.sql`select l.slug from mv_listing_stats s join listings l on l.id = s.listing_id where s.rating_count > 0 and l.status = 'live' and exists (select 1 from listing_faqs f where f.listing_id = l.id) limit 1`;
+      await app.sql`select l.slug from listing_stats s join listings l on l.id = s.listing_id where s.rating_count > 0 and l.status = 'live' and exists (select 1 from listing_faqs f where f.listing_id = l.id) limit 1`;
     const l = await api(`/listings/${row.slug}`);
     const { text } = await page(`/listings/${row.slug}`);
     const blocks = [...text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]));

@@ -3,12 +3,12 @@ import { defineTask, type TaskDeps } from './task.ts';
 
 /**
  * award_weeks: grants Launch of the Week awards for every finished week that has none yet, after
- * refreshing the weekly ranking so the awards agree with the votes. award_week is idempotent.
+ * bringing the weekly ranking up to date (incrementally) so the awards agree with the votes. award_week is idempotent.
  */
 export const awardWeeks = (deps: TaskDeps) =>
   defineTask(JOBS.award_weeks, async (_payload, helpers) => {
     const { sql } = deps;
-    await sql`refresh materialized view concurrently mv_weekly_ranking`;
+    await sql`select refresh_listing_stats()`;
     const [{ granted }] = await sql<{ granted: number }[]>`
     select coalesce(sum(award_week(s.id, w.week::date)), 0)::int as granted
     from sites s

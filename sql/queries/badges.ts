@@ -28,7 +28,7 @@ export const TOP_RATED_MIN_AVG = 4.5;
  *   launched   status = 'live'
  *   featured   plan = 'paid', or a bought featured period (listing_featured) is running
  *   verified   the listing has a verified claim (claim_listing + verify_claim or the mailed link)
- *   top-rated  live, and the genuine community rating (mv_listing_stats) meets the thresholds above
+ *   top-rated  live, and the genuine community rating (listing_stats) meets the thresholds above
  *   award-W    one per Launch of the Week award (awards table), newest week first
  */
 export async function listingBadges(sql: Sql, siteId: number, slug: string): Promise<ListingBadges | null> {
@@ -50,7 +50,7 @@ export async function listingBadges(sql: Sql, siteId: number, slug: string): Pro
                         from awards a where a.listing_id = l.id and a.site_id = l.site_id
             ) b) as badges
     from listings l
-    left join mv_listing_stats s on s.listing_id = l.id
+    left join listing_stats s on s.listing_id = l.id
     where l.site_id = ${siteId} and l.slug = ${slug} and l.status <> 'draft'`;
   return row ?? null;
 }

@@ -117,7 +117,7 @@ export async function categoryListingIds(sql: Sql, siteId: number, categoryId: n
              row_number() over (order by coalesce(s.votes, 0) desc, l.launched_at desc nulls last, l.id) as ord
       from inside i
       join listings l on l.id = i.listing_id
-      left join mv_listing_stats s on s.listing_id = i.listing_id)
+      left join listing_stats s on s.listing_id = i.listing_id)
     select (select count(*)::int from inside) as total,
            coalesce((select array_agg(r.listing_id::int order by r.ord)
                      from (select * from ranked order by ord limit ${perPage} offset ${offsetOf(page, perPage)}) r),

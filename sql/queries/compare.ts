@@ -33,7 +33,7 @@ export async function compareSides(sql: Sql, siteId: number, a: string, b: strin
     join listings l on l.site_id = ${siteId} and l.slug = x.slug and l.status = 'live'
     left join categories c on c.id = coalesce(l.primary_category_id,
       (select lc.category_id from listing_categories lc where lc.listing_id = l.id and lc.is_primary))
-    left join mv_listing_stats s on s.listing_id = l.id`;
+    left join listing_stats s on s.listing_id = l.id`;
   return { a: rows.find((r) => r.side === 'a'), b: rows.find((r) => r.side === 'b') };
 }
 

@@ -68,7 +68,7 @@ export async function withSummaries<R extends { listing_id: bigint | number }>(s
 
 /**
  * One page of a launch week. Past and current weeks: live launches ranked by votes cast during the
- * week (mv_weekly_ranking) with any award. Future weeks: the listings scheduled for it, unranked.
+ * week (weekly_ranking) with any award. Future weeks: the listings scheduled for it, unranked.
  */
 export function launchWeekRanking(sql: Sql, siteId: number, week: string, isFuture: boolean, page: postgres.Fragment): RankingPage {
   if (isFuture) {
@@ -84,12 +84,12 @@ export function launchWeekRanking(sql: Sql, siteId: number, week: string, isFutu
     };
   }
   return {
-    total: sql`select total from mv_weekly_ranking where site_id = ${siteId} and week = ${week}::date order by rank limit 1`,
+    total: sql`select total from weekly_ranking where site_id = ${siteId} and week = ${week}::date order by rank limit 1`,
     // Awards are joined to the page's rows only, not to those skipped by OFFSET.
     rows: sql`
       select r.*, a.rank as award
       from (select r.listing_id, r.rank, r.votes, r.rank as pos
-            from mv_weekly_ranking r
+            from weekly_ranking r
             where r.site_id = ${siteId} and r.week = ${week}::date and ${isLive(sql, sql`r.listing_id`)}
             order by r.rank ${page}) r
       left join awards a on a.site_id = ${siteId} and a.week = ${week}::date and a.listing_id = r.listing_id`,
@@ -117,9 +117,10 @@ const countOf = (sql: Sql, siteId: number, status: 'live' | 'scheduled') =>
 
 const launchedAt = (sql: Sql) => sql`to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
-/** The counter sections walk the matching mv_listing_stats index (site_id, counter desc, ..., listing_id). */
+/** The counter sections walk the matching listing_stats index (site_id, counter desc, ..., listing_id). */
 const COUNTER_SECTIONS = {
-  trending: { order: 's.trending desc, s.votes desc, s.listing_id', metric: 'round(s.trending::numeric, 4)::float8' },
+  // trend_log orders as trending does at any moment; the score shown is as of the request.
+  trending: { order: 's.trend_log desc, s.votes desc, s.listing_id', metric: 'round(trending_now(s.trend_log)::numeric, 4)::float8' },
   'most-voted': { order: 's.votes desc, s.listing_id', metric: 's.votes::float8' },
   'most-viewed': { order: 's.views desc, s.listing_id', metric: 's.views::float8' },
   'most-followed': { order: 's.follows desc, s.listing_id', metric: 's.follows::float8' },
@@ -132,10 +133,10 @@ export function launchSection(sql: Sql, siteId: number, section: LaunchSection, 
     case 'this-week': {
       const week = sql`date_trunc('week', now() at time zone 'utc')::date`;
       return {
-        total: sql`select total from mv_weekly_ranking where site_id = ${siteId} and week = ${week} order by rank limit 1`,
+        total: sql`select total from weekly_ranking where site_id = ${siteId} and week = ${week} order by rank limit 1`,
         rows: sql`
           select r.listing_id, r.rank as pos, r.votes::float8 as metric_num, null::text as metric_text
-          from mv_weekly_ranking r
+          from weekly_ranking r
           where r.site_id = ${siteId} and r.week = ${week} and ${isLive(sql, sql`r.listing_id`)}
           order by r.rank ${page}`,
       };
@@ -170,7 +171,7 @@ export function launchSection(sql: Sql, siteId: number, section: LaunchSection, 
         total: sql`select count(*) from listings l where ${day}`,
         rows: sql`
           select l.id as listing_id, coalesce(s.votes, 0)::float8 as metric_num, null::text as metric_text, ${pos(order)}
-          from listings l left join mv_listing_stats s on s.listing_id = l.id
+          from listings l left join listing_stats s on s.listing_id = l.id
           where ${day} order by ${sql.unsafe(order)} ${page}`,
       };
     }
@@ -181,7 +182,7 @@ export function launchSection(sql: Sql, siteId: number, section: LaunchSection, 
         total: countOf(sql, siteId, 'live'),
         rows: sql`
           select s.listing_id, ${sql.unsafe(metric)} as metric_num, null::text as metric_text, ${pos(order)}
-          from mv_listing_stats s
+          from listing_stats s
           where s.site_id = ${siteId} and ${isLive(sql, sql`s.listing_id`)}
           order by ${sql.unsafe(order)} ${page}`,
       };

@@ -8,7 +8,7 @@ import { offsetOf } from './summaries.ts';
  *
  * Two statements: with the category known as a value, the planner reads just that category
  * through listings_category_live (as one statement it could not know it and read every live listing).
- * Votes are looked up per candidate by primary key rather than by hashing all of mv_listing_stats.
+ * Votes are looked up per candidate by primary key rather than by hashing all of listing_stats.
  */
 export async function listingAlternativeIds(sql: Sql, siteId: number, slug: string, page: number, perPage: number) {
   const [me] = await sql<{ id: string; category_id: number | null }[]>`
@@ -29,7 +29,7 @@ export async function listingAlternativeIds(sql: Sql, siteId: number, slug: stri
         and l.id <> ${me.id} and l.id not in (select id from approved)
     ), ranked as (
       select a.id, a.approved, a.launched_at,
-             coalesce((select s.votes from mv_listing_stats s where s.listing_id = a.id), 0) as votes
+             coalesce((select s.votes from listing_stats s where s.listing_id = a.id), 0) as votes
       from alternatives a
     )
     select (select count(*) from alternatives)::int as total,

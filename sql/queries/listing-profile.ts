@@ -121,7 +121,7 @@ export async function listingProfile(sql: Sql, siteId: number, slug: string, sit
     -- The primary category: the listing's column, else the listing_categories row marked primary.
     cross join lateral (select coalesce(l.primary_category_id,
       (select lc.category_id from listing_categories lc where lc.listing_id = l.id and lc.is_primary)) as id) pc
-    left join mv_listing_stats s on s.listing_id = l.id
+    left join listing_stats s on s.listing_id = l.id
     -- Domain Rating: the latest measurement and, for the trend, the latest one at least 28 days older
     -- (the same rule as the domain-rating leaderboard).
     left join lateral (select rating, measured_on from domain_ratings where company_id = l.company_id

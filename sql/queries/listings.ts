@@ -36,15 +36,18 @@ const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
 /** The typo-tolerant tsquery of q (typo_tsquery in SQL: stop words, short terms, swaps). */
 const typoQuery = (sql: Sql, q: string) => sql`typo_tsquery(${q})`;
 
-// Counter columns of mv_listing_stats a sort may use (fixed strings, never input).
-const STAT = { votes: 's.votes', trending: 's.trending', most_viewed: 's.views', most_followed: 's.follows' } as const;
+// Counter columns of listing_stats a sort may use (fixed strings, never input).
+// trend_log orders as the trending score does (see trending_now); -infinity is "no votes".
+const STAT = { votes: 's.votes', trending: 's.trend_log', most_viewed: 's.views', most_followed: 's.follows' } as const;
+/** A counter's value for a listing with no counters yet (added since the last refresh). */
+const NONE = { votes: '0', trending: "'-infinity'::float8", most_viewed: '0', most_followed: '0' } as const;
 
 /**
  * Picks the page of ids with the filters and ranking in SQL, and counts the matches.
  * With q: the matches are collected once (a materialized CTE: one pass over the GIN bitmap's rows)
  * and both counted and ordered from it, so total is exact; counters are looked up only for the
  * rows that can reach the page.
- * Without q: counter sorts walk the counter indexes of mv_listing_stats (so the first pages stop
+ * Without q: counter sorts walk the counter indexes of listing_stats (so the first pages stop
  * early) and a parallel statement counts the matches from the listings indexes.
  */
 export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number) {
@@ -102,9 +105,9 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     const match = (byName: boolean) => sql`l.id, l.launched_at, ${score(byName)} as score,
       case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 2 else 1 end else 0 end as name`;
     // A counter of one match, looked up by primary key: a handful of index probes for the usual few
-    // hundred matches, where a join would hash all of mv_listing_stats.
+    // hundred matches, where a join would hash all of listing_stats.
     const counter = (col: keyof typeof STAT, t: string) =>
-      sql`coalesce((select ${sql.unsafe(STAT[col])} from mv_listing_stats s where s.listing_id = ${sql.unsafe(t)}.id), 0)`;
+      sql`coalesce((select ${sql.unsafe(STAT[col])} from listing_stats s where s.listing_id = ${sql.unsafe(t)}.id), ${sql.unsafe(NONE[col])})`;
     const ordered =
       f.sort === 'relevance'
         ? // Exact name, then name prefix, then score; votes break ties, so they are looked up only for
@@ -128,18 +131,19 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     return { ids: row.ids, total: row.total };
   }
 
-  const stat = sql.unsafe(STAT[f.sort === 'relevance' || f.sort === 'newest' ? 'votes' : f.sort]);
+  const statKey = f.sort === 'relevance' || f.sort === 'newest' ? 'votes' : f.sort;
+  const stat = sql.unsafe(STAT[statKey]);
   const ids =
     f.sort === 'newest'
       ? sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l where ${filters()}
         order by ${newest('l')} limit ${perPage} offset ${offset}`
       : domain !== undefined
         ? // A domain matches a handful of listings: find them first, then sort.
-          sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l left join mv_listing_stats s on s.listing_id = l.id
-        where ${filters()} order by coalesce(${stat}, 0) desc, ${newest('l')} limit ${perPage} offset ${offset}`
+          sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l left join listing_stats s on s.listing_id = l.id
+        where ${filters()} order by coalesce(${stat}, ${sql.unsafe(NONE[statKey])}) desc, ${newest('l')} limit ${perPage} offset ${offset}`
         : // Relevance without q is most votes first. Listings added since the last view refresh (about a
           // minute) have no counters yet and join in at the next refresh.
-          sql<{ id: bigint }[]>`with ${cat()} select l.id from mv_listing_stats s join listings l on l.id = s.listing_id
+          sql<{ id: bigint }[]>`with ${cat()} select l.id from listing_stats s join listings l on l.id = s.listing_id
         where s.site_id = ${siteId} and ${filters()}
         order by ${stat} desc, ${newest('l')} limit ${perPage} offset ${offset}`;
   const [rows, [{ total }]] = await Promise.all([

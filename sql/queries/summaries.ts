@@ -36,7 +36,7 @@ export async function listingSummaries(sql: Sql, ids: (number | bigint | string)
     from unnest(${ids.map(String)}::bigint[]) with ordinality as ids(id, ord)
     join listings l on l.id = ids.id
     left join categories c on c.id = l.primary_category_id
-    left join mv_listing_stats s on s.listing_id = l.id
+    left join listing_stats s on s.listing_id = l.id
     order by ids.ord`;
   return rows;
 }
