@@ -92,19 +92,22 @@ async function expectAgreement() {
   const totals = await db.sql`
     select s.id as site_id,
            (select count(distinct l.id)::int from listings l join votes v on v.listing_id = l.id where l.site_id = s.id and l.status = 'live') as board,
-           (select total from board_totals b where b.site_id = s.id and b.board = 'community-all-time') as stored
+           coalesce((select total from board_totals b where b.site_id = s.id and b.board = 'community-all-time'), 0) as stored
     from sites s`;
   for (const t of totals) expect(t.stored).toBe(t.board);
   const ratingTotals = await db.sql`
     select (select count(*)::int from listing_domain_rating r where r.site_id = s.id and r.live) as board,
-           (select total from board_totals b where b.site_id = s.id and b.board = 'domain-rating') as stored
+           coalesce((select total from board_totals b where b.site_id = s.id and b.board = 'domain-rating'), 0) as stored
     from sites s`;
   for (const t of ratingTotals) expect(t.stored).toBe(t.board);
-  expect(
-    (
-      await db.sql`select ((select count(*) from listing_stats_dirty) + (select count(*) from ranking_weeks_dirty) + (select count(*) from views_dirty))::int as n`
-    )[0]!.n,
-  ).toBe(0);
+  expect(await db.sql`select site_id, to_char(week, 'YYYY-MM-DD') as week, total from week_totals order by site_id, week`).toEqual(
+    await db.sql`select site_id, to_char(launch_week, 'YYYY-MM-DD') as week, count(*)::int as total from listings
+                 where status = 'live' and launch_week is not null group by site_id, launch_week order by site_id, week`,
+  );
+  expect(await db.sql`select site_id, status, listings from listing_counts order by site_id, status`).toEqual(
+    await db.sql`select site_id, status, count(*)::int as listings from listings group by site_id, status order by site_id, status`,
+  );
+  expect((await db.sql`select ((select count(*) from listing_stats_dirty) + (select count(*) from views_dirty))::int as n`)[0]!.n).toBe(0);
 }
 
 /** A small deterministic generator, so a failure repeats. */

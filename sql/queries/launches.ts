@@ -67,8 +67,27 @@ export async function withSummaries<R extends { listing_id: bigint | number }>(s
 }
 
 /**
+ * One page of a launch week's ranking (listing_id, rank, votes): its live launches ranked as read
+ * by votes cast during the week, then launch time, then id, as of the last refresh. The liveness
+ * check applies after ranking, so the others keep their ranks. listing_stats_week_rank holds each
+ * week in this order, so a page walks it and stops; total is the week's size in week_totals.
+ */
+export function weekRanking(sql: Sql, siteId: number, week: postgres.Fragment, page: postgres.Fragment) {
+  return {
+    total: sql`select total from week_totals where site_id = ${siteId} and week = ${week}`,
+    rows: sql`
+      select b.listing_id, b.rank, b.votes
+      from (select s.listing_id, s.week_votes as votes, s.launched_at,
+                   row_number() over (order by s.week_votes desc, s.launched_at asc nulls last, s.listing_id)::int as rank
+            from listing_stats s where s.site_id = ${siteId} and s.launch_week = ${week} and s.live) b
+      where ${isLive(sql, sql`b.listing_id`)}
+      order by b.votes desc, b.launched_at asc nulls last, b.listing_id ${page}`,
+  };
+}
+
+/**
  * One page of a launch week. Past and current weeks: live launches ranked by votes cast during the
- * week (weekly_ranking) with any award. Future weeks: the listings scheduled for it, unranked.
+ * week (weekRanking) with any award. Future weeks: the listings scheduled for it, unranked.
  */
 export function launchWeekRanking(sql: Sql, siteId: number, week: string, isFuture: boolean, page: postgres.Fragment): RankingPage {
   if (isFuture) {
@@ -83,16 +102,15 @@ export function launchWeekRanking(sql: Sql, siteId: number, week: string, isFutu
         order by l.launched_at asc nulls last, l.name, l.id ${page}`,
     };
   }
+  const ranked = weekRanking(sql, siteId, sql`${week}::date`, page);
   return {
-    total: sql`select total from weekly_ranking where site_id = ${siteId} and week = ${week}::date order by rank limit 1`,
+    total: ranked.total,
     // Awards are joined to the page's rows only, not to those skipped by OFFSET.
     rows: sql`
-      select r.*, a.rank as award
-      from (select r.listing_id, r.rank, r.votes, r.rank as pos
-            from weekly_ranking r
-            where r.site_id = ${siteId} and r.week = ${week}::date and ${isLive(sql, sql`r.listing_id`)}
-            order by r.rank ${page}) r
-      left join awards a on a.site_id = ${siteId} and a.week = ${week}::date and a.listing_id = r.listing_id`,
+      select r.listing_id, r.rank, r.votes, r.rank as pos, a.rank as award
+      from (${ranked.rows}) r
+      left join awards a on a.site_id = ${siteId} and a.week = ${week}::date and a.listing_id = r.listing_id
+      order by r.rank`,
   };
 }
 
@@ -111,9 +129,9 @@ export const SECTION_METRIC: Record<LaunchSection, string> = {
   upcoming: 'launch_week',
 };
 
-/** Listings of the site in one status as of the last view refresh (mv_listing_counts). */
+/** Listings of the site in one status as of the last refresh (listing_counts). */
 const countOf = (sql: Sql, siteId: number, status: 'live' | 'scheduled') =>
-  sql`select listings from mv_listing_counts where site_id = ${siteId} and status = ${status}`;
+  sql`select listings from listing_counts where site_id = ${siteId} and status = ${status}`;
 
 const launchedAt = (sql: Sql) => sql`to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
@@ -131,14 +149,12 @@ export function launchSection(sql: Sql, siteId: number, section: LaunchSection, 
   const pos = (order: string) => sql`row_number() over (order by ${sql.unsafe(order)})::int as pos`;
   switch (section) {
     case 'this-week': {
-      const week = sql`date_trunc('week', now() at time zone 'utc')::date`;
+      const ranked = weekRanking(sql, siteId, sql`date_trunc('week', now() at time zone 'utc')::date`, page);
       return {
-        total: sql`select total from weekly_ranking where site_id = ${siteId} and week = ${week} order by rank limit 1`,
+        total: ranked.total,
         rows: sql`
           select r.listing_id, r.rank as pos, r.votes::float8 as metric_num, null::text as metric_text
-          from weekly_ranking r
-          where r.site_id = ${siteId} and r.week = ${week} and ${isLive(sql, sql`r.listing_id`)}
-          order by r.rank ${page}`,
+          from (${ranked.rows}) r order by r.rank`,
       };
     }
     case 'upcoming': {

@@ -1,6 +1,6 @@
 import type { Sql } from '../db.ts';
 import type postgres from 'postgres';
-import { isLive, type RankingPage } from './launches.ts';
+import { isLive, type RankingPage, weekRanking } from './launches.ts';
 
 export const BOARDS = ['community-weekly', 'community-all-time', 'billboard', 'domain-rating', 'revenue'] as const;
 export type Board = (typeof BOARDS)[number];
@@ -43,13 +43,10 @@ const READ_RANKED = {
  */
 export function boardRanking(sql: Sql, siteId: number, board: Board, week: string | null, page: postgres.Fragment): RankingPage {
   if (board === 'community-weekly') {
+    const ranked = weekRanking(sql, siteId, sql`${week}::date`, page);
     return {
-      total: sql`select total from weekly_ranking where site_id = ${siteId} and week = ${week}::date order by rank limit 1`,
-      rows: sql`
-        select b.listing_id, b.rank, b.rank as pos, b.votes::float8 as metric_num
-        from weekly_ranking b
-        where b.site_id = ${siteId} and b.week = ${week}::date and ${isLive(sql, sql`b.listing_id`)}
-        order by b.rank ${page}`,
+      total: ranked.total,
+      rows: sql`select b.listing_id, b.rank, b.rank as pos, b.votes::float8 as metric_num from (${ranked.rows}) b order by b.rank`,
     };
   }
   if (board === 'community-all-time' || board === 'domain-rating') {
