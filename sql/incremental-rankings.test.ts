@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ensureSite } from './site.ts';
 import { freshDatabase } from '../test/db.ts';
-import { makeCompany, makeListing, makeUsers } from '../test/builders.ts';
+import { makeCategory, makeCompany, makeListing, makeUsers } from '../test/builders.ts';
 
 // The incremental refresh (migration 0013) must come to what a full recomputation from votes,
 // follows, views, reviews and listings comes to, whatever happened since the last refresh.
@@ -74,6 +74,20 @@ const fullWords = () => db.sql`
   $q$) where length(word) between 3 and 40 and word !~ '^[0-9]+$' order by word`;
 const storedWords = () => db.sql`select word, listings from search_words order by word`;
 
+/** Category pages from scratch: a live listing is on X's page when tagged (or primary) with X or a subcategory of X. */
+const fullCategoryMembers = () => db.sql`
+  with tags as (select lc.listing_id, lc.category_id from listing_categories lc
+                union select l.id, l.primary_category_id from listings l where l.primary_category_id is not null)
+  select c.id as category_id, l.id::int as listing_id, l.site_id,
+         exists (select from tags t where t.listing_id = l.id and t.category_id = c.id) as direct,
+         coalesce((select votes from listing_stats s where s.listing_id = l.id), 0) as votes
+  from categories c join listings l on l.status = 'live'
+  where exists (select from tags t where t.listing_id = l.id
+                and (t.category_id = c.id or t.category_id in (select ch.id from categories ch where ch.parent_id = c.id)))
+  order by c.id, l.id`;
+const storedCategoryMembers = () => db.sql`
+  select category_id, listing_id::int, site_id, direct, votes from category_members order by category_id, listing_id`;
+
 async function expectAgreement() {
   await db.sql`select refresh_directory_views()`;
   // One transaction: both read the same now().
@@ -89,6 +103,11 @@ async function expectAgreement() {
   expect(await storedWeekly()).toEqual(await fullWeekly());
   expect(await storedDomainRating()).toEqual(await fullDomainRating());
   expect(await storedWords()).toEqual(await fullWords());
+  expect(await storedCategoryMembers()).toEqual(await fullCategoryMembers());
+  expect(await db.sql`select site_id, category_id, listings, direct from category_counts order by site_id, category_id`).toEqual(
+    await db.sql`select site_id, category_id, count(*)::int as listings, (count(*) filter (where direct))::int as direct
+                 from (${fullCategoryMembers()}) m group by site_id, category_id order by site_id, category_id`,
+  );
   const totals = await db.sql`
     select s.id as site_id,
            (select count(distinct l.id)::int from listings l join votes v on v.listing_id = l.id where l.site_id = s.id and l.status = 'live') as board,
@@ -130,12 +149,23 @@ describe('the incremental refresh agrees with a full recomputation', () => {
     const companies = [await makeCompany(sql), await makeCompany(sql), await makeCompany(sql), await makeCompany(sql)].map((c) => c.id);
     const WORDS = ['notion', 'ledger', 'kanban', 'invoice', 'roadmap', 'calendar', 'crm', 'a1', '2024', 'tracker'];
     const phrase = () => Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick(WORDS)).join(' ');
+    const parentA = (await makeCategory(sql)).id;
+    const parentB = (await makeCategory(sql)).id;
+    const categories = [
+      parentA,
+      parentB,
+      (await makeCategory(sql, { parentId: parentA })).id,
+      (await makeCategory(sql, { parentId: parentA })).id,
+      (await makeCategory(sql, { parentId: parentB })).id,
+    ];
+    const children = categories.slice(2);
     const listings: number[] = [];
     for (let i = 0; i < 24; i++) {
       const week = i % 6 === 5 ? null : pick(weeks);
       const l = await makeListing(sql, {
         siteId: i % 8 === 7 ? otherSiteId : siteId,
         companyId: pick(companies),
+        categoryId: i % 5 === 4 ? null : pick(categories),
         name: `${pick(WORDS)} ${i}`,
         status: i % 7 === 6 ? 'scheduled' : 'live',
         columns: { launch_week: week, launched_at: week ? new Date(+week + (i % 3) * 3_600_000) : null },
@@ -151,7 +181,18 @@ describe('the incremental refresh agrees with a full recomputation', () => {
         const listing = pick(listings);
         const user = pick(users);
         const at = new Date(Date.now() - Math.floor(rnd() * 40 * DAY));
-        switch (Math.floor(rnd() * 13)) {
+        switch (Math.floor(rnd() * 16)) {
+          case 13:
+            await sql`insert into listing_categories (listing_id, category_id) values (${listing}, ${pick(categories)}) on conflict do nothing`;
+            break;
+          case 14:
+            if (rnd() < 0.5) await sql`delete from listing_categories where listing_id = ${listing} and not is_primary`;
+            else await sql`update listings set primary_category_id = ${rnd() < 0.2 ? null : pick(categories)} where id = ${listing}`;
+            break;
+          case 15:
+            if (rnd() < 0.3) await sql`update categories set parent_id = ${pick([parentA, parentB])} where id = ${pick(children)}`;
+            else await sql`insert into votes (listing_id, user_id) values (${listing}, ${user}) on conflict do nothing`;
+            break;
           case 10:
             await sql`insert into domain_ratings (company_id, measured_on, rating) values (${pick(companies)}, ${at}::date, ${Math.floor(rnd() * 101)})
                       on conflict (company_id, measured_on) do update set rating = excluded.rating`;
@@ -223,6 +264,23 @@ describe('the incremental refresh agrees with a full recomputation', () => {
     // Noted again, it is recomputed from its sources.
     await sql`insert into listing_stats_dirty values (${b!.id})`;
     await expectAgreement();
+  });
+
+  test("moving a subcategory to another parent moves its listings to that parent's page", async () => {
+    const { sql } = db;
+    const [from, to] = [(await makeCategory(sql)).id, (await makeCategory(sql)).id];
+    const child = (await makeCategory(sql, { parentId: from })).id;
+    const company = await makeCompany(sql);
+    const l = await makeListing(sql, { siteId, companyId: company.id, categoryId: child });
+    await expectAgreement();
+    expect((await sql`select category_id from category_members where listing_id = ${l.id} order by category_id`).map((r) => r.category_id)).toEqual(
+      [from, child].sort((a, b) => a - b),
+    );
+    await sql`update categories set parent_id = ${to} where id = ${child}`;
+    await expectAgreement();
+    expect((await sql`select category_id from category_members where listing_id = ${l.id} order by category_id`).map((r) => r.category_id)).toEqual(
+      [to, child].sort((a, b) => a - b),
+    );
   });
 
   test('trending keeps its order as time passes and shows the score as of now', async () => {

@@ -53,6 +53,7 @@ export const categoriesOperations: Operation[] = [
       'Not paginated: `items` holds the whole tree (top-level categories, each with `subcategories`), ordered by position, then name.',
       '`count` is the number of live listings in the category or any of its subcategories, each listing counted once; `direct_count` counts only listings tagged with the category itself. Extra categories of paid listings count like the primary one.',
       'With include_empty=false, categories with no live listings are left out; a top-level category stays when any of its subcategories has listings.',
+      'Counts are as of the last ranking refresh (about every minute), like every ranking and total: a listing that goes live or leaves is counted at the next one.',
     ].join('\n\n'),
     handler: async ({ include_empty }, { sql, site }) => ({ items: await categoryTree(sql, site.id, include_empty) }),
   }),
@@ -72,6 +73,7 @@ export const categoriesOperations: Operation[] = [
     output: CategoryPage,
     notes: [
       '`listings` is paginated by page and per_page: live listings in the category or any of its subcategories (each once), ordered by community votes, then the latest launch.',
+      'Membership, votes and counts are as of the last ranking refresh (about every minute); a listing no longer live is left out at once, while `total` and the counts follow at the next refresh.',
       '`parent` is null for a top-level category. `subcategories` lists every subcategory, empty ones too, with its live listing count.',
       'An unknown slug, or one that is not a valid slug, answers 404.',
     ].join('\n\n'),

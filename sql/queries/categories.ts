@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import type { Sql } from '../db.ts';
+import { isLive } from './launches.ts';
 import { offsetOf } from './summaries.ts';
 
 export interface CategoryCount {
@@ -19,37 +20,15 @@ const allCategories = (sql: Sql) => sql`select id from categories`;
 const subtree = (sql: Sql, id: number) => sql`select id from categories where id = ${id} or parent_id = ${id}`;
 
 /**
- * (listing, category) pairs of this site's live listings, for the categories in scope.
- * listing_categories holds the primary and the extra categories; the primary_category_id column
- * is unioned in so a listing whose join row is missing still counts. The union removes duplicates.
- */
-const liveMembership = (sql: Sql, siteId: number, scope: Fragment) => sql`
-  select lc.listing_id, lc.category_id
-  from listing_categories lc join listings l on l.id = lc.listing_id
-  where l.site_id = ${siteId} and l.status = 'live' and lc.category_id in (${scope})
-  union
-  select l.id, l.primary_category_id
-  from listings l
-  where l.site_id = ${siteId} and l.status = 'live' and l.primary_category_id in (${scope})`;
-
-/**
- * Per category: direct_count (live listings tagged with it) and count (live listings in it or in
- * its subcategories, each listing once). A subcategory has no children, so its two counts agree.
+ * Per category in scope: direct_count (live listings tagged with it) and count (live listings in
+ * it or in its subcategories, each listing once), from category_counts as of the last refresh.
  */
 const countedCategories = (sql: Sql, siteId: number, scope: Fragment) => sql`
-  members as (${liveMembership(sql, siteId, scope)}),
-  direct as (select category_id as id, count(*)::int as n from members group by category_id),
-  rolled as (
-    select coalesce(c.parent_id, c.id) as id, count(distinct m.listing_id)::int as n
-    from members m join categories c on c.id = m.category_id
-    group by 1),
   node as (
     select c.id, c.parent_id, c.slug, c.name, c.description, c.position,
-           coalesce(d.n, 0) as direct_count,
-           case when c.parent_id is null then coalesce(r.n, 0) else coalesce(d.n, 0) end as count
+           coalesce(k.direct, 0) as direct_count, coalesce(k.listings, 0) as count
     from categories c
-    left join direct d on d.id = c.id
-    left join rolled r on r.id = c.id
+    left join category_counts k on k.site_id = ${siteId} and k.category_id = c.id
     where c.id in (${scope}))`;
 
 /** The whole two-level tree, ordered by position then name; empty categories dropped unless asked for. */
@@ -107,20 +86,16 @@ export async function categoryBySlug(sql: Sql, siteId: number, slug: string): Pr
 
 /**
  * One page of the live listings in a category or its subcategories, most voted first (then the
- * latest launch, then id, so pages are stable), plus how many there are in all.
+ * latest launch, then id, so pages are stable), plus how many there are in all. category_members
+ * holds each category's page in this order (as of the last refresh); a listing no longer live is
+ * left out at once.
  */
 export async function categoryListingIds(sql: Sql, siteId: number, categoryId: number, page: number, perPage: number) {
   const [row] = await sql<{ total: number; ids: number[] }[]>`
-    with inside as (select distinct m.listing_id from (${liveMembership(sql, siteId, subtree(sql, categoryId))}) m),
-    ranked as (
-      select i.listing_id,
-             row_number() over (order by coalesce(s.votes, 0) desc, l.launched_at desc nulls last, l.id) as ord
-      from inside i
-      join listings l on l.id = i.listing_id
-      left join listing_stats s on s.listing_id = i.listing_id)
-    select (select count(*)::int from inside) as total,
-           coalesce((select array_agg(r.listing_id::int order by r.ord)
-                     from (select * from ranked order by ord limit ${perPage} offset ${offsetOf(page, perPage)}) r),
-                    '{}'::int[]) as ids`;
+    select coalesce((select listings from category_counts where site_id = ${siteId} and category_id = ${categoryId}), 0) as total,
+           array(select m.listing_id::int from category_members m
+                 where m.site_id = ${siteId} and m.category_id = ${categoryId} and ${isLive(sql, sql`m.listing_id`)}
+                 order by m.votes desc, m.launched_at desc nulls last, m.listing_id
+                 limit ${perPage} offset ${offsetOf(page, perPage)}) as ids`;
   return row;
 }
