@@ -104,6 +104,9 @@ async function expectAgreement() {
   expect(await storedDomainRating()).toEqual(await fullDomainRating());
   expect(await storedWords()).toEqual(await fullWords());
   expect(await storedCategoryMembers()).toEqual(await fullCategoryMembers());
+  expect(await db.sql`select lexeme, listings from search_lexemes order by lexeme`).toEqual(
+    await db.sql`select x as lexeme, count(*)::int as listings from listings cross join unnest(tsvector_to_array(search)) x group by x order by x`,
+  );
   expect(await db.sql`select site_id, category_id, listings, direct from category_counts order by site_id, category_id`).toEqual(
     await db.sql`select site_id, category_id, count(*)::int as listings, (count(*) filter (where direct))::int as direct
                  from (${fullCategoryMembers()}) m group by site_id, category_id order by site_id, category_id`,
@@ -281,6 +284,35 @@ describe('the incremental refresh agrees with a full recomputation', () => {
     expect((await sql`select category_id from category_members where listing_id = ${l.id} order by category_id`).map((r) => r.category_id)).toEqual(
       [to, child].sort((a, b) => a - b),
     );
+  });
+
+  test('a search matches the same listings with its prefixes spelled out as the known lexemes', async () => {
+    const { sql } = db;
+    const company = await makeCompany(sql);
+    const texts = [
+      ['Productive Kit', 'product planning for teams', 'Projects and products, professionally.'],
+      ['Prose Pro', 'a pro writing tool', 'Prompts, proofs and prose.'],
+      ['Echonest', 'music data', 'Profiles of artists and promoters.'],
+      ['Kitchen Sink', 'everything kit', 'Nothing to do with the others.'],
+    ];
+    for (const [name, tagline, description] of texts) {
+      await makeListing(sql, { siteId, companyId: company.id, name, columns: { tagline, description } });
+    }
+    await sql`select refresh_directory_views()`;
+    const queries = ['pro', 'prod', 'cehonest pro', 'echonest prof', 'kit pro', 'kitc', 'productivity', 'proje kit', 'zzzz pro', 'prompts'];
+    let expanded = 0;
+    for (const q of queries) {
+      const [row] = await sql`
+        with tq as (select * from typo_tsqueries(${q}))
+        select (select matched::text from tq) <> (select ranked::text from tq) as expanded,
+               array(select id from listings where search @@ (select ranked from tq) order by id) as ranked_ids,
+               array(select id from listings where search @@ (select matched from tq) order by id) as matched_ids`;
+      expect({ q, ids: row!.matched_ids }).toEqual({ q, ids: row!.ranked_ids });
+      if (row!.expanded) expanded++;
+    }
+    // Most of these have a prefix that stands for a few known lexemes, so the match differs in form.
+    expect(expanded).toBeGreaterThan(5);
+    expect((await sql`select typo_tsquery('cehonest pro')::text as t`)[0]!.t).toContain("'pro':*");
   });
 
   test('trending keeps its order as time passes and shows the score as of now', async () => {

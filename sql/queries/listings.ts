@@ -33,8 +33,11 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 /** Free text as compared with names: trimmed, lower case, single spaces. */
 const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
 
-/** The typo-tolerant tsquery of q (typo_tsquery in SQL: stop words, short terms, swaps). */
-const typoQuery = (sql: Sql, q: string) => sql`typo_tsquery(${q})`;
+/**
+ * The typo-tolerant tsqueries of q (typo_tsqueries in SQL: stop words, short terms, swaps): ranked
+ * scores, matched finds (the same listings, with prefixes spelled out where GIN can skip faster).
+ */
+const typoQueries = (sql: Sql, q: string) => sql`select ranked, matched from typo_tsqueries(${q})`;
 
 // Counter columns of listing_stats a sort may use (fixed strings, never input).
 // trend_log orders as the trending score does (see trending_now); -infinity is "no votes".
@@ -100,7 +103,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     // small name/tagline/keywords vector, so no large description vector is read or detoasted.
     const relevance = f.sort === 'relevance';
     const score = (byName: boolean) =>
-      !relevance ? sql`0::real` : byName ? sql`similarity(lower(l.name), ${qName})` : sql`ts_rank(l.search_rank, (select tq from tq))`;
+      !relevance ? sql`0::real` : byName ? sql`similarity(lower(l.name), ${qName})` : sql`ts_rank(l.search_rank, (select ranked from tq))`;
     // name: 2 = the name is q, 1 = it starts with q, 0 = neither (lower() runs twice only on prefixes).
     const match = (byName: boolean) => sql`l.id, l.launched_at, ${score(byName)} as score,
       case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 2 else 1 end else 0 end as name`;
@@ -119,9 +122,9 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
           : sql`select m.id from m order by ${counter(f.sort, 'm')} desc, ${newest('m')}`;
     const [row] = await sql<{ total: number; ids: bigint[] }[]>`
       with ${cat()},
-      tq as materialized (select ${typoQuery(sql, q)} as tq),
+      tq as materialized (${typoQueries(sql, q)}),
       -- The GIN index answers the tsquery exactly; the heap row gives the filters and the order.
-      t as materialized (select ${match(false)} from listings l where ${filters(true)} and l.search @@ (select tq from tq)),
+      t as materialized (select ${match(false)} from listings l where ${filters(true)} and l.search @@ (select matched from tq)),
       -- Only when no words match: names similar to q as a whole (run-together or badly misspelt names).
       n as materialized (select ${match(true)} from listings l
                          where not exists (select from t) and ${filters(true)} and lower(l.name) % ${qName}),
