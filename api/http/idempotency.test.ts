@@ -336,7 +336,7 @@ describe('Idempotency-Key on MCP and in the documents', () => {
 
   test('tools of idempotent operations take idempotency_key, which is not operation input', () => {
     expect((spec.inputSchema as any).properties.idempotency_key).toMatchObject({ type: 'string', maxLength: 255 });
-    expect(spec.description).toContain('idempotency_key');
+    expect((spec.inputSchema as any).properties.idempotency_key.description).toContain('a retry with the same key and arguments returns the first result');
     expect(validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: 'k' })).toEqual({ thing: 'a', note: 'n' });
     try {
       validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: '' });

@@ -191,7 +191,36 @@ function nameFor(root: unknown, defs: Record<string, unknown>, target: string): 
 export const compactOutputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema, outputRules) as JsonSchema);
 
 /** The compact input schema of one tool: every bound and enum, no patterns, short on prose deep down. */
-export const compactInputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema, inputRules) as JsonSchema);
+export const compactInputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(withoutRepeatedLists(simplify(schema, inputRules)) as JsonSchema);
+
+/** Splits "a, b or c" into its items. */
+const listItems = (text: string) => text.split(/\s*,\s*|\s+or\s+|\s+and\s+/).filter(Boolean);
+
+/**
+ * A description's parenthesised list that only repeats the schema's own enum values or member
+ * names ("A platform (linkedin, x, ...)" beside those very properties) goes: the schema says it.
+ */
+export function withoutRepeatedLists(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutRepeatedLists);
+  if (!isPlainObject(node)) return node;
+  const out: JsonSchema = Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === 'properties' && isPlainObject(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, withoutRepeatedLists(s)])) : withoutRepeatedLists(v),
+    ]),
+  );
+  const names = new Set<string>([
+    ...(Array.isArray(out.enum) ? out.enum.filter((e): e is string => typeof e === 'string') : []),
+    ...(isPlainObject(out.properties) ? Object.keys(out.properties) : []),
+  ]);
+  if (typeof out.description === 'string' && names.size > 1) {
+    out.description = out.description.replace(/\s*\(([^()]*)\)/g, (whole, inner: string) => {
+      const items = listItems(inner);
+      return items.length > 1 && items.every((i) => names.has(i)) ? '' : whole;
+    });
+  }
+  return out;
+}
 
 /** Repeated sub-schemas of one schema moved to its `$defs` and referenced. */
 export function shareRepeats(schema: JsonSchema): JsonSchema {

@@ -16,7 +16,7 @@ import { rateGate } from '../http/rate-gate.ts';
 import { carryPeerAddress } from '../http/rate-limit.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
-import { callTool, toolSpecOf, type JsonSchema, type ToolSpec } from './tools.ts';
+import { callTool, toolSpecsOf, type JsonSchema, type ToolSpec } from './tools.ts';
 import { answerPlainRead, plainReadCalls } from './fast-call.ts';
 import { mcpAuthGate } from './auth-gate.ts';
 import { noteMcpCall } from '../observability/edge-observability.ts';
@@ -72,7 +72,7 @@ export function mcpPlugin(
   const resource = resourcesOf(config).mcp;
   const rateLimit = rateGate(deps.limiter, config);
   const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
-  const specs: ToolSpec[] = ops.map(toolSpecOf);
+  const specs: ToolSpec[] = toolSpecsOf(ops);
   const schemas = new Map(specs.map((s) => [s.name, { input: asStandardSchema(s.inputSchema), output: asStandardSchema(s.outputSchema) }]));
 
   // One fresh server per HTTP request (stateless, so any instance behind a load balancer can answer).

@@ -98,11 +98,23 @@ describe('version negotiation and transport rules', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     const text = await res.text();
-    // Measured: 220 KB with whole output schemas, 98 KB with compact outputs; every agent pays for it in context.
+    // Measured: 220 KB with whole output schemas, 98 KB with compact outputs, 60 KB before shapes
+    // shown once and named after; every agent pays for it in context.
     console.log(`tools/list: ${text.length} bytes`);
-    expect(text.length).toBeLessThan(60_000);
+    expect(text.length).toBeLessThan(55_000);
     const tools = JSON.parse(text).result.tools as { name: string; description: string; inputSchema: any; outputSchema: any }[];
     for (const t of tools) expect(t.outputSchema.type).toBe('object');
+    // A shape shown once is named after: by a tool that shows it in full.
+    const named = tools.filter((t) => !t.outputSchema.properties);
+    expect(named.map((t) => t.name)).toContain('update_draft');
+    for (const t of named) {
+      const owner = /the result of (\w+)\.$/.exec(t.outputSchema.description)?.[1];
+      expect({ tool: t.name, owner, shown: Boolean(tools.find((o) => o.name === owner)?.outputSchema.properties) }).toEqual({
+        tool: t.name,
+        owner,
+        shown: true,
+      });
+    }
     // A list shows its items' shape; a result's members show their types and enums.
     const search = tools.find((t) => t.name === 'search_listings')!;
     expect(search.outputSchema.properties.items.items.properties.slug).toEqual({ type: 'string' });

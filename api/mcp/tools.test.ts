@@ -1,9 +1,10 @@
-import { Type } from '@sinclair/typebox';
+import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { describe, expect, test } from 'bun:test';
 import type { DomainError } from '../../core/errors/index.ts';
 import { defineOperation } from '../registry/operation.ts';
 import { Paging, Slug } from '../registry/schemas.ts';
-import { inputSchemaOf, toolSpecOf, validateArguments } from './tools.ts';
+import { compactInputSchema } from './compact-schema.ts';
+import { inputSchemaOf, toolSpecOf, toolSpecsOf, validateArguments } from './tools.ts';
 
 // An operation with inputs in all three places, so the merge and the split are both exercised
 // whatever the registry holds today.
@@ -72,9 +73,57 @@ describe('tool input schema', () => {
     // The title carries the summary; the description does not repeat it.
     expect(spec.description).toBe('Changes a thing.');
     const scoped = toolSpecOf(defineOperation({ ...op, name: 'y', scope: 'listings:write' }));
-    expect(scoped.description).toBe('Changes a thing. Needs a bearer token with the listings:write scope.');
+    expect(scoped.description).toBe('Changes a thing. Needs the listings:write scope.');
     expect(spec.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(spec.outputSchema).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
+  });
+});
+
+describe('tools/list economy', () => {
+  // A result with enough members that repeating its shape costs more than naming it.
+  const wide = () => Type.Object(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`member_${i}`, Type.String()])));
+  const reading = (name: string, method: 'GET' | 'POST', output: TObject) =>
+    defineOperation({
+      ...op,
+      name,
+      method,
+      path: `/${name}`,
+      query: undefined,
+      body: undefined,
+      params: undefined,
+      notFoundParams: [],
+      output,
+      handler: async () => ({}) as never,
+    });
+
+  test('a result shape another tool shows is named, with a read preferred as the one showing it', () => {
+    const shape = wide();
+    const [change, read, other] = toolSpecsOf([reading('change_it', 'POST', shape), reading('read_it', 'GET', shape), reading('other', 'GET', wide())]);
+    expect(read!.outputSchema.properties).toBeDefined();
+    expect(change!.outputSchema).toEqual({ type: 'object', description: 'The same shape as the result of read_it.' });
+    // Equal TypeBox schemas are the same shape, whichever object they are.
+    expect(other!.outputSchema).toEqual({ type: 'object', description: 'The same shape as the result of read_it.' });
+  });
+
+  test('a shape that differs below the levels tools/list shows is not named', () => {
+    const deep = (t: TSchema) => Type.Object({ ...wide().properties, nested: Type.Object({ inner: t }) });
+    const [a, b] = toolSpecsOf([reading('a', 'GET', deep(Type.String())), reading('b', 'GET', deep(Type.Integer()))]);
+    expect(JSON.stringify(a!.outputSchema)).toBe(JSON.stringify(b!.outputSchema));
+    expect(b!.outputSchema.properties).toBeDefined();
+  });
+
+  test("a description's list that only repeats the enum or the members goes; other parentheses stay", () => {
+    const schema = compactInputSchema({
+      type: 'object',
+      properties: {
+        field: { type: 'string', enum: ['name', 'tagline', 'story'], description: 'A field (name, tagline or story); see (the docs).' },
+        links: { type: 'object', properties: { x: { type: 'string' }, github: { type: 'string' } }, description: 'Platform (x, github, myspace) to link.' },
+        socials: { type: 'object', properties: { x: { type: 'string' }, github: { type: 'string' } }, description: 'Platform (x, github) to link.' },
+      },
+    }) as any;
+    expect(schema.properties.field.description).toBe('A field; see (the docs).');
+    expect(schema.properties.links.description).toBe('Platform (x, github, myspace) to link.');
+    expect(schema.properties.socials.description).toBe('Platform to link.');
   });
 });
 

@@ -46,10 +46,9 @@ export function toolSpecOf(op: Operation): ToolSpec {
     // and the OpenAPI document (and /docs) has the rest.
     description: [
       firstSentence(op.description),
-      // The server's instructions say what a bearer token is; each tool names only its scope.
-      op.scope && `Needs a bearer token with the ${op.scope} scope.`,
-      // The idempotency_key argument's own description says how a retry is replayed.
-      op.idempotent && `Retry-safe with ${IDEMPOTENCY_ARGUMENT}.`,
+      // The server's instructions say what a bearer token is; each tool names only its scope, and
+      // the idempotency_key argument's own description says how a retry is replayed.
+      op.scope && `Needs the ${op.scope} scope.`,
     ]
       .filter(Boolean)
       .join(' '),
@@ -65,6 +64,31 @@ export function toolSpecOf(op: Operation): ToolSpec {
     },
   };
 }
+
+/**
+ * Every tool's spec, with a result shape that an earlier tool already shows named instead of
+ * repeated (MCP has no `$defs` shared across tools, and tools/list is paid for in context): a
+ * read's shape is the one shown, so update_draft's result is "the same shape as get_draft's".
+ */
+export function toolSpecsOf(ops: Operation[]): ToolSpec[] {
+  const specs = ops.map(toolSpecOf);
+  // The whole result schema decides (the compact one shows only the upper levels).
+  const whole = (s: ToolSpec) => JSON.stringify(plain(s.op.output));
+  const shownBy = new Map<string, string>();
+  const reads = specs.filter((s) => s.op.method === 'GET');
+  for (const s of [...reads, ...specs.filter((x) => x.op.method !== 'GET')]) {
+    const key = whole(s);
+    if (JSON.stringify(s.outputSchema).length > MIN_NAMED_SHAPE && !shownBy.has(key)) shownBy.set(key, s.name);
+  }
+  return specs.map((s) => {
+    const owner = shownBy.get(whole(s));
+    if (!owner || owner === s.name) return s;
+    return { ...s, outputSchema: { type: 'object', description: `The same shape as the result of ${owner}.` } };
+  });
+}
+
+/** Shapes shorter than this are shown again rather than named. */
+const MIN_NAMED_SHAPE = 200;
 
 function pick(args: Record<string, unknown>, keys: Set<string>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};

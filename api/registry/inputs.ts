@@ -11,7 +11,7 @@ export const idempotencyKeyArgument = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[ -~]+$',
-  description: 'Idempotency-Key as an argument (e.g. a UUID): a retry with the same key and arguments returns the first result.',
+  description: 'Any unique string (a UUID, say): a retry with the same key and arguments returns the first result.',
 };
 
 /** JSON Schema without TypeBox's symbol-keyed markers (a JSON round trip drops them). */
