@@ -19,5 +19,9 @@ export function operationContext(deps: ContextDeps, request: Request, credential
     credentialRejected: credential.rejected,
     requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
     idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+    // Read only on a miss: Bun makes a request's signal when it is first asked for.
+    get signal() {
+      return request.signal;
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { CachedBody, Paging } from './cache.ts';
 import { runIdempotent } from './idempotency.ts';
 import { authorize } from './authorize.ts';
 import { singleFlight } from './single-flight.ts';
+import { cancellableSql } from '../../core/cancellable-sql.ts';
 
 /**
  * What an operation answered. `status` is set when it is not simply the operation's own (a
@@ -59,16 +60,21 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
   // Keyed by generation too: a request arriving after a write never joins a computation begun before it.
   let readOnce = flights.get(ctx.cache);
   if (!readOnce) flights.set(ctx.cache, (readOnce = singleFlight<Executed>()));
-  return readOnce(`${ctx.cache.generation}:${key}`, async () => {
-    const gen = ctx.cache.generation;
-    const result = await op.handler(input, ctx);
-    const body = JSON.stringify(result);
-    const paging = pagingOf(result);
-    const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
-    // Don't store a result computed while a write landed: it may predate the write.
-    if (gen === ctx.cache.generation) await ctx.cache.set(key, value);
-    return value;
-  });
+  // A read whose every waiting client has gone is cancelled in the database (cancellableSql).
+  return readOnce(
+    `${ctx.cache.generation}:${key}`,
+    async (signal) => {
+      const gen = ctx.cache.generation;
+      const result = await op.handler(input, { ...ctx, sql: cancellableSql(ctx.sql, signal) });
+      const body = JSON.stringify(result);
+      const paging = pagingOf(result);
+      const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
+      // Don't store a result computed while a write landed: it may predate the write.
+      if (gen === ctx.cache.generation) await ctx.cache.set(key, value);
+      return value;
+    },
+    ctx.signal,
+  );
 }
 
 /** One set of shared computations per cache (per app: tests run several apps, on several databases, in one process). */

@@ -1,3 +1,4 @@
+import { isAbandoned } from '../../core/cancellable-sql.ts';
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
@@ -128,6 +129,8 @@ export function restRoutes(
         }
         return new Response(out.body, { status, headers });
       } catch (err) {
+        // Nobody is left to read the answer: nginx's 499 keeps it apart from failures in the metrics.
+        if (isAbandoned(err)) return new Response(null, { status: 499, headers: base });
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
         return problemResponse(p, {

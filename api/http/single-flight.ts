@@ -2,14 +2,47 @@
  * Concurrent misses of one cache key share one computation: when a popular page or a burst of
  * identical reads arrives before the first answer is cached, the database does the work once
  * instead of once per waiting request (the thundering herd behind a cold or just-invalidated cache).
+ *
+ * The computation gets a signal that aborts once every waiter that came with a signal has gone
+ * (its client closed the connection) and none came without one: work nobody will read stops.
  */
 export function singleFlight<T>() {
-  const running = new Map<string, Promise<T>>();
-  return (key: string, compute: () => Promise<T>): Promise<T> => {
-    const inFlight = running.get(key);
-    if (inFlight) return inFlight;
-    const p = compute().finally(() => running.delete(key));
-    running.set(key, p);
-    return p;
+  interface Flight {
+    promise: Promise<T>;
+    controller: AbortController;
+    waiting: number;
+    pinned: boolean;
+  }
+  const running = new Map<string, Flight>();
+  return (key: string, compute: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    let flight = running.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const started: Flight = { controller, waiting: 0, pinned: false, promise: undefined as never };
+      started.promise = compute(controller.signal).finally(() => {
+        if (running.get(key) === started) running.delete(key);
+      });
+      running.set(key, (flight = started));
+    }
+    const f = flight;
+    if (!signal) f.pinned = true;
+    else if (!signal.aborted) {
+      f.waiting++;
+      signal.addEventListener(
+        'abort',
+        () => {
+          if (--f.waiting === 0 && !f.pinned) {
+            // Nobody left to answer: a later request for the key starts afresh rather than joining this.
+            if (running.get(key) === f) running.delete(key);
+            f.controller.abort();
+          }
+        },
+        { once: true },
+      );
+    } else if (f.waiting === 0 && !f.pinned) {
+      if (running.get(key) === f) running.delete(key);
+      f.controller.abort();
+    }
+    return f.promise;
   };
 }

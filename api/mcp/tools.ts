@@ -1,3 +1,4 @@
+import { isAbandoned } from '../../core/cancellable-sql.ts';
 import { DomainError, type FieldIssue, invalidFields } from '../../core/errors/index.ts';
 import { type Executed, execute } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempotency.ts';
@@ -159,7 +160,7 @@ export async function runTool(
     // The argument wins over a header sent on the HTTP request.
     return { out: await execute(spec.op, input, typeof key === 'string' ? { ...ctx, idempotencyKey: toHeaderValue(key) } : ctx) };
   } catch (err) {
-    if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: spec.op.name });
+    if (!(err instanceof DomainError) && !isAbandoned(err)) deps.logError(err, { requestId: ctx.requestId, operation: spec.op.name });
     const problem = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
     return { failed: { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true } };
   }

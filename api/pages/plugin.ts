@@ -5,6 +5,7 @@ import { cookieSettings, readCookies } from '../auth/cookies.ts';
 import { currentUser } from '../auth/session.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { singleFlight } from '../http/single-flight.ts';
+import { isAbandoned, cancellableSql } from '../../core/cancellable-sql.ts';
 import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
 import { csrfToken } from '../auth/csrf.ts';
 import type { PageDeps } from './data.ts';
@@ -62,6 +63,8 @@ export function publicPagesPlugin(deps: PageDeps) {
   };
 
   const errorPage = (err: unknown, request: Request, viewer: Viewer | null) => {
+    // Nobody is left to read it (see rest.ts).
+    if (isAbandoned(err)) return new Response(null, { status: 499 });
     const site = { siteName: deps.site.name, siteUrl: config.siteUrl };
     if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'invalid')) {
       const r = err.kind === 'not_found' ? pages.notFoundRenderer() : pages.badRequestRenderer(err.message);
@@ -87,16 +90,21 @@ export function publicPagesPlugin(deps: PageDeps) {
    * arrive meanwhile (single flight), and cached when it is a 200 and no write landed during the render.
    */
   const renderOnce = singleFlight<{ status: number; body: string; etag: string }>();
-  const anonymous = async (key: string, render: () => Promise<{ status: number; body: string }>) => {
+  const anonymous = async (key: string, request: Request, render: (d: typeof deps) => Promise<{ status: number; body: string }>) => {
     const hit = await cache.get(key);
     if (hit) return { status: 200, ...hit };
-    return renderOnce(`${cache.generation}:${key}`, async () => {
-      const gen = cache.generation;
-      const { status, body } = await render();
-      const etag = etagOf(body);
-      if (status === 200 && gen === cache.generation) await cache.set(key, { body, etag });
-      return { status, body, etag };
-    });
+    // A render whose every waiting visitor has gone is cancelled in the database (cancellableSql).
+    return renderOnce(
+      `${cache.generation}:${key}`,
+      async (signal) => {
+        const gen = cache.generation;
+        const { status, body } = await render({ ...deps, sql: cancellableSql(deps.sql, signal) });
+        const etag = etagOf(body);
+        if (status === 200 && gen === cache.generation) await cache.set(key, { body, etag });
+        return { status, body, etag };
+      },
+      request.signal,
+    );
   };
 
   /** A page of the directory: anonymous renders are shared and cached; signed-in renders are not. */
@@ -110,8 +118,8 @@ export function publicPagesPlugin(deps: PageDeps) {
       try {
         viewer = await viewerOf(request);
         if (!viewer) {
-          const out = await anonymous(`page:${url.pathname}${url.search}`, async () => {
-            const r = await render(deps, url, params);
+          const out = await anonymous(`page:${url.pathname}${url.search}`, request, async (d) => {
+            const r = await render(d, url, params);
             return { status: r.status ?? 200, body: frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, null) };
           });
           return respond(out.status, out.body, false, request, {}, out.etag);
@@ -135,8 +143,8 @@ export function publicPagesPlugin(deps: PageDeps) {
       const slug = params.slug;
       countView(request, slug);
       if (!viewer) {
-        const out = await anonymous(`page:${url.pathname}`, async () => {
-          const r = await renderListing(deps, slug, async () => null);
+        const out = await anonymous(`page:${url.pathname}`, request, async (d) => {
+          const r = await renderListing(d, slug, async () => null);
           return { status: 200, body: frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, null) };
         });
         return respond(out.status, out.body, false, request, {}, out.etag);

@@ -37,6 +37,8 @@ export interface OperationContext {
   requestId: string;
   /** The Idempotency-Key sent with the request, if any (REST header or MCP argument). */
   idempotencyKey?: string;
+  /** Aborts when the client has gone: a public read's queries are then cancelled (execute.ts). */
+  signal?: AbortSignal;
 }
 
 /**

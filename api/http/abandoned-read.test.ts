@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { makeListing } from '../../test/builders.ts';
+import { eventually } from '../../test/eventually.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+
+// A client that gives up (a timeout, a closed tab, an agent moving on) must not leave its read
+// running in PostgreSQL until the statement timeout: at a million listings, abandoned searches
+// once slowed every request after them.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({
+    env: { CACHE_TTL_SECONDS: '0' },
+    prepare: async (sql, siteId) => void (await makeListing(sql, { siteId, slug: 'held-up', name: 'Held Up' })),
+  });
+}, 60_000);
+afterAll(() => app?.stop());
+
+/** Reads of the listing waiting on the lock the test holds. */
+const waiting = async () =>
+  (
+    await app.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
+  )[0]!.n;
+
+/** Holds an exclusive lock on listings until the returned function is called. */
+async function holdListings(): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const tx = app.sql.begin(async (sql) => {
+    await sql`lock table listings in access exclusive mode`;
+    locked();
+    await released;
+  });
+  await isLocked;
+  return async () => {
+    release();
+    await tx;
+  };
+}
+
+test('a read whose client has gone is cancelled in the database; the service answers the next one', async () => {
+  const release = await holdListings();
+  try {
+    const client = new AbortController();
+    const gone = fetch(`${app.api}/listings/held-up`, { signal: client.signal }).catch((e) => e);
+    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
+    client.abort();
+    expect(await gone).toBeInstanceOf(Error);
+    // Cancelled while the lock is still held: it did not wait for it.
+    expect(await eventually(waiting, (n) => n === 0)).toBe(0);
+  } finally {
+    await release();
+  }
+  const res = await app.get('/listings/held-up');
+  expect(res.status).toBe(200);
+  expect((await res.json()).name).toBe('Held Up');
+});
+
+test('a shared read goes on while one of its clients is still waiting', async () => {
+  const release = await holdListings();
+  let stays: Promise<Response>;
+  try {
+    const client = new AbortController();
+    const gone = fetch(`${app.api}/listings/held-up`, { signal: client.signal }).catch((e) => e);
+    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
+    // The same read, joined to the one running (one query for both).
+    stays = app.get('/listings/held-up');
+    await Bun.sleep(100);
+    client.abort();
+    expect(await gone).toBeInstanceOf(Error);
+    await Bun.sleep(300);
+    expect(await waiting()).toBe(1);
+  } finally {
+    await release();
+  }
+  const res = await stays!;
+  expect(res.status).toBe(200);
+  expect((await res.json()).slug).toBe('held-up');
+});
+
+test('a page render whose visitor has gone is cancelled too', async () => {
+  const release = await holdListings();
+  try {
+    const client = new AbortController();
+    const gone = fetch(`${app.url}/search?q=held`, { signal: client.signal }).catch((e) => e);
+    expect(await eventually(waiting, (n) => n >= 1)).toBeGreaterThanOrEqual(1);
+    client.abort();
+    expect(await gone).toBeInstanceOf(Error);
+    expect(await eventually(waiting, (n) => n === 0)).toBe(0);
+  } finally {
+    await release();
+  }
+  expect((await fetch(`${app.url}/search?q=held`)).status).toBe(200);
+});

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { freshDatabase } from '../test/db.ts';
+import { eventually } from '../test/eventually.ts';
+import { cancellableSql, RequestAbandoned } from './cancellable-sql.ts';
+import { guardDatabase } from './database-guard.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  db = await freshDatabase();
+}, 60_000);
+afterAll(() => db?.drop());
+
+const sleeping = async () =>
+  (await db.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep(30)%' and state = 'active'`)[0]!.n;
+
+test('a query of an abandoned request is cancelled on the server; queries after that do not start', async () => {
+  const { sql: guarded, health } = guardDatabase(db.sql, { url: db.url, retryAfterSeconds: 1, connectTimeoutMs: 2000, deadlineMs: 60_000 });
+  const client = new AbortController();
+  const sql = cancellableSql(guarded, client.signal);
+  const started = Date.now();
+  const running = sql`select pg_sleep(30)`.then(
+    () => 'finished',
+    (e) => e,
+  );
+  expect(await eventually(sleeping, (n) => n === 1)).toBe(1);
+  client.abort();
+  expect(await running).toBeInstanceOf(RequestAbandoned);
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(await eventually(sleeping, (n) => n === 0)).toBe(0);
+  // Awaited as the handlers do (a postgres.js query runs when its then() is called).
+  expect(await sql`select 1`.then(String, (e) => e)).toBeInstanceOf(RequestAbandoned);
+  expect(await sql.unsafe('select 1').then(String, (e) => e)).toBeInstanceOf(RequestAbandoned);
+  // The breaker saw an ordinary query failure, not an outage.
+  expect(health.up).toBe(true);
+  await health.close();
+});
+
+test('fragments and answered queries are left alone; other requests are not touched', async () => {
+  const client = new AbortController();
+  const sql = cancellableSql(db.sql, client.signal);
+  const other = db.sql`select pg_sleep(0.3) as slept`;
+  const where = sql`where x > ${1}`;
+  const rows = await sql`select x from generate_series(1, 3) as x ${where}`;
+  expect(rows.map((r) => r.x)).toEqual([2, 3]);
+  client.abort();
+  // The other request's query runs to its end, and nothing the abandoned one built rejects later.
+  expect((await other)[0]).toHaveProperty('slept');
+  await Bun.sleep(50);
+});

@@ -1,0 +1,70 @@
+import type { Sql } from '../sql/db.ts';
+
+/** The failure of a query stopped because the request it served was abandoned by its client. */
+export class RequestAbandoned extends Error {
+  constructor() {
+    super('The client closed the request; its queries were cancelled.');
+    this.name = 'RequestAbandoned';
+  }
+}
+
+/** Whether an error is (or stems from) an abandoned request: nothing to log, nobody to answer. */
+export const isAbandoned = (err: unknown) => err instanceof RequestAbandoned;
+
+interface Cancellable {
+  cancel(): unknown;
+}
+
+/**
+ * The pool as seen by one request's reads: when `signal` aborts (its client went away), every query
+ * of it still running is cancelled on the server (postgres.js sends PostgreSQL's CancelRequest), and
+ * later ones fail at once, so an abandoned search stops costing the database instead of running to
+ * the statement timeout. Only queries actually started are cancelled: a postgres.js query is lazy,
+ * and a template used as a fragment of another query never runs on its own.
+ */
+export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
+  const started = new Set<Cancellable>();
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const q of started) void Promise.resolve(q.cancel()).catch(() => {});
+      started.clear();
+    },
+    { once: true },
+  );
+  const watch = <Q extends object>(query: Q): Q => {
+    const q = query as Q & { then: Function } & Cancellable;
+    const then = q.then;
+    // biome-ignore lint/suspicious/noThenProperty: postgres.js runs a query when it is awaited; that moment is the one to watch
+    q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) => {
+      if (signal.aborted) return Promise.reject(new RequestAbandoned()).then(onfulfilled, onrejected);
+      started.add(q);
+      return then
+        .call(
+          q,
+          (v: unknown) => {
+            started.delete(q);
+            return v;
+          },
+          (err: unknown) => {
+            started.delete(q);
+            throw signal.aborted ? new RequestAbandoned() : err;
+          },
+        )
+        .then(onfulfilled, onrejected);
+    };
+    return q;
+  };
+  const isTemplate = (x: unknown) => Array.isArray(x) && 'raw' in (x as object);
+  return new Proxy(sql as unknown as Function, {
+    apply(target, thisArg, args) {
+      const out = Reflect.apply(target, thisArg, args);
+      return isTemplate(args[0]) ? watch(out) : out;
+    },
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop === 'unsafe') return (...args: unknown[]) => watch((value as Function).apply(target, args));
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as unknown as Sql;
+}
