@@ -70,6 +70,13 @@ test('a waiter without a signal keeps the computation going', async () => {
   const late = new AbortController();
   late.abort();
   let lateSignal!: AbortSignal;
-  await once('late', async (s) => ((lateSignal = s), 'x'), late.signal);
+  await once(
+    'late',
+    async (s) => {
+      lateSignal = s;
+      return 'x';
+    },
+    late.signal,
+  );
   expect(lateSignal.aborted).toBe(true);
 });
