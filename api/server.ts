@@ -20,7 +20,14 @@ export interface RunningEdge {
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
-  const pool = opts.sql ?? connect(databaseUrl, { max: 20, connectTimeoutMs: config.db.connectTimeoutMs, statementTimeoutMs: config.db.statementTimeoutMs });
+  const pool =
+    opts.sql ??
+    connect(databaseUrl, {
+      max: 20,
+      connectTimeoutMs: config.db.connectTimeoutMs,
+      statementTimeoutMs: config.db.statementTimeoutMs,
+      workMemMb: config.db.workMemMb,
+    });
   // Requests go through the breaker: a database outage answers 503 with Retry-After at once.
   let cache: ReturnType<typeof createCache> | undefined;
   const { sql, health } = guardDatabase(pool, {

@@ -13,7 +13,7 @@ export interface Scenario {
 const CLIENT_HEADERS = { 'accept-encoding': 'gzip, br' };
 
 /** A small seeded generator: the same long tail every run. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -25,7 +25,7 @@ function prng(seed: number) {
 }
 
 /** One typo of a word, as people make them: a letter changed, added or removed, or two swapped. */
-function oneTypo(rnd: () => number, w: string): string {
+export function oneTypo(rnd: () => number, w: string): string {
   const i = 1 + Math.floor(rnd() * (w.length - 2));
   const c = 'abcdefghijklmnopqrstuvwxyz'[Math.floor(rnd() * 26)];
   switch (Math.floor(rnd() * 4)) {

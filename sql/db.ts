@@ -8,6 +8,8 @@ export interface ConnectOptions {
   connectTimeoutMs?: number;
   /** Server-side statement_timeout of every statement on these connections (default none). */
   statementTimeoutMs?: number;
+  /** work_mem of these connections in MB (default: the server's). */
+  workMemMb?: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export function connect(url: string, opts: ConnectOptions = {}): Sql {
     connection: {
       TimeZone: 'UTC', // weeks and days are UTC whatever the server's default
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+      ...(opts.workMemMb ? { work_mem: `${opts.workMemMb}MB` } : {}),
     },
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
