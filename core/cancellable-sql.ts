@@ -39,19 +39,20 @@ export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
     q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) => {
       if (signal.aborted) return Promise.reject(new RequestAbandoned()).then(onfulfilled, onrejected);
       started.add(q);
-      return then
-        .call(
-          q,
-          (v: unknown) => {
-            started.delete(q);
-            return v;
-          },
-          (err: unknown) => {
-            started.delete(q);
-            throw signal.aborted ? new RequestAbandoned() : err;
-          },
-        )
-        .then(onfulfilled, onrejected);
+      // One hop: the caller's own handlers run here, with the query's settling noted first.
+      return then.call(
+        q,
+        (v: unknown) => {
+          started.delete(q);
+          return onfulfilled ? onfulfilled(v) : v;
+        },
+        (err: unknown) => {
+          started.delete(q);
+          const e = signal.aborted ? new RequestAbandoned() : err;
+          if (onrejected) return onrejected(e);
+          throw e;
+        },
+      );
     };
     return q;
   };
