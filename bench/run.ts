@@ -54,6 +54,12 @@ async function load(name: string, base: string, make: autocannon.Options['reques
   const result = await autocannon({ url: base, connections, duration: seconds, requests: make });
   clearInterval(timer);
   const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) {
+    const statuses = Object.entries(result.statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, s]) => `${s.count}x ${code}`);
+    console.log(`${name}: ${result.non2xx} non-2xx (${statuses.join(', ') || 'none'}), ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad, total: result.requests.total, peak, samples };
 }
 

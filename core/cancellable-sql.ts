@@ -12,7 +12,21 @@ export class RequestAbandoned extends Error {
 export const isAbandoned = (err: unknown) => err instanceof RequestAbandoned;
 
 interface Cancellable {
-  cancel(): unknown;
+  /** postgres.js's own: what query.cancel() calls, returning the promise that cancel() drops. */
+  canceller?: ((q: Cancellable) => Promise<unknown>) | null;
+}
+
+/**
+ * Cancels one running query. query.cancel() returns nothing and leaves the promise of PostgreSQL's
+ * cancel connection unhandled: a reset on that short-lived socket (seen under load) then became an
+ * unhandled rejection that ended the process. So the canceller is called here and its failure
+ * caught: a cancel that fails leaves the query to the statement timeout, as before.
+ */
+function cancel(q: Cancellable) {
+  const canceller = q.canceller;
+  if (typeof canceller !== 'function') return;
+  q.canceller = null;
+  canceller(q).catch(() => {});
 }
 
 /**
@@ -27,7 +41,7 @@ export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
   signal.addEventListener(
     'abort',
     () => {
-      for (const q of started) void Promise.resolve(q.cancel()).catch(() => {});
+      for (const q of started) cancel(q);
       started.clear();
     },
     { once: true },
