@@ -47,3 +47,34 @@ test('fragments and answered queries are left alone; other requests are not touc
   expect((await other)[0]).toHaveProperty('slept');
   await Bun.sleep(50);
 });
+
+test('a cancel that fails (its socket reset) is caught, not left to end the process', async () => {
+  // postgres.js's own shape: a lazy thenable whose cancel() drops the canceller's promise.
+  let cancelled = 0;
+  const running = {
+    // biome-ignore lint/suspicious/noThenProperty: a stand-in for a postgres.js query, which is a thenable
+    then: () => new Promise(() => {}),
+    canceller: (_q: unknown) => {
+      cancelled++;
+      return Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    },
+    cancel() {
+      return this.canceller && (this.canceller(this), (this.canceller = null as never));
+    },
+  };
+  const fake = ((strings: TemplateStringsArray) => (strings ? running : null)) as unknown as Parameters<typeof cancellableSql>[0];
+  const unhandled: unknown[] = [];
+  const note = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', note);
+  try {
+    const client = new AbortController();
+    const sql = cancellableSql(fake, client.signal);
+    void sql`select 1`.then(() => {});
+    client.abort();
+    await Bun.sleep(20);
+    expect(cancelled).toBe(1);
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', note);
+  }
+});
