@@ -11,6 +11,13 @@ import type { EdgeMetrics } from './observability/edge-metrics.ts';
 export interface AppDeps {
   config: Config;
   sql: Sql;
+  /**
+   * The pool public reads run on, and only they: a read whose clients have all gone is cancelled
+   * (core/cancellable-sql.ts), and PostgreSQL cancels whatever its connection runs when the cancel
+   * lands, which may already be the next query. On this pool that is always another public read,
+   * which is run again; writes never share a connection with a cancel. Absent: nothing is cancelled.
+   */
+  readSql?: Sql;
   site: Site;
   cache: ResponseCache;
   log: Logger;

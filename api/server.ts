@@ -23,7 +23,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const pool =
     opts.sql ??
     connect(databaseUrl, {
-      max: 20,
+      max: 16,
       connectTimeoutMs: config.db.connectTimeoutMs,
       statementTimeoutMs: config.db.statementTimeoutMs,
       workMemMb: config.db.workMemMb,
@@ -42,6 +42,23 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       void relisten();
     },
   });
+  // Public reads have their own pool (AppDeps.readSql), behind a breaker of its own.
+  const readPool = opts.sql
+    ? undefined
+    : connect(databaseUrl, {
+        max: 16,
+        connectTimeoutMs: config.db.connectTimeoutMs,
+        statementTimeoutMs: config.db.statementTimeoutMs,
+        workMemMb: config.db.workMemMb,
+      });
+  const reads = readPool
+    ? guardDatabase(readPool, {
+        url: databaseUrl,
+        retryAfterSeconds: config.db.retryAfterSeconds,
+        connectTimeoutMs: config.db.connectTimeoutMs,
+        deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
+      })
+    : undefined;
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
   cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
@@ -70,7 +87,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     }
   };
   const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}`, redis: config.redis });
-  const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
+  const app = buildApp({ config, sql, readSql: reads?.sql, site, cache, log, limiter, dbHealth: health });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number;
@@ -121,7 +138,9 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       await cache.close();
       await limiter.close();
       await health.close();
+      await reads?.health.close();
       if (!opts.sql) await pool.end({ timeout: 5 });
+      await readPool?.end({ timeout: 5 });
     },
   };
 }

@@ -48,6 +48,23 @@ test('fragments and answered queries are left alone; other requests are not touc
   await Bun.sleep(50);
 });
 
+test('a read stopped by a cancel meant for another (it landed late on this connection) runs again', async () => {
+  const client = new AbortController();
+  const sql = cancellableSql(db.sql, client.signal);
+  const answered = sql`select pg_sleep(0.4), 42 as answer`.then((rows) => rows[0]!.answer);
+  const active = async () => (await db.sql`select pid from pg_stat_activity where query like 'select pg_sleep(0.4)%' and state = 'active'`).length;
+  expect(await eventually(active, (n) => n === 1)).toBe(1);
+  // Another request's cancel, as PostgreSQL delivers it: to whatever the backend runs now.
+  await db.sql`select pg_cancel_backend(pid) from pg_stat_activity where query like 'select pg_sleep(0.4)%' and state = 'active'`;
+  expect(await answered).toBe(42);
+  // A statement timeout is not a cancel to retry: it is answered as it is.
+  const timeout = db.sql.begin(async (tx) => {
+    await tx`set local statement_timeout = 50`;
+    return cancellableSql(tx as never, client.signal)`select pg_sleep(1)`;
+  });
+  expect(await timeout.then(String, (e) => e.message)).toMatch(/statement timeout/);
+});
+
 test('a cancel that fails (its socket reset) is caught, not left to end the process', async () => {
   // postgres.js's own shape: a lazy thenable whose cancel() drops the canceller's promise.
   let cancelled = 0;

@@ -8,6 +8,10 @@ export class RequestAbandoned extends Error {
   }
 }
 
+/** PostgreSQL's error for a statement stopped by a CancelRequest (a statement timeout says so instead). */
+const isCancelledByUser = (err: unknown) =>
+  (err as { code?: unknown } | null)?.code === '57014' && /user request/.test(String((err as { message?: unknown }).message));
+
 /** Whether an error is (or stems from) an abandoned request: nothing to log, nobody to answer. */
 export const isAbandoned = (err: unknown) => err instanceof RequestAbandoned;
 
@@ -34,7 +38,9 @@ function cancel(q: Cancellable) {
  * of it still running is cancelled on the server (postgres.js sends PostgreSQL's CancelRequest), and
  * later ones fail at once, so an abandoned search stops costing the database instead of running to
  * the statement timeout. Only queries actually started are cancelled: a postgres.js query is lazy,
- * and a template used as a fragment of another query never runs on its own.
+ * and a template used as a fragment of another query never runs on its own. Use it on a pool that
+ * only such reads share (AppDeps.readSql): a cancel can land after its query ended and stop the
+ * next one on that connection, which is then run again here.
  */
 export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
   const started = new Set<Cancellable>();
@@ -46,7 +52,7 @@ export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
     },
     { once: true },
   );
-  const watch = <Q extends object>(query: Q): Q => {
+  const watch = <Q extends object>(query: Q, again?: () => Q): Q => {
     const q = query as Q & { then: Function } & Cancellable;
     const then = q.then;
     // biome-ignore lint/suspicious/noThenProperty: postgres.js runs a query when it is awaited; that moment is the one to watch
@@ -62,6 +68,9 @@ export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
         },
         (err: unknown) => {
           started.delete(q);
+          // Cancelled, but not by this request: a cancel meant for another read on this connection
+          // landed late. A read on the reads' pool is safe to run again, once.
+          if (!signal.aborted && again && isCancelledByUser(err)) return (watch(again()) as unknown as PromiseLike<unknown>).then(onfulfilled, onrejected);
           const e = signal.aborted ? new RequestAbandoned() : err;
           if (onrejected) return onrejected(e);
           throw e;
@@ -74,11 +83,11 @@ export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
   return new Proxy(sql as unknown as Function, {
     apply(target, thisArg, args) {
       const out = Reflect.apply(target, thisArg, args);
-      return isTemplate(args[0]) ? watch(out) : out;
+      return isTemplate(args[0]) ? watch(out, () => Reflect.apply(target, thisArg, args)) : out;
     },
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      if (prop === 'unsafe') return (...args: unknown[]) => watch((value as Function).apply(target, args));
+      if (prop === 'unsafe') return (...args: unknown[]) => watch((value as Function).apply(target, args), () => (value as Function).apply(target, args));
       return typeof value === 'function' ? value.bind(target) : value;
     },
   }) as unknown as Sql;

@@ -2,7 +2,7 @@ import type { Resolved } from '../auth/principal.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OperationContext } from '../registry/operation.ts';
 
-export type ContextDeps = Pick<AppDeps, 'sql' | 'site' | 'config' | 'cache'>;
+export type ContextDeps = Pick<AppDeps, 'sql' | 'readSql' | 'site' | 'config' | 'cache'>;
 
 /**
  * The context an operation runs in for one request, once its credential is resolved. Credentials
@@ -12,6 +12,7 @@ export type ContextDeps = Pick<AppDeps, 'sql' | 'site' | 'config' | 'cache'>;
 export function operationContext(deps: ContextDeps, request: Request, credential: Resolved): OperationContext {
   return {
     sql: deps.sql,
+    readSql: deps.readSql,
     site: deps.site,
     config: deps.config,
     cache: deps.cache,

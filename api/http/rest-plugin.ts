@@ -9,7 +9,7 @@ import { rateGate } from './rate-gate.ts';
 import { restRoutes } from './rest.ts';
 
 /** The REST API: every operation of the registry under /api/v1, credentials resolved for the REST resource. */
-export function restPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>, ops: Operation[] = operations) {
+export function restPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'>, ops: Operation[] = operations) {
   const { config } = deps;
   const resource = resourcesOf(config).rest;
   return restRoutes(API_PREFIX, ops, {

@@ -4,7 +4,7 @@ import { validateInput } from '../http/validate.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 
-export type PageDeps = Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>;
+export type PageDeps = Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'>;
 
 const byName = new Map<string, Operation>(operations.map((op) => [op.name, op]));
 

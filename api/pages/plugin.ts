@@ -98,7 +98,7 @@ export function publicPagesPlugin(deps: PageDeps) {
       `${cache.generation}:${key}`,
       async (signal) => {
         const gen = cache.generation;
-        const { status, body } = await render({ ...deps, sql: cancellableSql(deps.sql, signal) });
+        const { status, body } = await render(deps.readSql ? { ...deps, sql: cancellableSql(deps.readSql, signal) } : deps);
         const etag = etagOf(body);
         if (status === 200 && gen === cache.generation) await cache.set(key, { body, etag });
         return { status, body, etag };

@@ -39,6 +39,8 @@ export interface OperationContext {
   idempotencyKey?: string;
   /** Aborts when the client has gone: a public read's queries are then cancelled (execute.ts). */
   signal?: AbortSignal;
+  /** The pool of public reads (AppDeps.readSql): execute() runs cacheable operations on it. */
+  readSql?: Sql;
 }
 
 /**
