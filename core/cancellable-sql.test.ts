@@ -3,6 +3,7 @@ import { freshDatabase } from '../test/db.ts';
 import { eventually } from '../test/eventually.ts';
 import { cancellableSql, RequestAbandoned } from './cancellable-sql.ts';
 import { guardDatabase } from './database-guard.ts';
+import { connect } from '../sql/db.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
@@ -48,6 +49,35 @@ test('fragments and answered queries are left alone; other requests are not touc
   await Bun.sleep(50);
 });
 
+test("a query still waiting in a busy connection's pipeline is left to run: it and the ones behind it get their own answers", async () => {
+  const pool = connect(db.url, { max: 1 });
+  try {
+    // Statements postgres.js has prepared already: only those are pipelined.
+    for (let i = 0; i < 2; i++) {
+      await pool`select pg_sleep(${0})`;
+      await pool`select ${1}::int as two`;
+      await pool`select ${1}::int as three`;
+    }
+    const first = pool`select pg_sleep(${0.3})`.then(() => 'first');
+    await Bun.sleep(30);
+    const client = new AbortController();
+    // Sent behind the first on the one connection, and another request's query behind that.
+    const queued = cancellableSql(pool, client.signal)`select ${2}::int as two`.then(
+      (rows) => rows[0]!.two,
+      (e) => e,
+    );
+    const behind = pool`select ${3}::int as three`.then((rows) => rows[0]);
+    await Bun.sleep(30);
+    client.abort();
+    const settled = await Promise.race([queued, Bun.sleep(3000).then(() => 'unanswered')]);
+    expect(settled === 2 || settled instanceof RequestAbandoned).toBe(true);
+    expect(await Promise.race([behind, Bun.sleep(3000).then(() => 'unanswered')])).toEqual({ three: 3 });
+    expect(await first).toBe('first');
+  } finally {
+    await pool.end({ timeout: 1 });
+  }
+});
+
 test('a read stopped by a cancel meant for another (it landed late on this connection) runs again', async () => {
   const client = new AbortController();
   const sql = cancellableSql(db.sql, client.signal);
@@ -69,6 +99,7 @@ test('a cancel that fails (its socket reset) is caught, not left to end the proc
   // postgres.js's own shape: a lazy thenable whose cancel() drops the canceller's promise.
   let cancelled = 0;
   const running = {
+    active: true,
     // biome-ignore lint/suspicious/noThenProperty: a stand-in for a postgres.js query, which is a thenable
     then: () => new Promise(() => {}),
     canceller: (_q: unknown) => {

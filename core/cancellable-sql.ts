@@ -18,6 +18,8 @@ export const isAbandoned = (err: unknown) => err instanceof RequestAbandoned;
 interface Cancellable {
   /** postgres.js's own: what query.cancel() calls, returning the promise that cancel() drops. */
   canceller?: ((q: Cancellable) => Promise<unknown>) | null;
+  /** postgres.js's own: the query is the one its connection runs now (not waiting in its pipeline). */
+  active?: boolean;
 }
 
 /**
@@ -28,7 +30,10 @@ interface Cancellable {
  */
 function cancel(q: Cancellable) {
   const canceller = q.canceller;
-  if (typeof canceller !== 'function') return;
+  // Only the statement a connection runs now. postgres.js pipelines queries on a busy connection,
+  // and cancelling one still waiting in that line left it unanswered for good (a get_listing
+  // that waited past its deadline tripped the breaker in the bench); one that waits is short.
+  if (typeof canceller !== 'function' || q.active !== true) return;
   q.canceller = null;
   canceller(q).catch(() => {});
 }
