@@ -174,8 +174,12 @@ export function mcpPlugin(
   // gets a buffered copy only when it is the one to answer.
   const tooLarge = () => problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
   const readBody = async (request: Request): Promise<Bytes | null | Response> => {
-    if (Number(request.headers.get('content-length') ?? 0) > config.maxBodyBytes) return tooLarge();
+    const declared = request.headers.get('content-length');
+    if (Number(declared ?? 0) > config.maxBodyBytes) return tooLarge();
     if (!request.body) return null;
+    // A declared length is the body's length (HTTP framing holds the client to it), so the body is
+    // read natively: a stream reader cost about a fifth of a cached tools/call's CPU.
+    if (declared !== null) return new Uint8Array(await request.arrayBuffer()) as Bytes;
     const reader = request.body.getReader();
     const chunks: Bytes[] = [];
     let size = 0;
