@@ -1,12 +1,4 @@
-import pino from 'pino';
-import { loadConfig } from '../core/config.ts';
-import { guardDatabase } from '../core/database-guard.ts';
-import { connect } from '../sql/db.ts';
-import { ensureSite } from '../sql/site.ts';
-import { buildApp } from '../api/app.ts';
-import { createCache } from '../api/http/cache.ts';
-import { createRateLimiter, notePeerAddress } from '../api/http/rate-limit.ts';
-import { benchDatabase } from './database.ts';
+import { IN_PROCESS_BASE, inProcessApp } from './in-process-app.ts';
 
 /**
  * `bun bench/in-process.ts`: the edge's own cost per request, with no sockets and no load
@@ -17,24 +9,8 @@ import { benchDatabase } from './database.ts';
  * CPU figure is then the edge's share only; wall time includes the database).
  */
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 20_000);
-const db = await benchDatabase(Number(process.env.BENCH_LISTINGS ?? 100_000));
-const base = 'http://127.0.0.1:9';
-const config = loadConfig({
-  ...process.env,
-  SITE_URL: base,
-  DATABASE_URL: db.url,
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_ANONYMOUS_READS: '10000000',
-  RATE_LIMIT_AUTHENTICATED_READS: '10000000',
-  REDIS_URL: '',
-});
-const log = pino({ level: 'warn' });
-const pool = connect(db.url, { max: 10 });
-const { sql, health } = guardDatabase(pool, { url: db.url, retryAfterSeconds: 5, connectTimeoutMs: 5000, deadlineMs: 30_000 });
-const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-const cache = createCache({ ttlSeconds: process.env.BENCH_CACHE === 'off' ? 0 : 3600, redisUrl: null, initialGeneration: 0 });
-const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: null, log, prefix: 'rl:bench' });
-const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
+const { db, handle, close } = await inProcessApp({ cacheTtlSeconds: process.env.BENCH_CACHE === 'off' ? 0 : 3600, connections: 10 });
+const base = IN_PROCESS_BASE;
 
 const [{ slug }] = await db.sql<{ slug: string }[]>`select slug from listings where site_id = ${db.siteId} and status = 'live' order by id limit 1`;
 const mcp = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_listing', arguments: { slug } } });
@@ -60,9 +36,7 @@ for (const [name, make] of scenarios) {
   if (only && !only.includes(name)) continue;
   let bytes = 0;
   const send = async () => {
-    const req = make();
-    notePeerAddress(req, '127.0.0.1');
-    const res = await app.handle(req);
+    const res = await handle(make());
     if (res.status >= 400) throw new Error(`${name}: ${res.status} ${await res.text()}`);
     bytes = (await res.arrayBuffer()).byteLength;
   };
@@ -76,10 +50,5 @@ for (const [name, make] of scenarios) {
     `${name.padEnd(20)} ${((cpu.user + cpu.system) / iterations).toFixed(1).padStart(7)} µs CPU  ${(wall * 1000).toFixed(1).padStart(7)} µs wall  ${String(bytes).padStart(7)} bytes`,
   );
 }
-await cache.close();
-await limiter.close();
-await health.close();
-await pool.end();
-await db.sql.end();
-await db.stop();
+await close();
 process.exit(0);

@@ -1,12 +1,4 @@
-import pino from 'pino';
-import { loadConfig } from '../core/config.ts';
-import { guardDatabase } from '../core/database-guard.ts';
-import { connect } from '../sql/db.ts';
-import { ensureSite } from '../sql/site.ts';
-import { buildApp } from '../api/app.ts';
-import { createCache } from '../api/http/cache.ts';
-import { createRateLimiter, notePeerAddress } from '../api/http/rate-limit.ts';
-import { benchDatabase } from './database.ts';
+import { IN_PROCESS_BASE, inProcessApp } from './in-process-app.ts';
 import { oneTypo, prng } from './scenarios.ts';
 
 /**
@@ -19,23 +11,8 @@ import { oneTypo, prng } from './scenarios.ts';
  * (400) of each, after 50 to warm the plans. The database is the bench's (BENCH_LISTINGS, DATA_DIR).
  */
 const requests = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
-const db = await benchDatabase(Number(process.env.BENCH_LISTINGS ?? 100_000));
-const base = 'http://127.0.0.1:9';
-const config = loadConfig({
-  ...process.env,
-  SITE_URL: base,
-  DATABASE_URL: db.url,
-  LOG_LEVEL: 'warn',
-  REDIS_URL: '',
-  RATE_LIMIT_ANONYMOUS_READS: '10000000',
-});
-const log = pino({ level: 'warn' });
-const pool = connect(db.url, { max: 4, workMemMb: config.db.workMemMb });
-const { sql, health } = guardDatabase(pool, { url: db.url, retryAfterSeconds: 5, connectTimeoutMs: 5000, deadlineMs: 30_000 });
-const site = await ensureSite(sql, config.siteKey, config.siteUrl);
-const cache = createCache({ ttlSeconds: 0, redisUrl: null, initialGeneration: 0 });
-const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: null, log, prefix: 'rl:latency' });
-const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
+const { db, handle, close } = await inProcessApp({ cacheTtlSeconds: 0, connections: 4 });
+const base = IN_PROCESS_BASE;
 
 const rnd = prng(7);
 const slugs = (await db.sql`select slug from listings where site_id = ${db.siteId} and status = 'live'`).map((r) => r.slug as string);
@@ -54,9 +31,8 @@ async function measure(name: string, path: () => string) {
   const times: number[] = [];
   for (let i = 0; i < requests + 50; i++) {
     const req = new Request(`${base}${path()}`);
-    notePeerAddress(req, '127.0.0.1');
     const t = performance.now();
-    const res = await app.handle(req);
+    const res = await handle(req);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
     if (i >= 50) times.push(performance.now() - t);
@@ -73,10 +49,5 @@ console.log(`${slugs.length} live listings; ${requests} distinct requests each, 
 await measure('long tail: get_listing', () => `/api/v1/listings/${pick(slugs)}`);
 await measure('long tail: typo search', () => `/api/v1/listings?q=${encodeURIComponent(typoOf(pick(names)))}`);
 await measure('typo search: one broad word', () => `/api/v1/listings?q=${encodeURIComponent(oneTypo(rnd, pick(words)))}`);
-await cache.close();
-await limiter.close();
-await health.close();
-await pool.end();
-await db.sql.end();
-await db.stop();
+await close();
 process.exit(0);
