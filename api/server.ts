@@ -99,7 +99,12 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       notePeerAddress(req, server.requestIP(req)?.address);
       return app.handle(req);
     };
-    const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
+    // Bun cuts a request that sends nothing for 10 s by default: before the database's own bound
+    // (statement timeout plus pool wait) answers it with a problem. The edge's cap sits above that
+    // bound (Bun's maximum is 255 s); keep-alive connections idle as long.
+    const boundMs = config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : Infinity;
+    const idleTimeout = Math.min(255, Math.ceil(boundMs / 1000) + 5);
+    const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, idleTimeout, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
     port = server.port;
     close = async () => {
       // Stop listening at once (new connections are refused), let the requests in flight finish,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { heapStats } from 'bun:jsc';
 import { freshDatabase } from '../test/db.ts';
 import { guardDatabase } from './database-guard.ts';
+import { DomainError } from './errors/index.ts';
 
 // The guard wraps every query of the edge: whatever it keeps per query must go with the query.
 // (It once raced each query against one long-lived promise, which kept every result reachable.)
@@ -36,4 +37,26 @@ test('answered queries leave nothing behind in the guard', async () => {
   expect(after.promises - before.promises).toBeLessThan(100);
   expect(after.arrays - before.arrays).toBeLessThan(300);
   await health.close();
+});
+
+test('a statement past its timeout is a 503 to retry (DomainError unavailable), and the breaker stays closed', async () => {
+  const { sql, health } = guardDatabase(db.sql, { url: db.url, retryAfterSeconds: 3, connectTimeoutMs: 2000, deadlineMs: 10_000 });
+  try {
+    const slow = sql.begin(async (tx) => {
+      await tx`set local statement_timeout = 50`;
+      await tx`select pg_sleep(1)`;
+    });
+    const err = (await slow.then(
+      () => null,
+      (e) => e,
+    )) as DomainError;
+    expect(err).toBeInstanceOf(DomainError);
+    expect({ code: err.code, retry: err.retryAfterSeconds }).toEqual({ code: 'unavailable', retry: 3 });
+    expect(health.up).toBe(true);
+    // Other failures stay what they are.
+    expect(await sql`select 1/0`.then(String, (e) => e instanceof DomainError)).toBe(false);
+    expect((await sql`select 1 as one`)[0]!.one).toBe(1);
+  } finally {
+    await health.close();
+  }
 });

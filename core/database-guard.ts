@@ -64,6 +64,12 @@ export function isConnectionError(err: unknown): boolean {
   return !!e && typeof e === 'object' && CONNECTION_CODES.has(String(e.code ?? e.errno ?? ''));
 }
 
+/** PostgreSQL's statement_timeout ended the statement (a CancelRequest says "user request" instead). */
+export const isStatementTimeout = (err: unknown) =>
+  (err as { code?: unknown } | null)?.code === '57014' && /statement timeout/.test(String((err as { message?: unknown }).message));
+
+const slowError = (retryAfterSeconds: number) => new DomainError('unavailable', 'The database took too long to answer; retry shortly.', { retryAfterSeconds });
+
 export function unavailableError(retryAfterSeconds: number): DomainError {
   return new DomainError('unavailable', 'The database is unavailable; retry shortly.', { retryAfterSeconds });
 }
@@ -153,6 +159,8 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
         .then(
           (value) => settle(() => resolve(value)),
           (err) => {
+            // The database is up but took too long: as for an outage, a 503 to retry, not a 500.
+            if (isStatementTimeout(err)) return fail(slowError(opts.retryAfterSeconds));
             if (!isConnectionError(err)) return fail(err);
             trip(err);
             fail(unavailable());

@@ -10,7 +10,8 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
-    env: { CACHE_TTL_SECONDS: '0' },
+    // Above Bun's default idle timeout, so that only Bun's cut can stop the slow read below.
+    env: { CACHE_TTL_SECONDS: '0', DB_STATEMENT_TIMEOUT_MS: '30000' },
     prepare: async (sql, siteId) => void (await makeListing(sql, { siteId, slug: 'held-up', name: 'Held Up' })),
   });
 }, 60_000);
@@ -96,3 +97,19 @@ test('a page render whose visitor has gone is cancelled too', async () => {
   }
   expect((await fetch(`${app.url}/search?q=held`)).status).toBe(200);
 });
+
+test("a read slower than Bun's default idle timeout (10 s) is answered, not cut", async () => {
+  const release = await holdListings();
+  const slow = app.get('/listings/held-up').catch((e: Error) => e);
+  try {
+    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
+    // Bun's own timer fires between 10 and 15 s.
+    await Bun.sleep(15_000);
+  } finally {
+    await release();
+  }
+  const res = await slow;
+  expect(res).toBeInstanceOf(Response);
+  expect((res as Response).status).toBe(200);
+  expect(((await (res as Response).json()) as { slug: string }).slug).toBe('held-up');
+}, 30_000);
