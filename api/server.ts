@@ -20,21 +20,25 @@ export interface RunningEdge {
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
-  const pool =
-    opts.sql ??
-    connect(databaseUrl, {
-      max: 16,
-      connectTimeoutMs: config.db.connectTimeoutMs,
-      statementTimeoutMs: config.db.statementTimeoutMs,
-      workMemMb: config.db.workMemMb,
-    });
-  // Requests go through the breaker: a database outage answers 503 with Retry-After at once.
-  let cache: ReturnType<typeof createCache> | undefined;
-  const { sql, health } = guardDatabase(pool, {
+  // The database's bound on one query: its statement timeout plus the wait for a connection.
+  const boundMs = config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : Infinity;
+  const poolOptions = {
+    max: 16,
+    connectTimeoutMs: config.db.connectTimeoutMs,
+    statementTimeoutMs: config.db.statementTimeoutMs,
+    workMemMb: config.db.workMemMb,
+  };
+  const guardOptions = {
     url: databaseUrl,
     retryAfterSeconds: config.db.retryAfterSeconds,
     connectTimeoutMs: config.db.connectTimeoutMs,
-    deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
+    deadlineMs: Math.min(boundMs, 2 ** 31 - 1),
+  };
+  const pool = opts.sql ?? connect(databaseUrl, poolOptions);
+  // Requests go through the breaker: a database outage answers 503 with Retry-After at once.
+  let cache: ReturnType<typeof createCache> | undefined;
+  const { sql, health } = guardDatabase(pool, {
+    ...guardOptions,
     onDown: (err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'database unavailable: answering 503 until it is back'),
     // Notifications sent while the listener was cut off are lost: catch up with the generation.
     onRecover: () => {
@@ -43,22 +47,8 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     },
   });
   // Public reads have their own pool (AppDeps.readSql), behind a breaker of its own.
-  const readPool = opts.sql
-    ? undefined
-    : connect(databaseUrl, {
-        max: 16,
-        connectTimeoutMs: config.db.connectTimeoutMs,
-        statementTimeoutMs: config.db.statementTimeoutMs,
-        workMemMb: config.db.workMemMb,
-      });
-  const reads = readPool
-    ? guardDatabase(readPool, {
-        url: databaseUrl,
-        retryAfterSeconds: config.db.retryAfterSeconds,
-        connectTimeoutMs: config.db.connectTimeoutMs,
-        deadlineMs: config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : 2 ** 31 - 1,
-      })
-    : undefined;
+  const readPool = opts.sql ? undefined : connect(databaseUrl, poolOptions);
+  const reads = readPool ? guardDatabase(readPool, guardOptions) : undefined;
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
   cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
@@ -102,7 +92,6 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     // Bun cuts a request that sends nothing for 10 s by default: before the database's own bound
     // (statement timeout plus pool wait) answers it with a problem. The edge's cap sits above that
     // bound (Bun's maximum is 255 s); keep-alive connections idle as long.
-    const boundMs = config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : Infinity;
     const idleTimeout = Math.min(255, Math.ceil(boundMs / 1000) + 5);
     const server = g.Bun.serve({ port: config.port, hostname: config.host, fetch, idleTimeout, maxRequestBodySize: config.maxBodyBytes * 4 + 65_536 });
     port = server.port;

@@ -1,4 +1,5 @@
 import type { Sql } from '../sql/db.ts';
+import { cancelledBy, proxyQueries, type RunQuery } from './query-proxy.ts';
 
 /** The failure of a query stopped because the request it served was abandoned by its client. */
 export class RequestAbandoned extends Error {
@@ -7,10 +8,6 @@ export class RequestAbandoned extends Error {
     this.name = 'RequestAbandoned';
   }
 }
-
-/** PostgreSQL's error for a statement stopped by a CancelRequest (a statement timeout says so instead). */
-const isCancelledByUser = (err: unknown) =>
-  (err as { code?: unknown } | null)?.code === '57014' && /user request/.test(String((err as { message?: unknown }).message));
 
 /** Whether an error is (or stems from) an abandoned request: nothing to log, nobody to answer. */
 export const isAbandoned = (err: unknown) => err instanceof RequestAbandoned;
@@ -57,43 +54,37 @@ export function cancellableSql(sql: Sql, signal: AbortSignal): Sql {
     },
     { once: true },
   );
-  const watch = <Q extends object>(query: Q, again?: () => Q): Q => {
-    const q = query as Q & { then: Function } & Cancellable;
-    const then = q.then;
-    // biome-ignore lint/suspicious/noThenProperty: postgres.js runs a query when it is awaited; that moment is the one to watch
-    q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) => {
+  const hook = (query: object, run: RunQuery, again?: () => object): RunQuery => {
+    const q = query as Cancellable;
+    return (onfulfilled, onrejected) => {
       if (signal.aborted) return Promise.reject(new RequestAbandoned()).then(onfulfilled, onrejected);
       started.add(q);
       // One hop: the caller's own handlers run here, with the query's settling noted first.
-      return then.call(
-        q,
-        (v: unknown) => {
+      return run(
+        (v) => {
           started.delete(q);
           return onfulfilled ? onfulfilled(v) : v;
         },
-        (err: unknown) => {
+        (err) => {
           started.delete(q);
           // Cancelled, but not by this request: a cancel meant for another read on this connection
           // landed late. A read on the reads' pool is safe to run again, once.
-          if (!signal.aborted && again && isCancelledByUser(err)) return (watch(again()) as unknown as PromiseLike<unknown>).then(onfulfilled, onrejected);
+          if (!signal.aborted && again && cancelledBy(err) === 'user') {
+            const fresh = again() as PromiseLike<unknown>;
+            return hook(fresh, (a, b) => fresh.then(a, b))(onfulfilled, onrejected);
+          }
           const e = signal.aborted ? new RequestAbandoned() : err;
           if (onrejected) return onrejected(e);
           throw e;
         },
       );
     };
-    return q;
   };
-  const isTemplate = (x: unknown) => Array.isArray(x) && 'raw' in (x as object);
-  return new Proxy(sql as unknown as Function, {
-    apply(target, thisArg, args) {
-      const out = Reflect.apply(target, thisArg, args);
-      return isTemplate(args[0]) ? watch(out, () => Reflect.apply(target, thisArg, args)) : out;
-    },
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop === 'unsafe') return (...args: unknown[]) => watch((value as Function).apply(target, args), () => (value as Function).apply(target, args));
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as unknown as Sql;
+  return proxyQueries(sql, { query: hook });
 }
+
+/**
+ * The pool one request's public reads run on: the reads' own, made cancellable for `signal`, or
+ * the shared pool as it is when there is no reads' pool (nothing is cancelled then).
+ */
+export const readsFor = (pools: { sql: Sql; readSql?: Sql }, signal: AbortSignal): Sql => (pools.readSql ? cancellableSql(pools.readSql, signal) : pools.sql);

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { DomainError } from './errors/index.ts';
+import { cancelledBy, proxyQueries } from './query-proxy.ts';
 import type { Sql } from '../sql/db.ts';
 
 /**
@@ -63,10 +64,6 @@ export function isConnectionError(err: unknown): boolean {
   const e = err as { code?: unknown; errno?: unknown } | null;
   return !!e && typeof e === 'object' && CONNECTION_CODES.has(String(e.code ?? e.errno ?? ''));
 }
-
-/** PostgreSQL's statement_timeout ended the statement (a CancelRequest says "user request" instead). */
-export const isStatementTimeout = (err: unknown) =>
-  (err as { code?: unknown } | null)?.code === '57014' && /statement timeout/.test(String((err as { message?: unknown }).message));
 
 const slowError = (retryAfterSeconds: number) => new DomainError('unavailable', 'The database took too long to answer; retry shortly.', { retryAfterSeconds });
 
@@ -160,7 +157,7 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
           (value) => settle(() => resolve(value)),
           (err) => {
             // The database is up but took too long: as for an outage, a 503 to retry, not a 500.
-            if (isStatementTimeout(err)) return fail(slowError(opts.retryAfterSeconds));
+            if (cancelledBy(err) === 'timeout') return fail(slowError(opts.retryAfterSeconds));
             if (!isConnectionError(err)) return fail(err);
             trip(err);
             fail(unavailable());
@@ -169,30 +166,11 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
     });
   };
 
-  /** A postgres.js query is a lazy Promise subclass: awaiting it calls then(), which runs it. */
-  const guardQuery = <Q extends object>(query: Q): Q => {
-    const q = query as Q & { then: Function };
-    const then = q.then;
-    // biome-ignore lint/suspicious/noThenProperty: wrapping postgres.js's own lazy then() is the point
-    q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) =>
-      // biome-ignore lint/suspicious/noThenProperty: a thenable that runs the original query when awaited
-      guard(() => ({ then: (a: any, b: any) => then.call(q, a, b) })).then(onfulfilled, onrejected);
-    return q;
-  };
-
-  const isTemplate = (x: unknown) => Array.isArray(x) && 'raw' in (x as object);
-  const guarded = new Proxy(sql as unknown as Function, {
-    apply(target, thisArg, args) {
-      const out = Reflect.apply(target, thisArg, args);
-      return isTemplate(args[0]) ? guardQuery(out) : out; // sql(values) helpers are not queries
-    },
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop === 'unsafe') return (...args: unknown[]) => guardQuery((value as Function).apply(target, args));
-      if (prop === 'begin') return (...args: unknown[]) => guard(() => (value as Function).apply(target, args));
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as unknown as Sql;
+  const guarded = proxyQueries(sql, {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that runs the query when the guard does
+    query: (_query, run) => (onfulfilled, onrejected) => guard(() => ({ then: run }) as PromiseLike<unknown>).then(onfulfilled, onrejected),
+    begin: (run) => guard(run),
+  });
 
   return {
     sql: guarded,

@@ -4,7 +4,7 @@ import type { CachedBody, Paging } from './cache.ts';
 import { runIdempotent } from './idempotency.ts';
 import { authorize } from './authorize.ts';
 import { singleFlight } from './single-flight.ts';
-import { cancellableSql } from '../../core/cancellable-sql.ts';
+import { readsFor } from '../../core/cancellable-sql.ts';
 
 /**
  * What an operation answered. `status` is set when it is not simply the operation's own (a
@@ -60,12 +60,12 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
   // Keyed by generation too: a request arriving after a write never joins a computation begun before it.
   let readOnce = flights.get(ctx.cache);
   if (!readOnce) flights.set(ctx.cache, (readOnce = singleFlight<Executed>()));
-  // A read whose every waiting client has gone is cancelled in the database (cancellableSql).
+  // A read whose every waiting client has gone is cancelled in the database (readsFor).
   return readOnce(
     `${ctx.cache.generation}:${key}`,
     async (signal) => {
       const gen = ctx.cache.generation;
-      const result = await op.handler(input, ctx.readSql ? { ...ctx, sql: cancellableSql(ctx.readSql, signal) } : ctx);
+      const result = await op.handler(input, { ...ctx, sql: readsFor(ctx, signal) });
       const body = JSON.stringify(result);
       const paging = pagingOf(result);
       const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };

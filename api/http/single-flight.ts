@@ -25,23 +25,17 @@ export function singleFlight<T>() {
       running.set(key, (flight = started));
     }
     const f = flight;
-    if (!signal) f.pinned = true;
-    else if (!signal.aborted) {
-      f.waiting++;
-      signal.addEventListener(
-        'abort',
-        () => {
-          if (--f.waiting === 0 && !f.pinned) {
-            // Nobody left to answer: a later request for the key starts afresh rather than joining this.
-            if (running.get(key) === f) running.delete(key);
-            f.controller.abort();
-          }
-        },
-        { once: true },
-      );
-    } else if (f.waiting === 0 && !f.pinned) {
+    // Nobody left to answer: stop the work, and let a later request for the key start afresh.
+    const leave = () => {
+      if (--f.waiting > 0 || f.pinned) return;
       if (running.get(key) === f) running.delete(key);
       f.controller.abort();
+    };
+    if (!signal) f.pinned = true;
+    else {
+      f.waiting++;
+      if (signal.aborted) leave();
+      else signal.addEventListener('abort', leave, { once: true });
     }
     return f.promise;
   };

@@ -74,15 +74,14 @@ export function toolSpecOf(op: Operation): ToolSpec {
 export function toolSpecsOf(ops: Operation[]): ToolSpec[] {
   const specs = ops.map(toolSpecOf);
   // The whole result schema decides (the compact one shows only the upper levels).
-  const whole = (s: ToolSpec) => JSON.stringify(plain(s.op.output));
+  const shapes = specs.map((s) => JSON.stringify(plain(s.op.output)));
   const shownBy = new Map<string, string>();
-  const reads = specs.filter((s) => s.op.method === 'GET');
-  for (const s of [...reads, ...specs.filter((x) => x.op.method !== 'GET')]) {
-    const key = whole(s);
-    if (JSON.stringify(s.outputSchema).length > MIN_NAMED_SHAPE && !shownBy.has(key)) shownBy.set(key, s.name);
+  const order = [...specs.keys()].sort((a, b) => Number(specs[b]!.op.method === 'GET') - Number(specs[a]!.op.method === 'GET'));
+  for (const i of order) {
+    if (JSON.stringify(specs[i]!.outputSchema).length > MIN_NAMED_SHAPE && !shownBy.has(shapes[i]!)) shownBy.set(shapes[i]!, specs[i]!.name);
   }
-  return specs.map((s) => {
-    const owner = shownBy.get(whole(s));
+  return specs.map((s, i) => {
+    const owner = shownBy.get(shapes[i]!);
     if (!owner || owner === s.name) return s;
     return { ...s, outputSchema: { type: 'object', description: `The same shape as the result of ${owner}.` } };
   });

@@ -5,7 +5,7 @@ import { cookieSettings, readCookies } from '../auth/cookies.ts';
 import { currentUser } from '../auth/session.ts';
 import { etagMatches, etagOf } from '../http/execute.ts';
 import { singleFlight } from '../http/single-flight.ts';
-import { isAbandoned, cancellableSql } from '../../core/cancellable-sql.ts';
+import { isAbandoned, readsFor } from '../../core/cancellable-sql.ts';
 import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
 import { csrfToken } from '../auth/csrf.ts';
 import type { PageDeps } from './data.ts';
@@ -93,12 +93,12 @@ export function publicPagesPlugin(deps: PageDeps) {
   const anonymous = async (key: string, request: Request, render: (d: typeof deps) => Promise<{ status: number; body: string }>) => {
     const hit = await cache.get(key);
     if (hit) return { status: 200, ...hit };
-    // A render whose every waiting visitor has gone is cancelled in the database (cancellableSql).
+    // A render whose every waiting visitor has gone is cancelled in the database (readsFor).
     return renderOnce(
       `${cache.generation}:${key}`,
       async (signal) => {
         const gen = cache.generation;
-        const { status, body } = await render(deps.readSql ? { ...deps, sql: cancellableSql(deps.readSql, signal) } : deps);
+        const { status, body } = await render({ ...deps, sql: readsFor(deps, signal) });
         const etag = etagOf(body);
         if (status === 200 && gen === cache.generation) await cache.set(key, { body, etag });
         return { status, body, etag };
