@@ -152,7 +152,7 @@ export function loadConfig(env: Env): Config {
       statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
       // PostgreSQL's 4 MB default turns a broad search's bitmap lossy at a million listings: every
       // row of a lossy page is rechecked against the query (460 ms to 374 ms with 16 MB for a word
-      // matching 77k listings). 20 connections of the edge at 16 MB each is 320 MB at the very worst.
+      // matching 77k listings). The edge holds two pools of 16 connections: 512 MB at the very worst.
       workMemMb: int(env, 'DB_WORK_MEM_MB', 16, 1, 2048),
       poolWaitMs: int(env, 'DB_POOL_WAIT_MS', 2000, 100, 60_000),
       retryAfterSeconds: int(env, 'DB_RETRY_AFTER_SECONDS', 2, 1, 300),
