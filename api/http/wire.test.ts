@@ -5,7 +5,8 @@ import { makeApiKey, makeListing } from '../../test/builders.ts';
 import { eventually } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
-import { negotiateEncoding, pathnameOf } from './wire.ts';
+import { randomBytes } from 'node:crypto';
+import { COMPRESSION_LEVELS, compress, ENCODED_BUDGET_BYTES, encodedBytes, finishResponse, negotiateEncoding, pathnameOf } from './wire.ts';
 
 // Bun's fetch decompresses on its own; `decompress: false` shows the bytes as they were sent.
 const raw = (url: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(url, { ...init, decompress: false } as RequestInit);
@@ -110,6 +111,44 @@ describe('compression', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-encoding')).toBe('br');
     expect(brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toContain('<html');
+  });
+
+  test('a body sent once (an MCP tool result) is compressed at the fast level, a cached read at the kept one', async () => {
+    const mcp = await raw(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'accept-encoding': 'br',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_listing', arguments: { slug: 'wire-01' } } }),
+    });
+    expect(mcp.headers.get('content-encoding')).toBe('br');
+    const sent = new Uint8Array(await mcp.arrayBuffer());
+    const plain = brotliDecompressSync(sent);
+    expect(JSON.parse(plain.toString()).result.structuredContent.slug).toBe('wire-01');
+    expect(Buffer.from(sent).equals(Buffer.from(compress(plain, 'br', COMPRESSION_LEVELS.br.once)))).toBe(true);
+
+    const read = await raw(`${app.api}/listings/wire-01`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(read.headers.get('content-encoding')).toBe('gzip');
+    const kept = new Uint8Array(await read.arrayBuffer());
+    expect(Buffer.from(kept).equals(Buffer.from(compress(gunzipSync(kept), 'gzip', COMPRESSION_LEVELS.gzip.kept)))).toBe(true);
+    expect(COMPRESSION_LEVELS.br.once).toBeLessThan(COMPRESSION_LEVELS.br.kept);
+  });
+  test('remembered encodings stay within their byte budget, however many answers pass', async () => {
+    // 500 distinct answers of 96 KB hex (gzip halves it): about 27 MB of encodings against a 16 MB budget.
+    for (let i = 0; i < 500; i++) {
+      const body = randomBytes(48 * 1024).toString('hex');
+      const res = await finishResponse(
+        new Request('http://x/api/v1/listings', { headers: { 'accept-encoding': 'gzip' } }),
+        new Response(body, { headers: { 'content-type': 'application/json', etag: `"budget-${i}"` } }),
+      );
+      expect(res.headers.get('content-encoding')).toBe('gzip');
+      expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(body);
+    }
+    expect(encodedBytes()).toBeGreaterThan(ENCODED_BUDGET_BYTES / 2);
+    expect(encodedBytes()).toBeLessThanOrEqual(ENCODED_BUDGET_BYTES);
   });
 });
 
