@@ -51,7 +51,14 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const reads = readPool ? guardDatabase(readPool, guardOptions) : undefined;
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
-  cache = createCache({ ttlSeconds: config.cacheTtlSeconds, redisUrl: config.redisUrl, initialGeneration: Number(gen), redis: config.redis, log });
+  cache = createCache({
+    ttlSeconds: config.cacheTtlSeconds,
+    maxBytes: config.cacheMaxMb * 1024 * 1024,
+    redisUrl: config.redisUrl,
+    initialGeneration: Number(gen),
+    redis: config.redis,
+    log,
+  });
   // Writes anywhere (this instance, another, the worker) announce a new generation.
   const onChange = (payload: string) => cache!.advance(Number(payload) || undefined);
   const catchUp = async () => {

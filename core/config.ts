@@ -26,6 +26,8 @@ export interface Config {
   /** npm start: a crash loop (this many crashes of the edge, worker or database within the window) stops everything. */
   supervise: { maxCrashes: number; windowMs: number };
   cacheTtlSeconds: number;
+  /** The in-process response cache's budget, MB of bodies (Redis, when set, holds the shared copy). */
+  cacheMaxMb: number;
   httpCacheMaxAge: number;
   maxBodyBytes: number;
   seedOnEmpty: boolean;
@@ -164,6 +166,7 @@ export function loadConfig(env: Env): Config {
       windowMs: int(env, 'SUPERVISE_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
     },
     cacheTtlSeconds: int(env, 'CACHE_TTL_SECONDS', 10, 0, 3600),
+    cacheMaxMb: int(env, 'CACHE_MAX_MB', 32, 1, 4096),
     httpCacheMaxAge: int(env, 'HTTP_CACHE_MAX_AGE', 30, 0, 86400),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 100_000_000),
     seedOnEmpty: bool(env, 'SEED_ON_EMPTY', true),

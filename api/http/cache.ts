@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
 
 /**
@@ -31,29 +32,34 @@ export interface ResponseCache {
   close(): Promise<void>;
 }
 
+/** What a cached answer holds in memory: its strings at two bytes a character (the runtime's wide form), and their wrappers. */
+export const entryBytes = (k: string, v: CachedBody) => 2 * (k.length + v.body.length + v.etag.length) + 200;
+
+/**
+ * The in-process store: bounded by bytes, not entries, since an answer can be a 300-byte list or a
+ * 60 KB page; the least recently used go first, and an entry past its lifetime is never served.
+ */
 class MemoryStore {
-  private map = new Map<string, { v: CachedBody; exp: number }>();
-  constructor(private max = 5000) {}
-  get(k: string): CachedBody | null {
-    const e = this.map.get(k);
-    if (!e) return null;
-    if (e.exp < Date.now()) {
-      this.map.delete(k);
-      return null;
-    }
-    return e.v;
+  private lru: LRUCache<string, CachedBody>;
+  constructor(maxBytes: number, ttlMs: number) {
+    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (v, k) => entryBytes(k, v), ttl: Math.max(1, ttlMs) });
   }
-  set(k: string, v: CachedBody, ttlMs: number) {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!); // oldest first
-    this.map.set(k, { v, exp: Date.now() + ttlMs });
+  get(k: string): CachedBody | null {
+    return this.lru.get(k) ?? null;
+  }
+  set(k: string, v: CachedBody) {
+    // An answer larger than the whole budget is not kept (lru-cache would refuse it anyway).
+    if (entryBytes(k, v) <= this.lru.maxSize) this.lru.set(k, v);
   }
   clear() {
-    this.map.clear();
+    this.lru.clear();
   }
 }
 
 export interface CacheOptions {
   ttlSeconds: number;
+  /** Budget of the in-process store, bytes (default 32 MB). */
+  maxBytes?: number;
   redisUrl: string | null;
   initialGeneration: number;
   /** Time caps and breaker of the Redis connection (defaults: config's defaults). */
@@ -64,7 +70,7 @@ export interface CacheOptions {
 export function createCache(opts: CacheOptions): ResponseCache {
   let gen = opts.initialGeneration;
   const ttl = opts.ttlSeconds;
-  const mem = new MemoryStore();
+  const mem = new MemoryStore(opts.maxBytes ?? 32 * 1024 * 1024, ttl * 1000);
   const redis = opts.redisUrl
     ? new RedisGuard(opts.redisUrl, { connectTimeoutMs: 1000, commandTimeoutMs: 250, breakerMs: 5000, ...opts.redis, name: 'read cache', log: opts.log })
     : null;
@@ -93,12 +99,12 @@ export function createCache(opts: CacheOptions): ResponseCache {
     async set(key, value) {
       if (ttl === 0) return;
       const kk = k(key);
-      if (!redis) return mem.set(key, value, ttl * 1000);
+      if (!redis) return mem.set(key, value);
       await redis.run(
         async (r) => {
           await r.set(kk, JSON.stringify(value), 'EX', ttl);
         },
-        () => mem.set(key, value, ttl * 1000),
+        () => mem.set(key, value),
       );
     },
     advance(next) {
