@@ -127,11 +127,6 @@ export function mcpPlugin(
           MCP_PROTOCOL_VERSIONS.filter((v) => v.startsWith('2025-')),
         );
   const legacyJson = async (incoming: Request, bytes: Bytes | null, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    const call = plainRead(incoming, parsedBody);
-    if (call) {
-      const opCtx = operationContext(deps, incoming, { principal: principalOf(authInfo), rejected: false });
-      return answerPlainRead(call, opCtx, { siteUrl: config.siteUrl, logError });
-    }
     const request = buffered(incoming, bytes);
     const server = idle.pop() ?? factory({});
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -149,10 +144,18 @@ export function mcpPlugin(
     }
   };
   // The incoming request's body is already read: the SDK gets a buffered copy of it.
-  const route = async (incoming: Request, bytes: Bytes | null, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> =>
-    body !== undefined && (await isLegacyRequest(incoming, body, { maxRequestBodySize: config.maxBodyBytes }))
+  // A plain read names a 2025 version and carries no _meta, so no 2026-07-28 envelope claim: the
+  // SDK's era check (isLegacyRequest, a zod parse of the message) would call it legacy, and is skipped.
+  const route = async (incoming: Request, bytes: Bytes | null, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    const call = plainRead(incoming, body);
+    if (call) {
+      const opCtx = operationContext(deps, incoming, { principal: principalOf(authInfo), rejected: false });
+      return answerPlainRead(call, opCtx, { siteUrl: config.siteUrl, logError });
+    }
+    return body !== undefined && (await isLegacyRequest(incoming, body, { maxRequestBodySize: config.maxBodyBytes }))
       ? legacyJson(incoming, bytes, body, authInfo)
       : handler.fetch(buffered(incoming, bytes), { authInfo });
+  };
   // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
   // host and port, not the host alone) gets 403, unless MCP_ALLOWED_ORIGINS names it (browser apps
   // of other origins, calling with a bearer token). Requests without Origin are not from a browser page.

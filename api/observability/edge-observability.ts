@@ -143,6 +143,8 @@ export function observabilityPlugin(deps: Pick<AppDeps, 'config' | 'log'> & { me
         metrics.request(surface, operation, status, seconds);
         const headers = responseValue instanceof Response ? responseValue.headers : null;
         if (headers?.get(REPLAYED_HEADER) === 'true') metrics.replay(operation);
+        // The line (and a request id for an answer that carries none) only where it is written.
+        if (!log.isLevelEnabled('info')) return;
         const requestId = headers?.get('x-request-id') ?? arrival.requestId ?? crypto.randomUUID();
         log.info({ requestId, method: arrival.method, surface, operation, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
       } catch (err) {
