@@ -82,10 +82,18 @@ const edgeEnv = (port: number, extra: Record<string, string> = {}) => ({
 const edge = await startProcess('api/main.ts', edgeEnv(edgePort));
 // Cold scenarios run against a second edge, started fresh with the response cache off.
 let cold: ChildProcess | undefined;
+let replay: ChildProcess | undefined;
 let coldPort = 0;
 try {
   const rows = [] as Awaited<ReturnType<typeof load>>[];
   rows.push(await load('hello-world ceiling', `http://127.0.0.1:${helloPort}`, [{ method: 'GET', path: '/' }]));
+  if (!only || only.includes('wire floor')) {
+    // The edge's own cached get_listing answer replayed by a bare server: what its size and headers cost.
+    const [{ slug }] = await db.sql<{ slug: string }[]>`select slug from listings where site_id = ${db.siteId} and status = 'live' order by id limit 1`;
+    const replayPort = await freePort();
+    replay = await startProcess('bench/replay.ts', { PORT: String(replayPort), REPLAY_FROM: `http://127.0.0.1:${edgePort}/api/v1/listings/${slug}` });
+    rows.push(await load('wire floor: get_listing answer replayed', `http://127.0.0.1:${replayPort}`, [{ method: 'GET', path: '/' }]));
+  }
   for (const s of await scenarios(db.sql, db.siteId)) {
     if (only && !only.includes(s.name)) continue;
     if (s.edge === 'cold' && !cold) {
@@ -132,6 +140,7 @@ try {
   hello.kill('SIGTERM');
   edge.kill('SIGTERM');
   cold?.kill('SIGTERM');
+  replay?.kill('SIGTERM');
   await db.stop();
 }
 // Failed or timed-out requests make the run fail, so a broken scenario is never reported as a number.
