@@ -10,7 +10,8 @@ import { scenarios } from './scenarios.ts';
  * `npm run bench`: every scenario against the edge on a 100k-listing database, each printed next to
  * the bare hello-world ceiling of the same runtime measured in the same run.
  * BENCH_LISTINGS (100000), BENCH_DURATION seconds (10), BENCH_CONNECTIONS (50), BENCH_ONLY=name,name,
- * BENCH_SOAK_SECONDS (0: none) for a long mixed-traffic run reporting whether the edge's memory grows.
+ * BENCH_SOAK_SECONDS (0: none) for a long mixed-traffic run reporting whether the edge's memory grows,
+ * BENCH_EDGE_FLAGS for the edges' runtime (say --smol).
  */
 const target = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -20,9 +21,13 @@ const soak = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 let soakLine = '';
 const root = join(import.meta.dirname, '..');
 
+/** BENCH_EDGE_FLAGS: runtime flags for the edges (say --smol), to weigh memory against speed. */
+const edgeFlags = process.env.BENCH_EDGE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+
 function startProcess(entry: string, env: Record<string, string>): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const flags = entry === 'api/main.ts' ? edgeFlags : [];
+    const child = spawn(process.execPath, [...flags, join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout!.on('data', (d: Buffer) => {
       if (/READY|listening/.test(d.toString())) resolve(child);
     });

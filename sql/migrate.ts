@@ -1,12 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Logger, runMigrations } from 'graphile-worker';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Sql } from './db.ts';
 
 const dir = join(import.meta.dirname, 'migrations');
 const LOCK = 7_301_911; // advisory lock key for migrations
 
-const quiet = new Logger(() => () => {});
+/**
+ * The graphile-worker release installed here, read from its package.json: importing the package
+ * costs a process about 60 MB (its config loader brings TypeScript's compiler), which the edge,
+ * that only enqueues jobs in SQL, should not carry for the one check at startup.
+ */
+export function workerRelease(): string {
+  const entry = fileURLToPath(import.meta.resolve('graphile-worker'));
+  return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 const migrationFiles = () =>
   readdirSync(dir)
@@ -20,17 +28,29 @@ export async function pendingMigrations(sql: Sql): Promise<string[]> {
   return migrationFiles().filter((f) => !done.has(f));
 }
 
+async function runWorkerMigrations(connectionString: string) {
+  const { Logger, runMigrations } = await import('graphile-worker');
+  await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
+}
+
 /**
  * Applies pending migrations, each in its own transaction, under an advisory lock, then installs
  * graphile-worker's schema (its own migrations, its own lock): the edge enqueues jobs with
  * graphile_worker.add_job inside its transactions, so the schema must exist before either side runs.
  */
-export async function migrate(sql: Sql, connectionString: string): Promise<string[]> {
+export async function migrate(
+  sql: Sql,
+  connectionString: string,
+  // Tests count the calls; everything else runs graphile-worker's own migrations.
+  opts: { runWorkerMigrations?: (connectionString: string) => Promise<void> } = {},
+): Promise<string[]> {
   const files = migrationFiles();
   const applied: string[] = [];
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${LOCK})`;
     await tx`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
+    await tx`create table if not exists worker_schema_releases (release text primary key, applied_at timestamptz not null default now())`;
+    await tx`comment on table worker_schema_releases is 'graphile-worker releases whose schema migrations have run here (sql/migrate.ts skips loading the package when its release is listed)'`;
     const done = new Set((await tx`select name from schema_migrations`).map((r) => r.name as string));
     for (const file of files) {
       if (done.has(file)) continue;
@@ -40,6 +60,15 @@ export async function migrate(sql: Sql, connectionString: string): Promise<strin
       applied.push(file);
     }
   });
-  await runMigrations({ connectionString, logger: quiet });
+  // graphile-worker's schema changes only with its release: each release's migrations run once
+  // and are recorded, so a process that finds its release recorded never loads the package.
+  const release = workerRelease();
+  const [{ done }] = await sql<{ done: boolean }[]>`
+    select to_regnamespace('graphile_worker') is not null
+       and exists (select 1 from worker_schema_releases where release = ${release}) as done`;
+  if (!done) {
+    await (opts.runWorkerMigrations ?? runWorkerMigrations)(connectionString);
+    await sql`insert into worker_schema_releases (release) values (${release}) on conflict do nothing`;
+  }
   return applied;
 }
