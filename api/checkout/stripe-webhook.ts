@@ -27,7 +27,7 @@ export function stripeWebhookPlugin(deps: AppDeps) {
     '/webhooks/stripe',
     async ({ request }: { request: Request }) => {
       if (!settings?.webhookSecret) return answer(404, { error: 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET).' });
-      const stripe = stripeClient(settings);
+      const stripe = await stripeClient(settings);
       const signature = request.headers.get('stripe-signature');
       if (!signature) return answer(400, { error: 'missing Stripe-Signature' });
       const buf = await request.arrayBuffer();

@@ -3,7 +3,7 @@
 // from the markup: hidden attributes, aria-hidden, inline display:none / visibility:hidden /
 // opacity:0 / zero size, and invisible containers (template, noscript, head). Stylesheet rules
 // are not evaluated.
-import * as cheerio from 'cheerio';
+import type * as cheerio from 'cheerio';
 
 export type BadgeVerdict = { found: true } | { found: false; reason: 'badge_not_found' | 'badge_hidden' };
 
@@ -20,8 +20,9 @@ const norm = (u: string): string | null => {
   }
 };
 
-export function findBadge(html: string, siteUrl: string, slug: string): BadgeVerdict {
-  const $ = cheerio.load(html);
+// cheerio is loaded on the first check: it and its parsers are about 25 MB of an edge's memory.
+export async function findBadge(html: string, siteUrl: string, slug: string): Promise<BadgeVerdict> {
+  const $ = (await import('cheerio')).load(html);
   // Content of these never renders (a template's children sit in a fragment no parent walk reaches).
   $([...INVISIBLE_TAGS].join(', ')).remove();
   const profile = norm(`${siteUrl}/listings/${slug}`);

@@ -35,7 +35,7 @@ async function verdictFor(fetcher: SafeFetch, row: Row): Promise<Verdict> {
   const page = await readPage(fetcher, row.url, { html: true });
   // A homepage that is not there (404) is as good as one without the badge; anything else is an outage.
   if (!page.ok) return { found: false, reason: page.reason === 'not_found' ? 'site_error' : page.reason, detail: page.detail, siteDown: true };
-  const v = findBadge(page.text, row.site_url, row.slug);
+  const v = await findBadge(page.text, row.site_url, row.slug);
   return v.found ? v : { found: false, reason: v.reason, detail: null, siteDown: false };
 }
 

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { DomainError } from '../errors/index.ts';
 import type { PaymentProvider, PaymentSession, SessionRequest } from './provider.ts';
 
@@ -8,8 +8,13 @@ export interface StripeSettings {
   apiUrl: string | null;
 }
 
-/** The Stripe client; apiUrl points it at another Stripe-compatible server (tests run one on loopback). */
-export function stripeClient(s: StripeSettings): Stripe {
+/**
+ * The Stripe client; apiUrl points it at another Stripe-compatible server (tests run one on loopback).
+ * The package is loaded on first use (12 MB of a process's memory), so a deployment on the test
+ * provider never loads it.
+ */
+export async function stripeClient(s: StripeSettings): Promise<Stripe> {
+  const { default: Stripe } = await import('stripe');
   const u = s.apiUrl ? new URL(s.apiUrl) : null;
   return new Stripe(s.secretKey, {
     maxNetworkRetries: 1,
@@ -28,12 +33,13 @@ const unavailable = (err: unknown) =>
 
 /** Stripe Checkout: a Checkout Session with our own line items and amounts (price_data). */
 export function createStripeProvider(s: StripeSettings): PaymentProvider {
-  const stripe = stripeClient(s);
+  let client: Promise<Stripe> | undefined;
+  const stripe = () => (client ??= stripeClient(s));
   return {
     kind: 'stripe',
     async createSession(req: SessionRequest): Promise<PaymentSession> {
       try {
-        const session = await stripe.checkout.sessions.create({
+        const session = await (await stripe()).checkout.sessions.create({
           mode: 'payment',
           client_reference_id: req.orderNumber,
           customer_email: req.customerEmail,
@@ -54,7 +60,7 @@ export function createStripeProvider(s: StripeSettings): PaymentProvider {
       }
     },
     async expireSession(id: string) {
-      await stripe.checkout.sessions.expire(id).catch(() => {});
+      await (await stripe()).checkout.sessions.expire(id).catch(() => {});
     },
   };
 }
@@ -62,7 +68,7 @@ export function createStripeProvider(s: StripeSettings): PaymentProvider {
 /** Returns a Stripe payment to the buyer (the operator's order refund); idempotent per order. */
 export async function refundPayment(s: StripeSettings, paymentIntentId: string, orderNumber: string): Promise<string> {
   try {
-    const refund = await stripeClient(s).refunds.create(
+    const refund = await (await stripeClient(s)).refunds.create(
       { payment_intent: paymentIntentId, metadata: { order_number: orderNumber } },
       { idempotencyKey: `refund:${orderNumber}` },
     );
