@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../test/ports.ts';
 import { benchDatabase } from './database.ts';
 import { scenarios } from './scenarios.ts';
+import { EDGE_RUNTIME_ENV } from '../deploy/edge-runtime.ts';
 
 /**
  * `npm run bench`: every scenario against the edge on a 100k-listing database, each printed next to
@@ -73,6 +74,8 @@ const helloPort = await freePort();
 const edgePort = await freePort();
 const hello = await startProcess('bench/hello.ts', { PORT: String(helloPort) });
 const edgeEnv = (port: number, extra: Record<string, string> = {}) => ({
+  // As deployed (BENCH_EDGE_ENV=none: without the edge's runtime settings).
+  ...(process.env.BENCH_EDGE_ENV === 'none' ? {} : EDGE_RUNTIME_ENV),
   PORT: String(port),
   HOST: '127.0.0.1',
   SITE_URL: `http://127.0.0.1:${port}`,

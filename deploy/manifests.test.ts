@@ -12,6 +12,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { loadConfig } from '../core/config.ts';
+import { EDGE_RUNTIME_ENV } from './edge-runtime.ts';
 
 // The deployment examples are validated against their published JSON Schemas (the Compose
 // Specification's, and Kubernetes' OpenAPI schemas as packaged by kubernetes-models), so a
@@ -134,4 +135,20 @@ describe('Kubernetes manifests', () => {
     expect(loaded.trustProxy).toBe(true);
     expect(loaded.siteUrl).toBe('https://directory.example.com');
   });
+});
+
+test('the edge runs with its runtime settings wherever it starts: the image, compose, Kubernetes and npm run start:edge', () => {
+  const pairs = Object.entries(EDGE_RUNTIME_ENV);
+  expect(pairs.length).toBeGreaterThan(0);
+  const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(read('Dockerfile'))![1]) as string[];
+  expect(cmd[0]).toBe('env');
+  expect(cmd.slice(-2)).toEqual(['node_modules/.bin/bun', 'api/main.ts']);
+  for (const [k, v] of pairs) expect(cmd).toContain(`${k}=${v}`);
+  // compose's edge keeps the image's command (the worker has its own).
+  expect(parse(read('compose.yaml'), { merge: true }).services.edge.command).toBeUndefined();
+  const edge = byKind('Deployment').find((d) => d.metadata.name === 'directory-edge')!;
+  const env = Object.fromEntries((edge.spec.template.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
+  expect(env).toEqual(EDGE_RUNTIME_ENV);
+  const script = JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).scripts['start:edge'] as string;
+  for (const [k, v] of pairs) expect(script).toContain(`${k}=${v}`);
 });

@@ -6,6 +6,7 @@ import { connect } from '../sql/db.ts';
 import { seedDemo } from '../seeds/demo.ts';
 import { onStopSignal } from '../core/shutdown.ts';
 import { RestartPolicy } from './supervisor.ts';
+import { EDGE_RUNTIME_ENV } from './edge-runtime.ts';
 
 /**
  * `npm start`: the whole service on one machine. Starts the database (embedded unless
@@ -49,9 +50,9 @@ function giveUp(what: string) {
   void shutdown(1);
 }
 
-function launch(name: string, entry: string) {
+function launch(name: string, entry: string, extraEnv: Record<string, string> = {}) {
   if (stopping) return;
-  const child = spawn(process.execPath, [join(root, entry)], { env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [join(root, entry)], { env: { ...env, ...extraEnv }, stdio: 'inherit' });
   children.set(name, child);
   policy.started(name);
   console.log(`${name} started (pid ${child.pid})`);
@@ -60,7 +61,7 @@ function launch(name: string, entry: string) {
     const delay = policy.crashed(name);
     if (delay === null) return giveUp(`${name} exited (${signal ?? `code ${code}`})`);
     console.error(`${name} exited (${signal ?? `code ${code}`}); restarting it in ${delay / 1000} s`);
-    setTimeout(() => launch(name, entry), delay);
+    setTimeout(() => launch(name, entry, extraEnv), delay);
   });
 }
 
@@ -140,7 +141,7 @@ async function shutdown(code = 0) {
 }
 
 onStopSignal(() => shutdown(0));
-launch('edge', 'api/main.ts');
+launch('edge', 'api/main.ts', EDGE_RUNTIME_ENV);
 launch('worker', 'pipeline/main.ts');
 void superviseDatabase();
 console.log(`directory starting at ${config.siteUrl} (docs ${config.siteUrl}/docs, MCP ${config.siteUrl}/mcp)`);
