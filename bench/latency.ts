@@ -7,7 +7,8 @@ import { oneTypo, prng } from './scenarios.ts';
  * figures compare directory sizes (item 4 of the hot-path issue: 100k against 1M) rather than
  * the load generator. Listings are drawn uniformly over every live slug; searches are distinct
  * names with one typo each, as the long-tail bench scenario asks them, and single words of the
- * directory with one typo (broad queries: each matches many listings). BENCH_LATENCY_REQUESTS
+ * directory with one typo (broad queries: each matches many listings); alternatives are a listing's
+ * first six, as its page shows them. BENCH_LATENCY_REQUESTS
  * (400) of each, after 50 to warm the plans. The database is the bench's (BENCH_LISTINGS, DATA_DIR).
  */
 const requests = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
@@ -47,6 +48,8 @@ async function measure(name: string, path: () => string) {
 
 console.log(`${slugs.length} live listings; ${requests} distinct requests each, serial, uncached`);
 await measure('long tail: get_listing', () => `/api/v1/listings/${pick(slugs)}`);
+// What every listing page also reads: the first six alternatives (listing_stats_live_rank).
+await measure('long tail: get_alternatives', () => `/api/v1/listings/${pick(slugs)}/alternatives?per_page=6`);
 await measure('long tail: typo search', () => `/api/v1/listings?q=${encodeURIComponent(typoOf(pick(names)))}`);
 await measure('typo search: one broad word', () => `/api/v1/listings?q=${encodeURIComponent(oneTypo(rnd, pick(words)))}`);
 await close();
