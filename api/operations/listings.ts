@@ -270,7 +270,7 @@ export const listingsOperations: Operation[] = [
     notes: notes(
       '404 when no live listing of this site has the slug.',
       'Only live listings of this site are shown, each once, never the listing itself. Within each group: most votes first, then newest.',
-      'The category group is read in the order of the last ranking refresh (each minute by default), as the leaderboards are: a listing that just went live or changed category joins it then; `total` counts the live listings as they are now.',
+      'The category group is read in the order of the last ranking refresh (each minute by default), as the leaderboards are: a listing that just went live joins it then; `total` counts the live listings as they are now.',
     ),
     handler: async ({ slug, page, per_page }, { sql, site, config }) => {
       const found = await listingAlternativeIds(sql, site.id, slug, page, per_page);
