@@ -23,7 +23,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   // The database's bound on one query: its statement timeout plus the wait for a connection.
   const boundMs = config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : Infinity;
   const poolOptions = {
-    max: 16,
+    max: config.db.poolSize,
     connectTimeoutMs: config.db.connectTimeoutMs,
     statementTimeoutMs: config.db.statementTimeoutMs,
     workMemMb: config.db.workMemMb,

@@ -1,4 +1,5 @@
 // Configuration is read once, at start, from the environment given; nothing reads env on import.
+import { availableParallelism } from 'node:os';
 import { PRODUCT_NAME, PRODUCT_TOKEN } from '../sql/product.ts';
 export interface Config {
   port: number;
@@ -20,6 +21,8 @@ export interface Config {
     workerStatementTimeoutMs: number;
     /** work_mem of the edge's connections, MB. */
     workMemMb: number;
+    /** Connections in each of the edge's two pools (public reads; everything else). */
+    poolSize: number;
   };
   /** Seconds after which a still-locked crawl or draft job is taken to belong to a dead worker and retried. */
   jobRecoverySeconds: number;
@@ -77,6 +80,18 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Connections per edge pool when DB_POOL_SIZE is not set: twice this machine's cores, 4 to 16 (the
+ * PostgreSQL wiki's rule of thumb is cores x 2 plus disks, for the database's cores). Each
+ * connection is a server process: past the cores that run them, more only queue and switch, and
+ * postgres.js pipelines a busy pool's queries instead. Measured with the database on the same 2
+ * cores (npm start's embedded one): 4 connections served 27% more long-tail reads than 16. Set it
+ * to the database server's own figure when that runs elsewhere.
+ */
+export function defaultPoolSize(cores = availableParallelism()): number {
+  return Math.min(16, Math.max(4, 2 * cores));
+}
 
 function int(env: Env, key: string, fallback: number, min: number, max: number): number {
   const raw = env[key];
@@ -154,8 +169,10 @@ export function loadConfig(env: Env): Config {
       statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
       // PostgreSQL's 4 MB default turns a broad search's bitmap lossy at a million listings: every
       // row of a lossy page is rechecked against the query (460 ms to 374 ms with 16 MB for a word
-      // matching 77k listings). The edge holds two pools of 16 connections: 512 MB at the very worst.
+      // matching 77k listings). The edge holds two pools of DB_POOL_SIZE: at most 16 + 16 connections by
+      // default, 512 MB at the very worst.
       workMemMb: int(env, 'DB_WORK_MEM_MB', 16, 1, 2048),
+      poolSize: int(env, 'DB_POOL_SIZE', defaultPoolSize(), 1, 200),
       poolWaitMs: int(env, 'DB_POOL_WAIT_MS', 2000, 100, 60_000),
       retryAfterSeconds: int(env, 'DB_RETRY_AFTER_SECONDS', 2, 1, 300),
       workerStatementTimeoutMs: int(env, 'WORKER_STATEMENT_TIMEOUT_MS', 300_000, 0, 86_400_000),

@@ -75,8 +75,8 @@ export async function listingProfile(sql: Sql, siteId: number, slug: string, sit
       (select coalesce(json_agg(json_build_object('slug', c.slug, 'name', c.name, 'primary', c.id = pc.id,
                 'parent', case when p.id is null then null else json_build_object('slug', p.slug, 'name', p.name) end)
               order by c.id = pc.id desc, c.position, c.name), '[]')
-       from categories c left join categories p on p.id = c.parent_id
-       where c.id = pc.id or c.id in (select lc.category_id from listing_categories lc where lc.listing_id = l.id)) as categories,
+       from (select pc.id union select lc.category_id from listing_categories lc where lc.listing_id = l.id) k (id)
+       join categories c on c.id = k.id left join categories p on p.id = c.parent_id) as categories,
       (select coalesce(json_agg(json_build_object('slug', f.slug, 'name', f.name, 'title', f.title, 'avatar_url', f.avatar_url,
                 'socials', f.socials, 'primary', f.n = 1) order by f.n), '[]')
        from (select fo.slug, fo.name, coalesce(lf.role, fo.title) as title, fo.avatar_url, fo.socials,

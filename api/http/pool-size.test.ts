@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { defaultPoolSize, loadConfig } from '../../core/config.ts';
+import { makeListing } from '../../test/builders.ts';
+import { eventually } from '../../test/eventually.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+
+// DB_POOL_SIZE bounds the connections each of the edge's pools opens: past the database's cores
+// more connections only queue and switch, so the bound is what makes a small machine fast.
+
+const SLUGS = Array.from({ length: 8 }, (_, i) => `pooled-${i}`);
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({
+    env: { CACHE_TTL_SECONDS: '0', DB_POOL_SIZE: '3' },
+    prepare: async (sql, siteId) => {
+      for (const slug of SLUGS) await makeListing(sql, { siteId, slug, name: slug });
+    },
+  });
+}, 60_000);
+afterAll(() => app?.stop());
+
+test('the default is twice the cores, between 4 and 16; DB_POOL_SIZE overrides it', () => {
+  expect([1, 2, 3, 8, 64].map((cores) => defaultPoolSize(cores))).toEqual([4, 4, 6, 16, 16]);
+  expect(loadConfig({}).db.poolSize).toBe(defaultPoolSize());
+  expect(loadConfig({ DB_POOL_SIZE: '40' }).db.poolSize).toBe(40);
+});
+
+test('concurrent public reads share DB_POOL_SIZE connections, and all are answered', async () => {
+  // Every read waits on a lock the test holds: the reads running in the database are the pool's connections.
+  const waiting = async () =>
+    (
+      await app.sql<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
+    )[0]!.n;
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const tx = app.sql.begin(async (sql) => {
+    await sql`lock table listings in access exclusive mode`;
+    locked();
+    await released;
+  });
+  await isLocked;
+  let answers: Promise<Response[]>;
+  try {
+    answers = Promise.all(SLUGS.map((slug) => app.get(`/listings/${slug}`)));
+    expect(await eventually(waiting, (n) => n === 3)).toBe(3);
+    await Bun.sleep(300);
+    expect(await waiting()).toBe(3);
+  } finally {
+    release();
+    await tx;
+  }
+  const res = await answers!;
+  expect(res.map((r) => r.status)).toEqual(SLUGS.map(() => 200));
+  expect(await Promise.all(res.map(async (r) => (await r.json()).slug))).toEqual(SLUGS);
+});
