@@ -88,8 +88,21 @@ const fullCategoryMembers = () => db.sql`
 const storedCategoryMembers = () => db.sql`
   select category_id, listing_id::int, site_id, direct, votes from category_members order by category_id, listing_id`;
 
+/** Live listings per site and primary category: as counted, and as kept (the count plus the moves not yet folded). */
+const fullPrimaryCounts = () => db.sql`
+  select site_id, primary_category_id as category_id, count(*)::int as listings from listings
+  where status = 'live' and primary_category_id is not null group by 1, 2 order by 1, 2`;
+const keptPrimaryCounts = () => db.sql`
+  select site_id, category_id, primary_category_live(site_id, category_id) as listings
+  from (select site_id, category_id from primary_category_counts union select site_id, category_id from primary_category_count_deltas) k
+  where primary_category_live(site_id, category_id) <> 0 order by 1, 2`;
+
 async function expectAgreement() {
+  // Exact between refreshes too: a read adds the moves not yet folded.
+  expect(await keptPrimaryCounts()).toEqual(await fullPrimaryCounts());
   await db.sql`select refresh_directory_views()`;
+  expect(await db.sql`select site_id, category_id, listings from primary_category_counts order by 1, 2`).toEqual(await fullPrimaryCounts());
+  expect((await db.sql`select count(*)::int as n from primary_category_count_deltas`)[0]!.n).toBe(0);
   // One transaction: both read the same now().
   const [full, stored] = await db.sql.begin(async (tx) => [await fullStats(tx as never), await storedStats(tx as never)]);
   expect(stored.length).toBe(full.length);

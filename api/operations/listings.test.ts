@@ -231,6 +231,20 @@ describe('get_alternatives', () => {
     expect((await app.json('/listings/acme-crm/alternatives?page=9')).body).toMatchObject({ items: [], total: 5 });
   });
 
+  test('total counts the category as it is now, before any refresh', async () => {
+    await app.sql`update listings set status = 'hidden' where slug = 'crm-three'`;
+    try {
+      // Another page size each time: a URL not read before, so not an answer cached earlier.
+      expect((await app.json('/listings/acme-crm/alternatives?per_page=19')).body).toMatchObject({ total: 4 });
+      await app.sql`update listings set primary_category_id = (select primary_category_id from listings where slug = 'acme-crm') where slug = 'not-approved'`;
+      expect((await app.json('/listings/acme-crm/alternatives?per_page=18')).body).toMatchObject({ total: 5 });
+    } finally {
+      await app.sql`update listings set status = 'live' where slug = 'crm-three'`;
+      await app.sql`update listings set primary_category_id = (select primary_category_id from listings where slug = 'alt-high') where slug = 'not-approved'`;
+    }
+    expect((await app.json('/listings/acme-crm/alternatives?per_page=17')).body).toMatchObject({ total: 5 });
+  });
+
   test('a listing without approved alternatives lists its category', async () => {
     const { body } = await app.json('/listings/crm-two/alternatives');
     expect(body.items.map((i: any) => [i.slug, i.approved])).toEqual([
