@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { makeListing } from '../../test/builders.ts';
 import { eventually } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
 
 // A client that gives up (a timeout, a closed tab, an agent moving on) must not leave its read
 // running in PostgreSQL until the statement timeout: at a million listings, abandoned searches
@@ -18,30 +19,8 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 /** Reads of the listing waiting on the lock the test holds. */
-const waiting = async () =>
-  (
-    await app.sql<{ n: number }[]>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
-  )[0]!.n;
-
-/** Holds an exclusive lock on listings until the returned function is called. */
-async function holdListings(): Promise<() => Promise<void>> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const tx = app.sql.begin(async (sql) => {
-    await sql`lock table listings in access exclusive mode`;
-    locked();
-    await released;
-  });
-  await isLocked;
-  return async () => {
-    release();
-    await tx;
-  };
-}
+const waiting = () => waitingOnLocks(app.sql);
+const holdListings = () => holdTable(app.sql, 'listings');
 
 test('a read whose client has gone is cancelled in the database; the service answers the next one', async () => {
   const release = await holdListings();

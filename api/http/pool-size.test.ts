@@ -3,6 +3,7 @@ import { defaultPoolSize, loadConfig } from '../../core/config.ts';
 import { makeListing } from '../../test/builders.ts';
 import { eventually } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
 
 // DB_POOL_SIZE bounds the connections each of the edge's pools opens: past the database's cores
 // more connections only queue and switch, so the bound is what makes a small machine fast.
@@ -27,22 +28,8 @@ test('the default is twice the cores, between 4 and 16; DB_POOL_SIZE overrides i
 
 test('concurrent public reads share DB_POOL_SIZE connections, and all are answered', async () => {
   // Every read waits on a lock the test holds: the reads running in the database are the pool's connections.
-  const waiting = async () =>
-    (
-      await app.sql<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
-    )[0]!.n;
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const tx = app.sql.begin(async (sql) => {
-    await sql`lock table listings in access exclusive mode`;
-    locked();
-    await released;
-  });
-  await isLocked;
+  const waiting = () => waitingOnLocks(app.sql);
+  const release = await holdTable(app.sql, 'listings');
   let answers: Promise<Response[]>;
   try {
     answers = Promise.all(SLUGS.map((slug) => app.get(`/listings/${slug}`)));
@@ -50,8 +37,7 @@ test('concurrent public reads share DB_POOL_SIZE connections, and all are answer
     await Bun.sleep(300);
     expect(await waiting()).toBe(3);
   } finally {
-    release();
-    await tx;
+    await release();
   }
   const res = await answers!;
   expect(res.map((r) => r.status)).toEqual(SLUGS.map(() => 200));

@@ -4,6 +4,7 @@ import { connect as tcp } from 'node:net';
 import { join } from 'node:path';
 import { freshDatabase } from '../db.ts';
 import { freePort } from '../ports.ts';
+import { holdTable } from '../table-lock.ts';
 
 // Issue 9 item 2: SIGTERM drains. An edge process (`bun api/main.ts`) stops listening at once, so
 // new connections are refused, while every request already in flight completes with its full
@@ -73,21 +74,8 @@ const refused = () =>
 
 test('SIGTERM: requests in flight finish with full responses, new connections are refused, exit 0', async () => {
   const IN_FLIGHT = 12;
-  let release!: () => void;
-  const released = new Promise<void>((r) => {
-    release = r;
-  });
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => {
-    locked = r;
-  });
   // Hold an exclusive lock on categories: every list_categories request waits in the database.
-  const holder = db.sql.begin(async (tx) => {
-    await tx`lock table categories in access exclusive mode`;
-    locked();
-    await released;
-  });
-  await isLocked;
+  const release = await holdTable(db.sql, 'categories');
   const requests = Array.from({ length: IN_FLIGHT }, (_, i) =>
     fetch(`${base}/api/v1/categories`, { headers: { connection: 'close', 'x-request-id': `drain-${i}` } }).then(
       async (r) => ({ status: r.status, body: await r.text() }),
@@ -114,8 +102,7 @@ test('SIGTERM: requests in flight finish with full responses, new connections ar
   }
   expect(closed).toBe(true);
   expect(edge!.exitCode).toBeNull(); // still draining
-  release();
-  await holder;
+  await release();
   const answers = await Promise.all(requests);
   for (const a of answers) {
     expect(a.status).toBe(200);
