@@ -20,6 +20,8 @@ beforeAll(async () => {
     'notion',
     'reconciliation',
     'bookkeeping',
+    'привет',
+    'приветствие',
   ];
   await db.sql`insert into search_words ${db.sql(words.map((word) => ({ word, listings: 1 })))} on conflict do nothing`;
   await db.sql`insert into search_lexemes (lexeme, listings) select word, listings from search_words on conflict do nothing`;
@@ -52,6 +54,12 @@ test('a swap, a letter missing, a letter added', async () => {
 test('an unknown long word with two typos and nothing one edit away is still corrected', async () => {
   // Two letters missing: no spelling one deletion away from both, so only the trigram walk finds it.
   expect(await corrections('reconcilaton')).toContain('reconciliation');
+});
+
+test('a prefix is spelled out as the known words it stands for, in any script', async () => {
+  const matched = async (q: string) => (await db.sql<{ matched: string }[]>`select matched::text from typo_tsqueries(${q})`)[0]!.matched;
+  expect(await matched('vexi')).toContain("'vexilaaa' | 'vexilabb'");
+  expect(await matched('прив')).toContain("'привет' | 'приветствие'");
 });
 
 test('with cached generic plans, correction reads the word and lexeme indexes, never every row', async () => {

@@ -63,11 +63,12 @@ begin
     -- skips through a common term's postings using a rare one, which it cannot do for a prefix.
     alt_matched := alt;
     if length(term) >= 3 then
-      -- The prefix as a byte range (the pattern index's order), so a cached generic plan still
-      -- reads the index; which 41 come first does not matter, only whether there are more than 40.
+      -- The prefix as a range in the pattern index's (byte) order, up to the term with its last
+      -- letter's successor, so a cached generic plan still reads the index; which 41 come first
+      -- does not matter, only whether there are more than 40.
       select array_agg(lexeme) into known
       from (select lexeme from search_lexemes
-            where lexeme ~>=~ term and lexeme ~<~ (term || chr(1114111)) and starts_with(lexeme, term)
+            where lexeme ~>=~ term and lexeme ~<~ (left(term, -1) || chr(ascii(right(term, 1)) + 1)) and starts_with(lexeme, term)
             order by lexeme using ~<~ limit 41) x;
       -- None known (a misspelling, or a word added since the last refresh): the prefix itself.
       if cardinality(known) between 1 and 40 then
