@@ -64,8 +64,9 @@ const TIERS = (sql: Sql) =>
       b as (select m.name, m.score from m order by m.name desc, m.score desc offset (select k.k from k) - 1 limit 1),
       a as materialized (select m.* from m where not exists (select from b) or (m.name, m.score) > (select b.name, b.score from b)),
       t as materialized (select m.* from m join b on m.name = b.name and m.score = b.score),
-      walk as (select (select count(*) from t)::float8 ^ 2 * 10 >= (select k.k from k)::float8 * coalesce((
-                 select c.listings from listing_counts c where c.site_id = (select k.site from k) and c.status = 'live'), 0) as chosen)`);
+      -- At least one live listing counted, so an empty tie never walks (before a first refresh).
+      walk as (select (select count(*) from t)::float8 ^ 2 * 10 >= (select k.k from k)::float8 * greatest(coalesce((
+                 select c.listings from listing_counts c where c.site_id = (select k.site from k) and c.status = 'live'), 0), 1) as chosen)`);
 const votesOf = (t: string) => `coalesce((select s.votes from listing_stats s where s.listing_id = ${t}.id), 0)`;
 const WALKED = (sql: Sql) =>
   sql.unsafe(`select x.id from (
