@@ -49,6 +49,14 @@ const STAT = { votes: 's.votes', trending: 's.trend_log', most_viewed: 's.views'
 const NONE = { votes: '0', trending: "'-infinity'::float8", most_viewed: '0', most_followed: '0' } as const;
 
 /**
+ * A counter of one row of table alias t, looked up by primary key: a handful of index probes for
+ * the usual few hundred matches, where a join would hash all of listing_stats.
+ */
+const counterOf = (col: keyof typeof STAT, t: string) => `coalesce((select ${STAT[col]} from listing_stats s where s.listing_id = ${t}.id), ${NONE[col]})`;
+/** Newest: most recently launched first; never-launched (upcoming) ones by most recently added. */
+const newestOf = (t: string) => `${t}.launched_at desc nulls last, ${t}.id desc`;
+
+/**
  * Relevance among many live matches (m): the tie at the page's end can be most of them (every
  * listing whose tagline has a broad word once scores the same), and looking up each one's votes
  * was a third of such a search. So b is the k-th best (name, score), a the matches above it, t those
@@ -67,12 +75,11 @@ const TIERS = (sql: Sql) =>
       -- At least one live listing counted, so an empty tie never walks (before a first refresh).
       walk as (select (select count(*) from t)::float8 ^ 2 * 10 >= (select k.k from k)::float8 * greatest(coalesce((
                  select c.listings from listing_counts c where c.site_id = (select k.site from k) and c.status = 'live'), 0), 1) as chosen)`);
-const votesOf = (t: string) => `coalesce((select s.votes from listing_stats s where s.listing_id = ${t}.id), 0)`;
 const WALKED = (sql: Sql) =>
   sql.unsafe(`select x.id from (
-        select a.id, a.name, a.score, ${votesOf('a')} as votes, a.launched_at from a
+        select a.id, a.name, a.score, ${counterOf('votes', 'a')} as votes, a.launched_at from a
         union all
-        select t.id, t.name, t.score, ${votesOf('t')}, t.launched_at from t
+        select t.id, t.name, t.score, ${counterOf('votes', 't')}, t.launched_at from t
         where not (select walk.chosen from walk) or t.id in (select d.listing_id from listing_stats_dirty d)
         union all
         select w.id, b.name, b.score, w.votes, w.launched_at from b, (
@@ -83,7 +90,7 @@ const WALKED = (sql: Sql) =>
             and s.listing_id not in (select d.listing_id from listing_stats_dirty d)
           order by s.votes desc, s.launched_at desc nulls last, s.listing_id desc
           limit (select k.k from k) - (select count(*) from a)) w
-      ) x order by x.name desc, x.score desc, x.votes desc, x.launched_at desc nulls last, x.id desc`);
+      ) x order by x.name desc, x.score desc, x.votes desc, ${newestOf('x')}`);
 
 /**
  * Picks the page of ids with the filters and ranking in SQL, and counts the matches.
@@ -133,8 +140,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
       select c.id from categories c where c.slug = ${f.category ?? ''}
       union select ch.id from categories ch join categories p on p.id = ch.parent_id where p.slug = ${f.category ?? ''})`;
 
-  // Newest: most recently launched first; never-launched (upcoming) ones by most recently added.
-  const newest = (t: string) => sql`${sql.unsafe(t)}.launched_at desc nulls last, ${sql.unsafe(t)}.id desc`;
+  const newest = (t: string) => sql.unsafe(newestOf(t));
 
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (q && !/[\p{L}\p{N}]/u.test(q)) return { ids: [], total: 0 };
@@ -147,10 +153,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     // name: 2 = the name is q, 1 = it starts with q, 0 = neither (lower() runs twice only on prefixes).
     const match = (byName: boolean) => sql`l.id, l.launched_at, ${score(byName)} as score,
       case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 2 else 1 end else 0 end as name`;
-    // A counter of one match, looked up by primary key: a handful of index probes for the usual few
-    // hundred matches, where a join would hash all of listing_stats.
-    const counter = (col: keyof typeof STAT, t: string) =>
-      sql`coalesce((select ${sql.unsafe(STAT[col])} from listing_stats s where s.listing_id = ${sql.unsafe(t)}.id), ${sql.unsafe(NONE[col])})`;
+    const counter = (col: keyof typeof STAT, t: string) => sql.unsafe(counterOf(col, t));
     const K = offset + perPage;
     const ordered =
       f.sort === 'relevance'
