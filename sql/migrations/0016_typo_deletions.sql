@@ -44,7 +44,7 @@ declare
   alt_matched tsquery;
   known text[];
   w text;
-  found_near boolean;
+  near text[];
   has_content boolean;
 begin
   select array_agg(t order by ord) into terms from (
@@ -77,8 +77,7 @@ begin
       end if;
     end if;
     if length(term) >= 4 then
-      found_near := false;
-      for w in
+      near := array(
         -- Known words sharing a deletion with the term, within one edit (two from 7 letters); the 6
         -- nearest by trigram distance, ties by spelling.
         select c.word from (
@@ -93,23 +92,18 @@ begin
         select s.word from search_words s
         where s.word <> term and s.word = any(array(
           select overlay(term placing substr(term, i + 1, 1) || substr(term, i, 1) from i for 2)
-          from generate_series(1, length(term) - 1) i))
-      loop
-        found_near := true;
+          from generate_series(1, length(term) - 1) i)));
+      -- An unknown long word with nothing one edit away may carry two typos: the 6 nearest known
+      -- words by trigram distance (a kNN walk of the GiST index) within two edits.
+      if cardinality(near) = 0 and length(term) >= 7 and not exists (select from search_words s where s.word = term) then
+        near := array(
+          select c.word from (select word from search_words order by word <-> term, word limit 6) c
+          where c.word <> term and levenshtein(c.word, term) <= 2);
+      end if;
+      foreach w in array near loop
         alt := alt || to_tsquery('simple', quote_literal(w)) || plainto_tsquery('english', w);
         alt_matched := alt_matched || to_tsquery('simple', quote_literal(w)) || plainto_tsquery('english', w);
       end loop;
-      -- An unknown long word with nothing one edit away may carry two typos: the 6 nearest known
-      -- words by trigram distance (a kNN walk of the GiST index) within two edits.
-      if not found_near and length(term) >= 7 and not exists (select from search_words s where s.word = term) then
-        for w in
-          select c.word from (select word from search_words order by word <-> term, word limit 6) c
-          where c.word <> term and levenshtein(c.word, term) <= 2
-        loop
-          alt := alt || to_tsquery('simple', quote_literal(w)) || plainto_tsquery('english', w);
-          alt_matched := alt_matched || to_tsquery('simple', quote_literal(w)) || plainto_tsquery('english', w);
-        end loop;
-      end if;
     end if;
     ranked := case when ranked is null then alt else ranked && alt end;
     matched := case when matched is null then alt_matched else matched && alt_matched end;
