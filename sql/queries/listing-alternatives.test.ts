@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { freshDatabase } from '../../test/db.ts';
+import { makeCategory, makeUsers } from '../../test/builders.ts';
+import { ensureSite } from '../site.ts';
+import { listingAlternativeIds } from './listing-alternatives.ts';
+
+// A listing's alternatives from its category are read one of two ways: by walking listing_stats in
+// votes order (a large category, a first page) or by reading the category whole (a small category,
+// a deep page). Both must give the order of looking up every member's counters, whatever has
+// changed since the last refresh.
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let siteId: number;
+const BIG = 40; // the category of "me"
+const OTHERS = 200; // listings of another category: the directory is large beside the category
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
+  const [a, b] = [await makeCategory(db.sql, { slug: 'alpha' }), await makeCategory(db.sql, { slug: 'beta' })];
+  const users = (await makeUsers(db.sql, 6)).map((u) => Number(u.id));
+  await db.sql`
+    with c as (insert into companies (name, domain, website_url)
+               select 'Co ' || i, 'co' || i || '.test', 'https://co' || i || '.test' from generate_series(1, ${BIG + OTHERS}) i
+               returning id, domain)
+    insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, launch_week, primary_category_id)
+    select ${siteId}, c.id, 'l-' || n, 'Item ' || n, 'https://' || c.domain, c.domain, 'live',
+           case when n % 11 = 0 then null else timestamptz '2026-01-01' + (n % 5) * interval '1 day' end, date '2025-12-29',
+           case when n <= ${BIG} then ${a.id}::int else ${b.id}::int end
+    from c cross join lateral (select substring(c.domain from 'co(\\d+)')::int as n) x`;
+  // Votes: 0 to 5 per listing, many equal; launch times repeat, so ids break some ties.
+  await db.sql`
+    insert into votes (listing_id, user_id)
+    select l.id, u from listings l cross join unnest(${users}::bigint[]) with ordinality as v(u, k)
+    where l.site_id = ${siteId} and k <= (l.id * 7919) % 6`;
+  // Approved alternatives of l-1: one in its category (left out of the category's part), one not.
+  await db.sql`
+    insert into listing_alternatives (listing_id, alternative_id, approved)
+    select m.id, o.id, true from listings m, listings o where m.slug = 'l-1' and o.slug in ('l-2', 'l-100')`;
+  await db.sql`select refresh_directory_views()`;
+  // Since the refresh: a listing moved into the category, one taken down, a new one (no counters
+  // until the next refresh), and votes.
+  await db.sql`update listings set primary_category_id = ${a.id} where slug = 'l-150'`;
+  await db.sql`update listings set status = 'hidden' where slug = 'l-7'`;
+  await db.sql`
+    with c as (insert into companies (name, domain, website_url) values ('New', 'new.test', 'https://new.test') returning id)
+    insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, launch_week, primary_category_id)
+    select ${siteId}, c.id, 'new-one', 'New one', 'https://new.test', 'new.test', 'live', now(), date '2025-12-29', ${a.id} from c`;
+  await db.sql`insert into votes (listing_id, user_id) select l.id, ${users[5]!} from listings l where l.slug in ('l-3', 'l-4') on conflict do nothing`;
+}, 60_000);
+afterAll(() => db.drop());
+
+/** The category's part in full: live members with counters, by votes, launch time, id. */
+const expected = async () =>
+  (
+    await db.sql<{ slug: string }[]>`
+      select l.slug from listings l join listing_stats s on s.listing_id = l.id and s.live
+      where l.site_id = ${siteId} and l.status = 'live' and l.primary_category_id = (select id from categories where slug = 'alpha')
+        and l.slug not in ('l-1', 'l-2')
+      order by s.votes desc, s.launched_at desc nulls last, s.listing_id desc`
+  ).map((r) => r.slug);
+
+const slugsOf = async (ids: number[]) => {
+  const rows = await db.sql<{ id: number; slug: string }[]>`select id::int, slug from listings where id = any(${ids}::bigint[])`;
+  return ids.map((id) => rows.find((r) => r.id === id)!.slug);
+};
+
+test('the category is large beside its pages and small beside deep ones: both ways are taken', async () => {
+  // Walked while (offset + page) x live listings <= members squared: 6 x 240 against 40 x 40 here.
+  const [{ live, members }] = await db.sql<{ live: number; members: number }[]>`
+    select (select listings from listing_counts where site_id = ${siteId} and status = 'live')::int as live,
+           primary_category_live(${siteId}, (select id from categories where slug = 'alpha')) as members`;
+  expect(members ** 2).toBeGreaterThanOrEqual(6 * live);
+  expect(members ** 2).toBeLessThan(20 * live);
+});
+
+test.each([1, 3, 6, 20, 100])('every page follows the looked-up order (per_page %i)', async (perPage) => {
+  const all = await expected();
+  expect(all).toContain('l-150');
+  expect(all).not.toContain('l-7');
+  const got: string[] = [];
+  for (let page = 1; page <= 60; page++) {
+    const found = await listingAlternativeIds(db.sql, siteId, 'l-1', page, perPage);
+    const ids = found!.items.map((i) => i.id);
+    if (!ids.length) break;
+    got.push(...(await slugsOf(ids)));
+  }
+  // The approved ones first, then the category.
+  expect(got.slice(0, 2).sort()).toEqual(['l-100', 'l-2']);
+  expect(got.slice(2)).toEqual(all);
+});
