@@ -88,7 +88,9 @@ export async function categoryBySlug(sql: Sql, siteId: number, slug: string): Pr
  * One page of the live listings in a category or its subcategories, most voted first (then the
  * latest launch, then id, so pages are stable), plus how many there are in all. category_members
  * holds each category's page in this order (as of the last refresh); a listing no longer live is
- * left out at once.
+ * left out at once. The page's bounds are sub-selects, not bound values: a custom plan costs a bound
+ * LIMIT exactly and a generic plan at a guess, so they never met and every call was planned anew;
+ * the walk of category_members_page is the plan either way.
  */
 export async function categoryListingIds(sql: Sql, siteId: number, categoryId: number, page: number, perPage: number) {
   const [row] = await sql<{ total: number; ids: number[] }[]>`
@@ -96,6 +98,6 @@ export async function categoryListingIds(sql: Sql, siteId: number, categoryId: n
            array(select m.listing_id::int from category_members m
                  where m.site_id = ${siteId} and m.category_id = ${categoryId} and ${isLive(sql, sql`m.listing_id`)}
                  order by m.votes desc, m.launched_at desc nulls last, m.listing_id
-                 limit ${perPage} offset ${offsetOf(page, perPage)}) as ids`;
+                 limit (select ${perPage}::int) offset (select ${offsetOf(page, perPage)}::int)) as ids`;
   return row;
 }
