@@ -1,5 +1,5 @@
 import type { Sql } from '../db.ts';
-import { offsetOf } from './summaries.ts';
+import { offsetOf, pageBounds } from './summaries.ts';
 
 export interface UpdateRow {
   id: number;
@@ -15,7 +15,7 @@ export interface UpdateRow {
  * latest-updates page and the feeds). No total: no reader shows one, and counting every update of
  * every live listing grew with the updates ever posted. One row past the page says whether there is
  * more. Site-wide, the page walks listing_updates_newest (migration 0017) and stops at its end; for
- * one listing, listing_updates_listing.
+ * one listing, listing_updates_listing. The bounds are written into the statement (pageBounds).
  */
 export async function latestUpdates(sql: Sql, siteId: number, page: number, perPage: number, listingSlug?: string) {
   const rows = await sql<UpdateRow[]>`
@@ -24,6 +24,6 @@ export async function latestUpdates(sql: Sql, siteId: number, page: number, perP
     from listing_updates u join listings l on l.id = u.listing_id
     where l.site_id = ${siteId} and l.status = 'live' ${listingSlug ? sql`and l.slug = ${listingSlug}` : sql``}
     order by u.created_at desc, u.id desc
-    limit ${perPage + 1} offset ${offsetOf(page, perPage)}`;
+    ${pageBounds(sql, perPage + 1, offsetOf(page, perPage))}`;
   return { items: rows.slice(0, perPage), page, per_page: perPage, has_more: rows.length > perPage };
 }
