@@ -45,15 +45,22 @@ export async function listingSummaries(sql: Sql, ids: (number | bigint | string)
   return rows;
 }
 
+/** A whole number written into a statement's text rather than bound (see pageBounds). */
+export function literalInt(sql: Sql, n: number) {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a whole number: ${n}`);
+  return sql.unsafe(String(n));
+}
+
 /**
  * LIMIT and OFFSET written into a statement as numbers, for a statement whose plan is a walk that
  * only a known small limit justifies. Bound, they are costed exactly in a custom plan and at a tenth
  * of the rows in a generic one, so PostgreSQL plans such a statement anew on every call; written in,
- * the plan is cached per page shape (a handful: most reads are of a first page).
+ * the plan is cached per page shape (a handful: most reads are of a first page). Any other bound
+ * value the custom plans see better than a generic one (a site id) does the same, so such a
+ * statement writes those in as well (literalInt), leaving nothing to plan for.
  */
 export function pageBounds(sql: Sql, limit: number, offset: number) {
-  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(offset) || limit < 0 || offset < 0) throw new Error(`bad page bounds ${limit}, ${offset}`);
-  return sql.unsafe(offset > 0 ? `limit ${limit} offset ${offset}` : `limit ${limit}`);
+  return offset > 0 ? sql`limit ${literalInt(sql, limit)} offset ${literalInt(sql, offset)}` : sql`limit ${literalInt(sql, limit)}`;
 }
 
 /** Paging arithmetic shared by every list operation. */
