@@ -21,17 +21,25 @@ import { offsetOf } from './summaries.ts';
  * the listing itself and the approved ones of the category: no longer counted from the listings.
  */
 export async function listingAlternativeIds(sql: Sql, siteId: number, slug: string, page: number, perPage: number) {
-  const [me] = await sql<{ id: string; primary_category_id: number | null; category_id: number | null }[]>`
+  // The listing and its approved alternatives in one round trip (ids and primary categories in order).
+  const [me] = await sql<
+    { id: string; primary_category_id: number | null; category_id: number | null; approved_ids: string[]; approved_categories: (number | null)[] }[]
+  >`
     select l.id, l.primary_category_id, coalesce(l.primary_category_id,
-      (select lc.category_id from listing_categories lc where lc.listing_id = l.id and lc.is_primary)) as category_id
-    from listings l where l.site_id = ${siteId} and l.slug = ${slug} and l.status = 'live'`;
+      (select lc.category_id from listing_categories lc where lc.listing_id = l.id and lc.is_primary)) as category_id,
+      coalesce(x.ids, '{}') as approved_ids, coalesce(x.categories, '{}') as approved_categories
+    from listings l
+    left join lateral (
+      select array_agg(o.id order by o.ord) as ids, array_agg(o.primary_category_id order by o.ord) as categories
+      from (select v.id, v.primary_category_id,
+                   row_number() over (order by coalesce(s.votes, 0) desc, v.launched_at desc nulls last, v.id desc) as ord
+            from listing_alternatives a
+            join listings v on v.id = a.alternative_id
+            left join listing_stats s on s.listing_id = v.id
+            where a.listing_id = l.id and a.approved and v.site_id = l.site_id and v.status = 'live') o) x on true
+    where l.site_id = ${siteId} and l.slug = ${slug} and l.status = 'live'`;
   if (!me) return null;
-  const approvedRows = await sql<{ id: string; primary_category_id: number | null }[]>`
-      select l.id, l.primary_category_id from listing_alternatives a
-      join listings l on l.id = a.alternative_id
-      left join listing_stats s on s.listing_id = l.id
-      where a.listing_id = ${me.id} and a.approved and l.site_id = ${siteId} and l.status = 'live'
-      order by coalesce(s.votes, 0) desc, l.launched_at desc nulls last, l.id desc`;
+  const approvedRows = me.approved_ids.map((id, i) => ({ id, primary_category_id: me.approved_categories[i] ?? null }));
   const approved = approvedRows.map((r) => Number(r.id));
   const offset = offsetOf(page, perPage);
   const items = approved.slice(offset, offset + perPage).map((id) => ({ id, approved: true }));
