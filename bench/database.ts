@@ -27,7 +27,10 @@ export async function benchDatabase(target: number) {
   if (n < target) {
     console.log(`filling the bench database: ${target - n} synthetic listings...`);
     const t = Date.now();
-    await seedSynthetic(sql, site.id, target - n);
+    // One line per step: a million listings take tens of minutes, and the README promises progress.
+    await seedSynthetic(sql, site.id, target - n, (done, total, step) =>
+      console.log(`  [${done}/${total}] ${step} (${((Date.now() - t) / 1000).toFixed(0)} s)`),
+    );
     console.log(`  done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
   return { url, sql, siteId: site.id, stop };
