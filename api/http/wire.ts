@@ -102,15 +102,16 @@ const encodedByEtag = new LRUCache<string, Remembered>({
 /** What the remembered encodings hold now, bytes. */
 export const encodedBytes = () => encodedByEtag.calculatedSize;
 
-function encode(body: Uint8Array, enc: Encoding, etag: string | null): Uint8Array {
+/**
+ * A body encoded for this sending. `seen` is what finishResponse found remembered for its ETag: at
+ * the fast level, since one at the kept level is answered as it is and never reaches here.
+ */
+function encode(body: Uint8Array, enc: Encoding, etag: string | null, seen: Remembered | undefined): Uint8Array {
   if (!etag) return compress(body, enc, COMPRESSION_LEVELS[enc].once);
-  const key = `${enc}:${etag}`;
-  const seen = encodedByEtag.get(key);
-  if (seen?.kept) return seen.bytes;
   // Sent before: worth the kept level now. Not yet: the fast level, remembered as such.
   const kept = seen !== undefined;
   const out = compress(body, enc, kept ? COMPRESSION_LEVELS[enc].kept : COMPRESSION_LEVELS[enc].once);
-  if (out.byteLength <= MAX_REMEMBERED_BYTES) encodedByEtag.set(key, { bytes: out, kept });
+  if (out.byteLength <= MAX_REMEMBERED_BYTES) encodedByEtag.set(`${enc}:${etag}`, { bytes: out, kept });
   return out;
 }
 
@@ -223,7 +224,7 @@ export async function finishResponse(request: Request, response: Response, alway
       const bytes = new Uint8Array(await (body !== undefined ? new Response(body) : response).arrayBuffer());
       body = bytes;
       if (bytes.byteLength >= MIN_COMPRESS_BYTES) {
-        body = encode(bytes, enc, etag) as Uint8Array<ArrayBuffer>;
+        body = encode(bytes, enc, etag, remembered) as Uint8Array<ArrayBuffer>;
         headers.set('content-encoding', enc);
         headers.delete('content-length');
         if (etag) headers.set('etag', encodedEtag(etag, enc));
