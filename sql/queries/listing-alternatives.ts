@@ -39,8 +39,7 @@ export async function listingAlternativeIds(sql: Sql, siteId: number, slug: stri
             where a.listing_id = l.id and a.approved and v.site_id = l.site_id and v.status = 'live') o) x on true
     where l.site_id = ${siteId} and l.slug = ${slug} and l.status = 'live'`;
   if (!me) return null;
-  const approvedRows = me.approved_ids.map((id, i) => ({ id, primary_category_id: me.approved_categories[i] ?? null }));
-  const approved = approvedRows.map((r) => Number(r.id));
+  const approved = me.approved_ids.map(Number);
   const offset = offsetOf(page, perPage);
   const items = approved.slice(offset, offset + perPage).map((id) => ({ id, approved: true }));
   if (me.category_id === null) return { total: approved.length, items };
@@ -78,7 +77,7 @@ export async function listingAlternativeIds(sql: Sql, siteId: number, slug: stri
   // The category's count holds the listing itself and its approved alternatives when their own
   // column names the category (the group leaves them out); a listing whose category comes only from
   // its primary tag is not in the count.
-  const inCount = [me, ...approvedRows].filter((r) => r.primary_category_id === me.category_id).length;
+  const inCount = [me.primary_category_id, ...me.approved_categories].filter((c) => c === me.category_id).length;
   const others = row.in_category - inCount;
   return { total: approved.length + others, items };
 }
