@@ -10,6 +10,7 @@ import { freshDatabase } from '../../test/db.ts';
 import { defineOperation, type Operation, type OperationContext, type Principal } from '../registry/operation.ts';
 import { buildOpenApi } from '../openapi/document.ts';
 import { callTool, toolSpecOf, validateArguments } from '../mcp/tools.ts';
+import { INSTRUCTIONS } from '../mcp/mount.ts';
 import { createCache } from './cache.ts';
 import { execute, type Executed } from './execute.ts';
 import { idempotencyHeaders, parseIdempotencyHeader } from './idempotency.ts';
@@ -336,7 +337,9 @@ describe('Idempotency-Key on MCP and in the documents', () => {
 
   test('tools of idempotent operations take idempotency_key, which is not operation input', () => {
     expect((spec.inputSchema as any).properties.idempotency_key).toMatchObject({ type: 'string', maxLength: 255 });
-    expect((spec.inputSchema as any).properties.idempotency_key.description).toContain('a retry with the same key and arguments returns the first result');
+    expect((spec.inputSchema as any).properties.idempotency_key.description).toMatch(/a retry with the same key and arguments returns the first result/i);
+    // The instructions every client gets at initialize say what a key is, once for all write tools.
+    expect(INSTRUCTIONS).toContain('idempotency_key: any unique string');
     expect(validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: 'k' })).toEqual({ thing: 'a', note: 'n' });
     try {
       validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: '' });

@@ -80,6 +80,14 @@ const inputRules: Rules = {
  */
 export const firstSentence = (text: string) => /^.*?(?<!\b(?:e\.g|i\.e|www))[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
 
+/** Whether `p` only names values of the one type `q` admits whole: `{const: "", type: "string"}` beside `{type: "string"}`. */
+const isConstantOf = (p: JsonSchema, q: JsonSchema) =>
+  ('const' in p || 'enum' in p) &&
+  typeof p.type === 'string' &&
+  Object.keys(p).every((k) => k === 'const' || k === 'enum' || k === 'type') &&
+  bareTypes(q)?.length === 1 &&
+  q.type === p.type;
+
 /** A union with null as one schema: `{type: [T, "null"]}` (its keywords apply to T's values only, so null still passes). */
 function mergeNull(rest: JsonSchema, parts: JsonSchema[]): JsonSchema | null {
   const nonNull = parts.filter((p) => !(bareTypes(p)?.length === 1 && p.type === 'null'));
@@ -96,13 +104,18 @@ function simplify(node: unknown, rules: Rules, depth = 0): unknown {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) {
     if (rules.drops(k, depth)) continue;
+    // The bound TypeBox ids carry to stay exact in JavaScript: no value a caller sends comes near it.
+    if (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
     if (k === 'properties' && isPlainObject(v)) {
       if (depth >= rules.maxDepth) continue;
       const below = (p: string) => (rules.itemsAsRoot && depth === 0 && p === 'items' ? 0 : depth + 1);
       out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, simplify(s, rules, below(p))]));
     } else if (k === 'items') {
       // An array's items stand at the array's own level: a list of summaries shows the summary.
-      out[k] = simplify(v, rules, depth);
+      const items = simplify(v, rules, depth);
+      // Past the levels shown, "an array of objects" says no more than "an array" (the result carries them).
+      if (depth >= rules.maxDepth && isPlainObject(items) && bareTypes(items)?.join() === 'object') continue;
+      out[k] = items;
     } else if (k === 'patternProperties' || k === 'additionalProperties') {
       if (depth >= rules.maxDepth && isPlainObject(v) && !bareTypes(v)) continue;
       out[k] = simplify(v, rules, depth + 1);
@@ -111,8 +124,11 @@ function simplify(node: unknown, rules: Rules, depth = 0): unknown {
   }
   if (Array.isArray(out.anyOf)) {
     // Nested unions flatten; a union of constants is an enum; a union of bare types is a type list.
-    const parts = (out.anyOf as JsonSchema[]).flatMap((p) => (Object.keys(p).length === 1 && Array.isArray(p.anyOf) ? (p.anyOf as JsonSchema[]) : [p]));
+    const flat = (out.anyOf as JsonSchema[]).flatMap((p) => (Object.keys(p).length === 1 && Array.isArray(p.anyOf) ? (p.anyOf as JsonSchema[]) : [p]));
+    // A constant a bare type already admits adds nothing (`""` beside a URL once its format is gone).
+    const parts = flat.filter((p, i) => !flat.some((q, j) => j !== i && isConstantOf(p, q)));
     const rest = Object.fromEntries(Object.entries(out).filter(([k]) => k !== 'anyOf'));
+    if (parts.length === 1) return { ...rest, ...parts[0] };
     if (parts.every((p) => 'const' in p && Object.keys(p).every((k) => k === 'const' || k === 'type'))) {
       const types = [...new Set(parts.map((p) => p.type).filter(Boolean))];
       return { ...rest, ...(types.length === 1 ? { type: types[0] } : {}), enum: parts.map((p) => p.const) };

@@ -33,6 +33,8 @@ export const INSTRUCTIONS = [
   'with the same name, the same inputs and the same JSON result (also given as structuredContent).',
   'Read tools need no sign-in. Tools that change or read your own data (drafts, listings, claims, orders)',
   'need a bearer token (OAuth access token or API key) with the scope the tool names.',
+  'Tools that change data take an optional idempotency_key: any unique string (a UUID, say); a retry with',
+  'the same key and arguments returns the first result instead of acting twice.',
   'Errors come back as tool results with isError and an RFC 9457 problem; for invalid arguments its',
   '`errors` list names each offending field.',
 ].join(' ');

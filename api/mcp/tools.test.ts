@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import type { DomainError } from '../../core/errors/index.ts';
 import { defineOperation } from '../registry/operation.ts';
 import { Paging, Slug } from '../registry/schemas.ts';
-import { compactInputSchema } from './compact-schema.ts';
+import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 import { inputSchemaOf, toolSpecOf, toolSpecsOf, validateArguments } from './tools.ts';
 
 // An operation with inputs in all three places, so the merge and the split are both exercised
@@ -74,7 +74,14 @@ describe('tool input schema', () => {
     expect(spec.description).toBe('Changes a thing.');
     const scoped = toolSpecOf(defineOperation({ ...op, name: 'y', scope: 'listings:write' }));
     expect(scoped.description).toBe('Changes a thing. Needs the listings:write scope.');
-    expect(spec.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    // idempotentHint defaults to false in MCP, so a PATCH leaves it out; a PUT or DELETE says it.
+    expect(spec.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(toolSpecOf(defineOperation({ ...op, name: 'z', method: 'DELETE' })).annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(spec.outputSchema).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
   });
 });
@@ -110,6 +117,108 @@ describe('tools/list economy', () => {
     const [a, b] = toolSpecsOf([reading('a', 'GET', deep(Type.String())), reading('b', 'GET', deep(Type.Integer()))]);
     expect(JSON.stringify(a!.outputSchema)).toBe(JSON.stringify(b!.outputSchema));
     expect(b!.outputSchema.properties).toBeDefined();
+  });
+
+  test('a shape holding every member of another shows only the members it adds; a list names its items the same way', () => {
+    const base = wide();
+    const paged = (item: TObject) =>
+      Type.Object({ items: Type.Array(item), page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer(), has_more: Type.Boolean() });
+    const more = Type.Object({ ...base.properties, extra: Type.Integer() });
+    const [list, one, bigger, write] = toolSpecsOf([
+      reading('list_them', 'GET', paged(base)),
+      reading('get_one', 'GET', more),
+      reading('get_bigger', 'GET', Type.Object({ ...more.properties, also: Type.Boolean() })),
+      reading('change_one', 'POST', more),
+    ]);
+    // The list's items are shown in full: the smaller shape is the one others name.
+    expect((list!.outputSchema as any).properties.items.items.properties.member_0).toEqual({ type: 'string' });
+    expect(one!.outputSchema).toEqual({
+      type: 'object',
+      description: 'The members of an item in the result of list_them, and these.',
+      properties: { extra: { type: 'integer' } },
+    });
+    expect(bigger!.outputSchema).toEqual({
+      type: 'object',
+      description: 'The members of the result of get_one, and these.',
+      properties: { also: { type: 'boolean' } },
+    });
+    expect(write!.outputSchema).toEqual({ type: 'object', description: 'The same shape as the result of get_one.' });
+  });
+
+  test('a shape named as another is never named in turn: the next one names the shape shown', () => {
+    const [item, same, again] = toolSpecsOf([
+      reading('list_them', 'GET', Type.Object({ items: Type.Array(wide()), page: Type.Integer() })),
+      reading('get_one', 'GET', wide()),
+      reading('change_one', 'POST', wide()),
+    ]);
+    expect((item!.outputSchema as any).properties.items.items.properties).toBeDefined();
+    expect(same!.outputSchema.description).toBe('The same shape as an item in the result of list_them.');
+    expect(again!.outputSchema.description).toBe('The same shape as an item in the result of list_them.');
+  });
+
+  test('a member that differs below the shown levels keeps a shape from naming one that holds it', () => {
+    const nested = (t: TSchema) => Type.Object({ ...wide().properties, nested: Type.Object({ inner: t }) });
+    const [, other] = toolSpecsOf([
+      reading('get_a', 'GET', nested(Type.String())),
+      reading('get_b', 'GET', Type.Object({ ...nested(Type.Integer()).properties, extra: Type.Integer() })),
+    ]);
+    expect((other!.outputSchema as any).properties.member_0).toEqual({ type: 'string' });
+    expect(other!.outputSchema.description).toBeUndefined();
+  });
+
+  test('a constant a bare type admits, and the integer bound TypeBox ids carry, go from inputs', () => {
+    const schema = compactInputSchema({
+      type: 'object',
+      properties: {
+        url: {
+          anyOf: [
+            { const: '', type: 'string' },
+            { type: 'string', format: 'uri' },
+          ],
+          description: 'A link; empty clears it.',
+        },
+        // Below the arguments the format goes, and with it all the empty string added.
+        socials: {
+          type: 'object',
+          properties: {
+            x: {
+              anyOf: [
+                { const: '', type: 'string' },
+                { type: 'string', format: 'uri' },
+              ],
+            },
+          },
+        },
+        size: {
+          anyOf: [
+            { const: 's', type: 'string' },
+            { const: 'm', type: 'string' },
+          ],
+        },
+        id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        count: { type: 'integer', minimum: 1, maximum: 50 },
+      },
+    }) as any;
+    expect(schema.properties.url.anyOf).toEqual([
+      { const: '', type: 'string' },
+      { type: 'string', format: 'uri' },
+    ]);
+    expect(schema.properties.socials.properties.x).toEqual({ type: 'string' });
+    expect(schema.properties.size).toEqual({ type: 'string', enum: ['s', 'm'] });
+    expect(schema.properties.id).toEqual({ type: 'integer', minimum: 1 });
+    expect(schema.properties.count).toEqual({ type: 'integer', minimum: 1, maximum: 50 });
+  });
+
+  test('past the levels shown, an array of objects is an array; an array of strings keeps its items', () => {
+    const out = compactOutputSchema({
+      type: 'object',
+      properties: {
+        links: { type: 'array', items: { type: 'object', properties: { href: { type: 'string' } } } },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    }) as any;
+    expect(out.properties.links).toEqual({ type: 'array' });
+    expect(out.properties.tags).toEqual({ type: 'array', items: { type: 'string' } });
   });
 
   test("a description's list that only repeats the enum or the members goes; other parentheses stay", () => {

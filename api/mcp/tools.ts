@@ -7,6 +7,7 @@ import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
 import { compactInputSchema, compactOutputSchema, firstSentence } from './compact-schema.ts';
+import { shareShapes } from './shared-shapes.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -55,9 +56,15 @@ export function toolSpecOf(op: Operation): ToolSpec {
       .join(' '),
     inputSchema: compactInputSchema(inputSchemaOf(op)),
     outputSchema: compactOutputSchema(plain(op.output)),
+    // idempotentHint is said only when true: false is its default (destructiveHint's is true).
     annotations: read
       ? { readOnlyHint: true, openWorldHint: false }
-      : { readOnlyHint: false, destructiveHint: op.method === 'DELETE', idempotentHint: op.method === 'PUT' || op.method === 'DELETE', openWorldHint: false },
+      : {
+          readOnlyHint: false,
+          destructiveHint: op.method === 'DELETE',
+          ...(op.method === 'PUT' || op.method === 'DELETE' ? { idempotentHint: true } : {}),
+          openWorldHint: false,
+        },
     keys: {
       path: new Set(Object.keys(op.params?.properties ?? {})),
       query: new Set(Object.keys(op.query?.properties ?? {})),
@@ -66,29 +73,12 @@ export function toolSpecOf(op: Operation): ToolSpec {
   };
 }
 
-/**
- * Every tool's spec, with a result shape that an earlier tool already shows named instead of
- * repeated (MCP has no `$defs` shared across tools, and tools/list is paid for in context): a
- * read's shape is the one shown, so update_draft's result is "the same shape as get_draft's".
- */
+/** Every tool's spec, with result shapes that another tool already shows named instead of repeated (see shareShapes). */
 export function toolSpecsOf(ops: Operation[]): ToolSpec[] {
   const specs = ops.map(toolSpecOf);
-  // The whole result schema decides (the compact one shows only the upper levels).
-  const shapes = specs.map((s) => JSON.stringify(plain(s.op.output)));
-  const shownBy = new Map<string, string>();
-  const order = [...specs.keys()].sort((a, b) => Number(specs[b]!.op.method === 'GET') - Number(specs[a]!.op.method === 'GET'));
-  for (const i of order) {
-    if (JSON.stringify(specs[i]!.outputSchema).length > MIN_NAMED_SHAPE && !shownBy.has(shapes[i]!)) shownBy.set(shapes[i]!, specs[i]!.name);
-  }
-  return specs.map((s, i) => {
-    const owner = shownBy.get(shapes[i]!);
-    if (!owner || owner === s.name) return s;
-    return { ...s, outputSchema: { type: 'object', description: `The same shape as the result of ${owner}.` } };
-  });
+  const outputs = shareShapes(specs.map((s) => ({ name: s.name, read: s.op.method === 'GET', whole: plain(s.op.output), compact: s.outputSchema })));
+  return specs.map((s, i) => ({ ...s, outputSchema: outputs[i]! }));
 }
-
-/** Shapes shorter than this are shown again rather than named. */
-const MIN_NAMED_SHAPE = 200;
 
 function pick(args: Record<string, unknown>, keys: Set<string>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};

@@ -71,7 +71,7 @@ export const draftsOperations: Operation[] = [
     scope: 'account:read',
     summary: 'Get a draft',
     description:
-      'A draft with every profile field (value, state and evidence quotes), FAQs, founders, socials, story, milestones, SEO, the competitor comparison, completeness and what is still missing.',
+      'A draft: every profile field with its state and evidence quotes, and what is still missing. Besides the fields it holds FAQs, founders, socials, story, milestones, SEO, the competitor comparison and completeness.',
     params: IdPath,
     notFoundParams: ['id'],
     output: Draft,
@@ -94,7 +94,7 @@ export const draftsOperations: Operation[] = [
     idempotent: true,
     summary: 'Edit a draft',
     description:
-      "Changes what is sent and nothing else: profile fields, locks, AI redrafts (regenerate), restores of the AI's values, FAQs, socials, founders, story, milestones, competitor URL and SEO. Returns the updated draft. Once the draft was submitted, the listing is updated too.",
+      "Changes what is sent and nothing else. That may be profile fields, locks, AI redrafts (regenerate), restores of the AI's values, FAQs, socials, founders, story, milestones, competitor URL and SEO. Returns the updated draft. Once the draft was submitted, the listing is updated too.",
     params: IdPath,
     notFoundParams: ['id'],
     body: UpdateBody,

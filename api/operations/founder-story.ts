@@ -16,7 +16,7 @@ export const founderStoryOperations: Operation[] = [
     scope: 'listings:write',
     idempotent: true,
     summary: 'Set the founder story',
-    description: `Replaces the listing's founder story: sections ${STORY_SECTIONS.join(', ')} (title max 200, the others max 8000). Published with the listing.`,
+    description: `Replaces the listing's founder story, section by section. The sections are ${STORY_SECTIONS.join(', ')} (title max 200, the others max 8000). Published with the listing.`,
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: Type.Object(sections, { additionalProperties: false }),

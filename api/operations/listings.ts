@@ -176,7 +176,7 @@ export const listingsOperations: Operation[] = [
     scope: null,
     summary: 'Search and filter listings',
     description:
-      'Typo-tolerant full-text search over name, tagline, description and keywords, with filters by category (including its subcategories), stage, country, pricing model, domain and status, sorted as asked. Returns listing summaries.',
+      'Typo-tolerant full-text search over name, tagline, description and keywords, with filters, sorted as asked. Filters: category (including its subcategories), stage, country, pricing model, domain and status. Returns listing summaries.',
     query: Type.Object(
       {
         q: Type.Optional(Type.String({ maxLength: 200, description: 'Free text, typo-tolerant, over name, tagline, description and keywords.' })),
@@ -237,7 +237,7 @@ export const listingsOperations: Operation[] = [
     scope: null,
     summary: "Get a listing's public profile",
     description:
-      'The public profile of a live listing: description, features, pricing, categories, founders, FAQs, socials, latest updates, community rating (genuine reviews only), Domain Rating with trend, and links. The story, milestones and media sections appear only when unlocked for the listing.',
+      'The public profile of a live listing. It holds the description, features, pricing, categories, founders, FAQs, socials, latest updates, community rating (genuine reviews only), Domain Rating with trend, and links; the story, milestones and media sections appear only when unlocked for the listing.',
     params: SlugPath,
     notFoundParams: ['slug'],
     output: ListingProfile,

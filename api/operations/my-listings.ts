@@ -86,7 +86,7 @@ export const myListingsOperations: Operation[] = [
     idempotent: true,
     summary: 'Edit your listing',
     description:
-      "Changes the editable company fields sent, replaces socials or FAQs, and with apply_to carries the headline, summary and SEO fields to the company's listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.",
+      "Changes the company fields sent and replaces socials or FAQs; apply_to carries the headline, summary and SEO fields to the company's listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: UpdateListingBody,

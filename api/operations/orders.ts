@@ -55,7 +55,7 @@ export const ordersOperations: Operation[] = [
     idempotent: true,
     summary: 'Create an order and its checkout page',
     description:
-      'Validates and prices the order exactly like quote_order, saves it as pending and returns checkout_url: a page on this service where the person reviews the order, enters billing details and pays. Card details are never requested through the API.',
+      'Prices the order like quote_order, saves it as pending and returns checkout_url, where the person reviews it and pays. The checkout page is on this service: the person reviews the order, enters billing details and pays there. Card details are never requested through the API.',
     body: OrderBody,
     output: Order,
     responses: {

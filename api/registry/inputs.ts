@@ -11,7 +11,8 @@ export const idempotencyKeyArgument = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[ -~]+$',
-  description: 'Any unique string (a UUID, say): a retry with the same key and arguments returns the first result.',
+  // The server's instructions say the rest (any unique string, a UUID say); every write tool repeats this.
+  description: 'A retry with the same key and arguments returns the first result.',
 };
 
 /** JSON Schema without TypeBox's symbol-keyed markers (a JSON round trip drops them). */

@@ -5,8 +5,8 @@ import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX } from '../../core/drafts/bounds.ts';
 export const Slug = (description = 'A slug: lower-case letters, digits and hyphens.') =>
   Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,219}$', maxLength: 220, description });
 export const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code, any case.' });
-export const Page = Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'Page number, 1..1000.' });
-export const PerPage = Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Entries per page, 1..100.' });
+export const Page = Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'Page number.' });
+export const PerPage = Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Entries per page.' });
 export const Paging = { page: Page, per_page: PerPage };
 
 export const PageInfo = {
