@@ -37,7 +37,7 @@ const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
  * The typo-tolerant tsqueries of q (typo_tsqueries in SQL: stop words, short terms, swaps): ranked
  * scores, matched finds (the same listings, with prefixes spelled out where GIN can skip faster).
  */
-const typoQueries = (sql: Sql, q: string) => sql`select ranked, matched from typo_tsqueries(${q})`;
+const typoQueries = (sql: Sql, q: string) => sql`select ranked, matched, narrow from typo_tsqueries(${q})`;
 
 /** Matches from which relevance reads a large tie at the page's end by walking the votes order. */
 const TIES_AT = 500;
@@ -184,9 +184,14 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
       with ${cat()}, ${m}, ${bounds}
       select (select count(*) from m)::int as total,
              array(${ordered} ${pageWindow}) as ids`;
-    // The GIN index answers the tsquery exactly; the heap row gives the filters and the order.
+    // The GIN index answers the tsquery exactly; the heap row gives the filters and the order. When
+    // one term's group is far rarer than another's (narrow), the index finds that group alone and
+    // each of its few listings is checked against the whole query (ts_match_vq: @@ the index cannot
+    // take over), the same rows without the index intersecting the rare group with a large one.
     let [row] = await pageOf(sql`tq as materialized (${typoQueries(sql, q)}),
-      m as materialized (select ${match(false)} from listings l where ${filters(true)} and l.search @@ (select matched from tq))`);
+      m as materialized (select ${match(false)} from listings l where ${filters(true)}
+        and l.search @@ (select coalesce(tq.narrow, tq.matched) from tq)
+        and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`);
     if (row.total === 0) {
       // Only when no words match: names similar to q as a whole (run-together or badly misspelt
       // names). A statement of its own, run only then: estimating `%` for a plan compares q with the

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { freshDatabase } from '../test/db.ts';
+import { makeCompany, makeListing } from '../test/builders.ts';
+import { ensureSite } from './site.ts';
+import { searchListingIds } from './queries/listings.ts';
+
+// The narrow group of a typo search (typo_tsqueries, migration 0018): a term far rarer than a
+// common word spelled out as many lexemes is found alone by the index, and every listing it finds
+// is checked against the whole query. The rows must be those of the whole query.
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let siteId: number;
+beforeAll(async () => {
+  db = await freshDatabase();
+  const { sql } = db;
+  siteId = (await ensureSite(sql, 'main', 'http://main.test')).id;
+  const company = await makeCompany(sql);
+  const make = (name: string, tagline: string) => makeListing(sql, { siteId, companyId: company.id, name, columns: { tagline } });
+  // "kit" as a word of 40 listings, and as the prefix of 24 other words: a group of many lexemes.
+  const kites = Array.from({ length: 24 }, (_, i) => `kite${String.fromCharCode(97 + i)}${String.fromCharCode(97 + ((i * 7) % 26))}`);
+  for (let i = 0; i < 40; i++) await make(`Toolbox ${i}`, `a handy kit with ${kites[i % kites.length]}`);
+  // Two listings named Vectorbase: one also says kit, one does not.
+  await make('Vectorbase Kit', 'vectors stored');
+  await make('Vectorbase', 'vectors served');
+  await make('Notion Clone', 'notes for kit makers');
+  await sql`select refresh_directory_views()`;
+}, 60_000);
+afterAll(() => db.drop());
+
+const tsqueries = async (q: string) =>
+  (await db.sql<{ matched: string | null; narrow: string | null }[]>`select matched::text, narrow::text from typo_tsqueries(${q})`)[0]!;
+
+/** The listings the whole matched query finds, by the index alone. */
+const matchedIds = async (q: string) =>
+  (
+    await db.sql<{ id: string }[]>`
+      select l.id::text from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ (select matched from typo_tsqueries(${q}))
+      order by l.id`
+  ).map((r) => r.id);
+
+test('a misspelt rare name beside a common word of many lexemes is the narrow group', async () => {
+  const { matched, narrow } = await tsqueries('vectorbease kit');
+  expect(matched).toContain("'kiteaa'");
+  expect(narrow).toContain("'vectorbase'");
+  expect(narrow).not.toContain('kit');
+});
+
+test('one term, or terms alike in size, have no narrow group', async () => {
+  expect((await tsqueries('kit')).narrow).toBeNull();
+  expect((await tsqueries('vectorbase')).narrow).toBeNull();
+  // Both rare and small: the index intersects them as it always did.
+  expect((await tsqueries('vectorbase notion')).narrow).toBeNull();
+});
+
+test('a search with a narrow group finds exactly the listings of the whole query', async () => {
+  for (const q of ['vectorbease kit', 'vectorbase kit', 'kit vectrbase'])
+    expect({ q, narrow: (await tsqueries(q)).narrow !== null }).toEqual({ q, narrow: true });
+  for (const q of ['vectorbease kit', 'vectorbase kit', 'kit vectrbase', 'notoin kit', 'kit']) {
+    const whole = await matchedIds(q);
+    const { ids, total } = await searchListingIds(db.sql, siteId, { q, status: 'live', sort: 'relevance' }, 1, 100);
+    expect({ q, ids: ids.map(String).sort(), total }).toEqual({ q, ids: whole.sort(), total: whole.length });
+  }
+  // The rare group found both Vectorbase listings; only the one that also says kit is a match.
+  const { ids } = await searchListingIds(db.sql, siteId, { q: 'vectorbease kit', status: 'live', sort: 'relevance' }, 1, 100);
+  const names = await db.sql<{ name: string }[]>`select name from listings where id = any(${ids.map(String)}::bigint[])`;
+  expect(names.map((r) => r.name)).toEqual(['Vectorbase Kit']);
+});
