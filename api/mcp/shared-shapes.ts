@@ -23,8 +23,7 @@ export interface ToolShape {
 interface Shape {
   tool: number;
   where: 'result' | 'items';
-  compact: JsonSchema;
-  members: Record<string, JsonSchema>;
+  compact: JsonSchema & { properties: Record<string, JsonSchema> };
   /** Each member's whole schema as JSON, to compare members between shapes. */
   keys: Map<string, string>;
 }
@@ -37,7 +36,7 @@ function shapeOf(tool: number, where: Shape['where'], whole: unknown, compact: u
   // Keywords beside the members (a union, a pattern of keys) make a shape more than its members.
   const others = Object.keys(whole).filter((k) => !['type', 'properties', 'required', 'additionalProperties', 'description', 'title', '$id'].includes(k));
   if (others.length) return null;
-  return { tool, where, compact, members: compact.properties as Record<string, JsonSchema>, keys };
+  return { tool, where, compact: compact as Shape['compact'], keys };
 }
 
 const itemsOf = (s: unknown) => (isObject(s) && isObject(s.properties) && isObject(s.properties.items) ? s.properties.items.items : undefined);
@@ -45,7 +44,7 @@ const itemsOf = (s: unknown) => (isObject(s) && isObject(s.properties) && isObje
 /** `shape` told as `base` and its added members; none unless it holds every member of the base, the same to the last level. */
 function namedAfter(shape: Shape, base: Shape, ref: string): { schema: JsonSchema; same: boolean } | null {
   if (![...base.keys].every(([k, v]) => shape.keys.get(k) === v)) return null;
-  const added = Object.fromEntries(Object.entries(shape.members).filter(([k]) => !base.keys.has(k)));
+  const added = Object.fromEntries(Object.entries(shape.compact.properties).filter(([k]) => !base.keys.has(k)));
   return Object.keys(added).length
     ? { schema: { type: 'object', description: `The members of ${ref}, and these.`, properties: added }, same: false }
     : { schema: { type: 'object', description: `The same shape as ${ref}.` }, same: true };
@@ -57,17 +56,12 @@ function namedAfter(shape: Shape, base: Shape, ref: string): { schema: JsonSchem
  * added members may be named in turn: the chain ends at a shape shown in full.
  */
 export function shareShapes(tools: ToolShape[]): JsonSchema[] {
-  const shapes: Shape[] = [];
-  tools.forEach((t, i) => {
-    const result = shapeOf(i, 'result', t.whole, t.compact);
-    if (result) shapes.push(result);
-    const items = shapeOf(i, 'items', itemsOf(t.whole), itemsOf(t.compact));
-    if (items) shapes.push(items);
-  });
-  const order = shapes
-    .map((s, i) => ({ s, i }))
-    .sort((a, b) => a.s.keys.size - b.s.keys.size || Number(tools[b.s.tool]!.read) - Number(tools[a.s.tool]!.read) || a.i - b.i)
-    .map(({ s }) => s);
+  const byTool = tools.map((t, i) => ({ result: shapeOf(i, 'result', t.whole, t.compact), items: shapeOf(i, 'items', itemsOf(t.whole), itemsOf(t.compact)) }));
+  // A stable sort: among equals, the registry's order.
+  const order = byTool
+    .flatMap((b) => [b.result, b.items])
+    .filter((s): s is Shape => s !== null)
+    .sort((a, b) => a.keys.size - b.keys.size || Number(tools[b.tool]!.read) - Number(tools[a.tool]!.read));
 
   const earlier: Shape[] = [];
   const named = new Map<Shape, JsonSchema>();
@@ -87,9 +81,8 @@ export function shareShapes(tools: ToolShape[]): JsonSchema[] {
   }
 
   return tools.map((t, i) => {
-    const result = shapes.find((s) => s.tool === i && s.where === 'result');
+    const { result, items } = byTool[i]!;
     if (result && named.has(result)) return named.get(result)!;
-    const items = shapes.find((s) => s.tool === i && s.where === 'items');
     if (!items || !named.has(items)) return t.compact;
     const list = (t.compact.properties as JsonSchema).items as JsonSchema;
     return { ...t.compact, properties: { ...(t.compact.properties as JsonSchema), items: { ...list, items: named.get(items) } } };

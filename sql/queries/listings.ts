@@ -1,5 +1,5 @@
 import type { Sql } from '../db.ts';
-import { offsetOf } from './summaries.ts';
+import { literalInt, offsetOf } from './summaries.ts';
 
 export const SEARCH_SORTS = ['relevance', 'newest', 'votes', 'trending', 'most_viewed', 'most_followed'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -111,7 +111,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   // are cached generically, and a generic plan cannot see that they select nearly every row: it ANDs
   // the exact GIN bitmap with an 85k-entry (site_id, status) bitmap, a few ms per request for nothing.
   const filters = (literal = false) => sql`
-    ${literal ? sql.unsafe(`l.site_id = ${Math.trunc(Number(siteId))} and l.status = '${status}'`) : sql`l.site_id = ${siteId} and l.status = ${status}`}
+    ${literal ? sql`l.site_id = ${literalInt(sql, siteId)} and l.status = ${sql.unsafe(`'${status}'`)}` : sql`l.site_id = ${siteId} and l.status = ${status}`}
     ${
       f.status === 'upcoming'
         ? // Upcoming: scheduled for this week or a later one (the week has not passed).
