@@ -4,6 +4,8 @@ import { ensureSite } from '../sql/site.ts';
 import { freshDatabase } from '../test/db.ts';
 import { seedDemo } from './demo.ts';
 import { seedSynthetic } from './synthetic.ts';
+import { nameInfixes, planSynthetic } from './synthetic-sql.ts';
+import { transaction } from '../sql/db.ts';
 
 type Db = Awaited<ReturnType<typeof freshDatabase>>;
 const dbs: Db[] = [];
@@ -320,5 +322,23 @@ describe('determinism and the synthetic generator', () => {
     expect(awardsAfter.length - awardsBefore.length).toBe(r.awards);
     expect(r.awards).toBeGreaterThan(0);
     expect(new Set(awardsAfter.map(key)).size).toBe(awardsAfter.length);
+  }, 60_000);
+
+  test('names grow with the directory: one infix per 100k listings, never one typo apart', async () => {
+    expect(nameInfixes(500)).toEqual(['']);
+    expect(nameInfixes(100_000)).toEqual(['']);
+    expect(nameInfixes(1_000_000)).toHaveLength(10);
+    expect(nameInfixes(10_000_000)).toHaveLength(16);
+    // Two infixes differ in at least two letters, so Quill+bar+stack and Quill+ken+stack are two typos apart.
+    const all = nameInfixes(10_000_000).filter(Boolean);
+    for (const a of all) for (const b of all) if (a !== b) expect([...a].filter((ch, i) => b[i] !== ch).length).toBeGreaterThanOrEqual(2);
+    // 4,000 names drawn with a million's infixes: more distinct than heads × tails (1,680) allow.
+    const leaves = (await sql`select id from categories where parent_id is not null`).map((r) => Number(r.id));
+    // The plan is temp tables dropped at commit: nothing is inserted.
+    const bases = await transaction(sql, async (tx) => {
+      await planSynthetic(tx, siteId, 4000, leaves, nameInfixes(1_000_000));
+      return (await tx`select count(distinct base)::int as n from synth`)[0].n as number;
+    });
+    expect(bases).toBeGreaterThan(1680);
   }, 60_000);
 });

@@ -6,6 +6,24 @@ const SUFFIXES = ['Cloud', 'Labs', 'AI', 'HQ', 'Pro', 'Studio', 'Kit', 'OS', 'Wo
 const AUDIENCES = ['small teams', 'freelancers', 'developers', 'agencies', 'startups', 'enterprises', 'creators', 'students'];
 const PRICING = ['freemium', 'paid', 'free', 'open-source', 'usage-based'];
 
+/**
+ * Syllables set between a name's head and tail ("Quill" + "bar" + "stack"), so that the number of
+ * distinct names grows with the directory as a real one's does: heads × tails alone give 1,680
+ * names, which at a million listings made every name a 600-way duplicate and every one-typo name
+ * search ten times the matches of the same search at 100k (it measured the corpus, not the
+ * index). First letters differ pairwise, and so do last letters, so two names of the same head and
+ * tail are never one typo apart. The first is empty: up to 150k listings the names are those of
+ * every earlier run.
+ */
+export const NAME_INFIXES = ['', 'bar', 'ken', 'dox', 'vil', 'mud', 'tas', 'gep', 'zof', 'lim', 'wuk', 'hab', 'ret', 'jog', 'niv', 'puz'];
+/** About this many listings share a name's head, infix and tail (the 100k corpus's density). */
+export const LISTINGS_PER_NAME_INFIX = 100_000;
+
+/** The infixes a fill of n listings draws from: one more per 100k listings, up to all 16. */
+export function nameInfixes(n: number): string[] {
+  return NAME_INFIXES.slice(0, Math.min(NAME_INFIXES.length, Math.max(1, Math.round(n / LISTINGS_PER_NAME_INFIX))));
+}
+
 /** Random pick from a text[] parameter: `arr[1 + floor(random() * n)]`. */
 const pickFrom = (sql: Sql, arr: string[]) => sql`(${arr}::text[])[1 + floor(random() * ${arr.length})::int]`;
 
@@ -15,7 +33,7 @@ const pickFrom = (sql: Sql, arr: string[]) => sql`(${arr}::text[])[1 + floor(ran
  * rest scheduled 1-8 weeks ahead. Awarded weeks are final, so launches placed in them get their
  * votes only after their week: the weekly ranking, and so its awards, stays as it was.
  */
-export async function planSynthetic(sql: Sql, siteId: number, n: number, leafIds: number[]) {
+export async function planSynthetic(sql: Sql, siteId: number, n: number, leafIds: number[], infixes = nameInfixes(n)) {
   await sql`
     create temp table synth_weeks on commit drop as
     select (row_number() over (order by w))::int as k, w::date as week,
@@ -29,7 +47,7 @@ export async function planSynthetic(sql: Sql, siteId: number, n: number, leafIds
     select g as i,
            nextval('companies_id_seq') as company_id,
            nextval('listings_id_seq') as listing_id,
-           ${pickFrom(sql, NAME_HEADS)} || lower(${pickFrom(sql, NAME_TAILS)}) as base,
+           ${pickFrom(sql, NAME_HEADS)} || ${pickFrom(sql, infixes)} || lower(${pickFrom(sql, NAME_TAILS)}) as base,
            ${pickFrom(sql, SUFFIXES)} as suffix,
            (${leafIds}::int[])[1 + floor(random() * ${leafIds.length})::int] as category_id,
            case when random() < 0.85 then 'live' else 'scheduled' end as status,
