@@ -40,6 +40,13 @@ describe('compression', () => {
     expect(negotiateEncoding('identity')).toBeNull();
     expect(negotiateEncoding('*')).toBe('br');
     expect(negotiateEncoding(null)).toBeNull();
+    // Answers are remembered by header value: asked again, and past the memo's size, each is still its own.
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 200; i++)
+        expect(negotiateEncoding(`gzip;q=0.${i % 9}, br;q=${i % 3 === 0 ? 0 : 1}, x-${i}`)).toBe(
+          i % 3 === 0 && i % 9 === 0 ? null : i % 3 === 0 ? 'gzip' : 'br',
+        );
+    expect(negotiateEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
   });
 
   test('a JSON list is sent as brotli or gzip, the same bytes once decoded, with Vary and an ETag per encoding', async () => {
