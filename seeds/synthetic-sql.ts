@@ -17,11 +17,11 @@ const PRICING = ['freemium', 'paid', 'free', 'open-source', 'usage-based'];
  */
 export const NAME_INFIXES = ['', 'bar', 'ken', 'dox', 'vil', 'mud', 'tas', 'gep', 'zof', 'lim', 'wuk', 'hab', 'ret', 'jog', 'niv', 'puz'];
 /** About this many listings share a name's head, infix and tail (the 100k corpus's density). */
-export const LISTINGS_PER_NAME_INFIX = 100_000;
+const LISTINGS_PER_NAME_INFIX = 100_000;
 
 /** The infixes a fill of n listings draws from: one more per 100k listings, up to all 16. */
 export function nameInfixes(n: number): string[] {
-  return NAME_INFIXES.slice(0, Math.min(NAME_INFIXES.length, Math.max(1, Math.round(n / LISTINGS_PER_NAME_INFIX))));
+  return NAME_INFIXES.slice(0, Math.max(1, Math.round(n / LISTINGS_PER_NAME_INFIX)));
 }
 
 /** Random pick from a text[] parameter: `arr[1 + floor(random() * n)]`. */

@@ -46,8 +46,8 @@ export type Encoding = 'br' | 'gzip';
 
 /**
  * Answers by header value: clients send a handful of distinct Accept-Encoding values, and parsing
- * one was about a tenth of a compressed cached read's CPU. Cleared when it fills, so a client
- * sending a new value per request costs a parse, never memory.
+ * one cost about 1.2 µs, a few percent of a compressed cached read. Cleared when it fills, so a
+ * client sending a new value per request costs a parse, never memory.
  */
 const negotiated = new Map<string, Encoding | null>();
 const NEGOTIATED_MAX = 64;
