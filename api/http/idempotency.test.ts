@@ -336,10 +336,11 @@ describe('Idempotency-Key on MCP and in the documents', () => {
   const deps = { siteUrl: 'http://test', logError: () => {} };
 
   test('tools of idempotent operations take idempotency_key, which is not operation input', () => {
-    expect((spec.inputSchema as any).properties.idempotency_key).toMatchObject({ type: 'string', maxLength: 255 });
-    expect((spec.inputSchema as any).properties.idempotency_key.description).toMatch(/a retry with the same key and arguments returns the first result/i);
-    // The instructions every client gets at initialize say what a key is, once for all write tools.
-    expect(INSTRUCTIONS).toContain('idempotency_key: any unique string');
+    // The instructions every client gets at initialize say what a key is and its bounds, once for
+    // all write tools; each tool shows the argument and its type.
+    expect((spec.inputSchema as any).properties.idempotency_key).toEqual({ type: 'string' });
+    expect(INSTRUCTIONS).toContain('idempotency_key: any unique string of 1 to 255 printable ASCII');
+    expect(INSTRUCTIONS).toMatch(/a retry with the same key and arguments returns the first result/i);
     expect(validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: 'k' })).toEqual({ thing: 'a', note: 'n' });
     try {
       validateArguments(spec, { thing: 'a', note: 'n', idempotency_key: '' });

@@ -33,8 +33,10 @@ export const INSTRUCTIONS = [
   'with the same name, the same inputs and the same JSON result (also given as structuredContent).',
   'Read tools need no sign-in. Tools that change or read your own data (drafts, listings, claims, orders)',
   'need a bearer token (OAuth access token or API key) with the scope the tool names.',
-  'Tools that change data take an optional idempotency_key: any unique string (a UUID, say); a retry with',
-  'the same key and arguments returns the first result instead of acting twice.',
+  'Tools that change data take an optional idempotency_key: any unique string of 1 to 255 printable ASCII',
+  'characters (a UUID, say); a retry with the same key and arguments returns the first result instead of',
+  'acting twice. Lists take page (from 1) and per_page (entries per page) and answer with items, page,',
+  'per_page, total and has_more. A tool refuses arguments its input schema does not list, naming each.',
   'Errors come back as tool results with isError and an RFC 9457 problem; for invalid arguments its',
   '`errors` list names each offending field.',
 ].join(' ');
@@ -91,7 +93,6 @@ export function mcpPlugin(
       server.registerTool(
         spec.name,
         {
-          title: spec.title,
           description: spec.description,
           annotations: spec.annotations,
           inputSchema: schema.input,

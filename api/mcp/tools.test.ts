@@ -2,7 +2,8 @@ import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { describe, expect, test } from 'bun:test';
 import type { DomainError } from '../../core/errors/index.ts';
 import { defineOperation } from '../registry/operation.ts';
-import { Paging, Slug } from '../registry/schemas.ts';
+import { ListOf, Paging, Slug } from '../registry/schemas.ts';
+import { INSTRUCTIONS } from './mount.ts';
 import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
 import { inputSchemaOf, toolSpecOf, toolSpecsOf, validateArguments } from './tools.ts';
 
@@ -68,20 +69,22 @@ describe('tool input schema', () => {
     expect(toolSpecOf(none).annotations.readOnlyHint).toBe(true);
   });
 
-  test('title, description and hints come from the operation', () => {
-    expect(spec.title).toBe('Edit a thing');
-    // The title carries the summary; the description does not repeat it.
-    expect(spec.description).toBe('Changes a thing.');
+  test('description and hints come from the operation; a hint at its default is left out', () => {
+    // No display title: the first sentence of the description says what the tool does.
+    expect(spec).not.toHaveProperty('title');
+    expect(toolSpecOf(defineOperation({ ...op, name: 'x', description: 'Changes a thing. Then more.' })).description).toBe('Changes a thing.');
     const scoped = toolSpecOf(defineOperation({ ...op, name: 'y', scope: 'listings:write' }));
-    expect(scoped.description).toBe('Changes a thing. Needs the listings:write scope.');
-    // idempotentHint defaults to false in MCP, so a PATCH leaves it out; a PUT or DELETE says it.
-    expect(spec.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(scoped.description).toBe('Changes a thing. Scope: listings:write.');
+    // MCP's defaults: readOnlyHint and idempotentHint false, destructiveHint and openWorldHint true.
+    expect(spec.annotations).toEqual({ destructiveHint: false, openWorldHint: false });
     expect(toolSpecOf(defineOperation({ ...op, name: 'z', method: 'DELETE' })).annotations).toEqual({
-      readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: true,
       openWorldHint: false,
     });
+    // An operation that reads other websites or e-mails people leaves the open world at its default.
+    expect(toolSpecOf(defineOperation({ ...op, name: 'w', openWorld: true })).annotations).toEqual({ destructiveHint: false });
+    expect(toolSpecOf(defineOperation({ ...op, name: 'v', method: 'GET' })).annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(spec.outputSchema).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
   });
 });
@@ -277,5 +280,49 @@ describe('tool arguments', () => {
   test('a malformed identifier in a not-found parameter is a not-found error, as on REST', () => {
     const e = issuesOf({ slug: 'NOT A SLUG', title: 'Hi' });
     expect(e.kind).toBe('not_found');
+  });
+});
+
+describe('conventions told once in the instructions', () => {
+  const returning = (name: string, output: TObject, more: Partial<typeof op> = {}) =>
+    defineOperation({ ...op, ...more, name, output, handler: async () => ({}) as never });
+  const writing = returning('kept', ListOf(Type.Object({ id: Type.Integer() })), { idempotent: true });
+  const s = toolSpecOf(writing);
+
+  test('a tool does not repeat the closed object, the paging descriptions or the idempotency key bounds', () => {
+    expect(s.inputSchema).not.toHaveProperty('additionalProperties');
+    expect(s.inputSchema.properties).toMatchObject({
+      page: { type: 'integer', minimum: 1, maximum: 1000, default: 1 },
+      per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      idempotency_key: { type: 'string' },
+    });
+    const props = s.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props.page).not.toHaveProperty('description');
+    expect(props.idempotency_key).toEqual({ type: 'string' });
+    // The instructions say each of them once.
+    expect(INSTRUCTIONS).toContain('idempotency_key');
+    expect(INSTRUCTIONS).toContain('1 to 255 printable ASCII');
+    expect(INSTRUCTIONS).toMatch(/page \(from 1\) and per_page/);
+    expect(INSTRUCTIONS).toContain('has_more');
+    expect(INSTRUCTIONS).toContain('refuses arguments');
+  });
+
+  test('an argument named like a convention but meaning something else keeps its description', () => {
+    const other = defineOperation({
+      ...op,
+      name: 'other_page',
+      query: Type.Object({ page: Type.String({ description: 'The wiki page to read.' }) }),
+      body: undefined,
+    });
+    expect((toolSpecOf(other).inputSchema.properties as any).page).toEqual({ type: 'string', description: 'The wiki page to read.' });
+  });
+
+  test("a list's result shows its items and its own members, not the paging members", () => {
+    const listed = toolSpecOf(returning('listed', ListOf(Type.Object({ id: Type.Integer() }), { week: Type.String() }), { method: 'GET' }));
+    expect(Object.keys(listed.outputSchema.properties as object)).toEqual(['items', 'week']);
+    // A result with members called page and total but no items is not a list.
+    const counts = { page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer(), has_more: Type.Boolean() };
+    const paged = toolSpecOf(returning('paged', Type.Object(counts), { method: 'GET' }));
+    expect(Object.keys(paged.outputSchema.properties as object)).toEqual(Object.keys(counts));
   });
 });

@@ -5,7 +5,8 @@ import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempot
 import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { mergedInputSchema, plainSchema } from '../registry/inputs.ts';
+import { idempotencyKeyArgument, mergedInputSchema, plainSchema } from '../registry/inputs.ts';
+import { Page, PageInfo, PerPage } from '../registry/schemas.ts';
 import { compactInputSchema, compactOutputSchema, firstSentence } from './compact-schema.ts';
 import { shareShapes } from './shared-shapes.ts';
 
@@ -16,11 +17,10 @@ export type JsonSchema = Record<string, unknown>;
 export interface ToolSpec {
   op: Operation;
   name: string;
-  title: string;
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   /** Which REST location each argument belongs to. */
   keys: { path: Set<string>; query: Set<string>; body: Set<string> };
 }
@@ -34,36 +34,73 @@ export interface ToolResult {
 
 const plain = (schema: unknown): JsonSchema => plainSchema(schema);
 
+/**
+ * Arguments the server's instructions tell once for every tool: each one's shared description,
+ * and what of its schema each tool still shows. Paging keeps its bounds and defaults (models pick
+ * per_page); the idempotency key only its type, its bounds being in the instructions.
+ */
+const TOLD_ONCE = new Map<string, { description: string; shown: (p: JsonSchema) => JsonSchema }>([
+  ['page', { description: Page.description!, shown: ({ description: _, ...p }) => p }],
+  ['per_page', { description: PerPage.description!, shown: ({ description: _, ...p }) => p }],
+  [IDEMPOTENCY_ARGUMENT, { description: idempotencyKeyArgument.description, shown: (p) => ({ type: p.type }) }],
+]);
+
+/**
+ * What the instructions say once is not repeated by each tool: that arguments a tool does not list
+ * are refused (additionalProperties: false), and the paging and idempotency arguments. Only an
+ * argument with the shared description is cut, so one of the same name meaning something else
+ * keeps its own.
+ */
+export function withConventionsTold(schema: JsonSchema): JsonSchema {
+  const { additionalProperties: _, ...rest } = schema;
+  const properties = Object.fromEntries(
+    Object.entries((rest.properties ?? {}) as Record<string, JsonSchema>).map(([k, p]) => {
+      const told = TOLD_ONCE.get(k);
+      return [k, told && told.description === p.description ? told.shown(p) : p];
+    }),
+  );
+  return { ...rest, properties };
+}
+
+/**
+ * A list's result without the paging members the instructions name once for every list (page,
+ * per_page, total, has_more): what is left is what this list holds.
+ */
+export function withoutPageInfo(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties?.items || !Object.keys(PageInfo).every((k) => k in properties)) return schema;
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).filter(([k]) => !(k in PageInfo))) };
+}
+
 /** The tool's input schema is the operation's merged input (path, query and body side by side). */
 export const inputSchemaOf = (op: Operation): JsonSchema => mergedInputSchema(op);
 
 export function toolSpecOf(op: Operation): ToolSpec {
-  const summary = op.summary.replace(/\.$/, '');
   const read = op.method === 'GET';
   return {
     op,
     name: op.name,
-    title: summary,
-    // The title already says what the summary says; the first sentence says what the tool does,
-    // and the OpenAPI document (and /docs) has the rest.
+    // No title: it is for display only (clients show the name without one), and the summary it
+    // would repeat cost every agent 1.5 KB of tools/list. The first sentence says what the tool
+    // does, and the OpenAPI document (and /docs) has the summary and the rest.
     description: [
       firstSentence(op.description),
       // The server's instructions say what a bearer token is; each tool names only its scope, and
       // the idempotency_key argument's own description says how a retry is replayed.
-      op.scope && `Needs the ${op.scope} scope.`,
+      op.scope && `Scope: ${op.scope}.`,
     ]
       .filter(Boolean)
       .join(' '),
-    inputSchema: compactInputSchema(inputSchemaOf(op)),
-    outputSchema: compactOutputSchema(plain(op.output)),
-    // idempotentHint is said only when true: false is its default (destructiveHint's is true).
+    inputSchema: withConventionsTold(compactInputSchema(inputSchemaOf(op))),
+    outputSchema: withoutPageInfo(compactOutputSchema(plain(op.output))),
+    // A hint is said only where it differs from MCP's default: readOnlyHint and idempotentHint
+    // default to false, destructiveHint and openWorldHint to true.
     annotations: read
       ? { readOnlyHint: true, openWorldHint: false }
       : {
-          readOnlyHint: false,
           destructiveHint: op.method === 'DELETE',
           ...(op.method === 'PUT' || op.method === 'DELETE' ? { idempotentHint: true } : {}),
-          openWorldHint: false,
+          ...(op.openWorld ? {} : { openWorldHint: false }),
         },
     keys: {
       path: new Set(Object.keys(op.params?.properties ?? {})),

@@ -38,8 +38,7 @@ export function accountOperations(all: () => Operation[]): Operation[] {
       tag: 'Account',
       scope: 'account:read',
       summary: 'Who is signed in and what this credential allows',
-      description:
-        "The account behind the credential, the credential's kind (API key or OAuth access token) and scopes, and the authenticated operations those scopes open.",
+      description: "The account behind the credential, its scopes and the operations they open. The credential's kind is an API key or an OAuth access token.",
       notes:
         "Any valid credential with account:read may call it. Sessions on the site's pages are not API credentials: API calls always use `Authorization: Bearer`.",
       output: Account,

@@ -45,7 +45,7 @@ export const badgesOperations: Operation[] = [
     scope: null,
     summary: 'Badges a listing may show, with embed code',
     description:
-      'Returns the badges the listing may show (Listed on, Launched on, Featured, Verified, Top rated, Launch of the Week) with HTML embed code and SVG image URLs. 404 when unknown.',
+      'The badges the listing may show, with HTML embed code and SVG image URLs. Kinds: Listed on, Launched on, Featured, Verified, Top rated, Launch of the Week. 404 when unknown.',
     notes: [
       'Every listing of this site except drafts has badges, whatever its status: a free listing awaiting_badge goes live once the "Listed on" badge is on its homepage, so it must be able to get that embed code.',
       'Which badges: `listed` always; `launched` when the listing is live; `featured` on the paid plan; `verified` when the listing has a verified claim (claim_listing, then verify_claim or the mailed link); ' +
@@ -63,7 +63,7 @@ export const badgesOperations: Operation[] = [
         mode: Type.Optional(
           oneOf(['light', 'dark', 'auto'] as const, 'auto', "Colour mode; auto gives embed code that follows the visitor's light/dark preference."),
         ),
-        size: Type.Optional(oneOf(SIZES, 'm', 'Badge size: s, m or l.')),
+        size: Type.Optional(oneOf(SIZES, 'm', 'Badge size.')),
       },
       { additionalProperties: false },
     ),

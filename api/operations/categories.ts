@@ -41,10 +41,10 @@ export const categoriesOperations: Operation[] = [
     tag: 'Categories',
     scope: null,
     summary: 'List the category tree',
-    description: 'The full two-level category tree: top-level categories with their subcategories nested, each with its live listing counts.',
+    description: 'The category tree: top-level categories, their subcategories nested, with live listing counts. The tree is two levels deep.',
     query: Type.Object(
       {
-        include_empty: Type.Boolean({ default: true, description: 'Include categories with no live listings (default true).' }),
+        include_empty: Type.Boolean({ default: true, description: 'Include categories with no live listings.' }),
       },
       { additionalProperties: false },
     ),
@@ -66,7 +66,7 @@ export const categoriesOperations: Operation[] = [
     scope: null,
     summary: 'Get a category and its listings',
     description:
-      "A category's description, FAQs, attributes, parent and subcategories, and a page of the live listings in it or its subcategories, most voted first.",
+      "A category and a page of the live listings in it or its subcategories, most voted first. It carries the category's description, FAQs, attributes, parent and subcategories.",
     params: Type.Object({ slug: Slug('The category slug.') }, { additionalProperties: false }),
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     notFoundParams: ['slug'],

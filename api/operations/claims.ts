@@ -57,9 +57,10 @@ export const claimsOperations: Operation[] = [
     status: 201,
     location: () => '/claims',
     idempotent: true,
+    openWorld: true,
     summary: 'Claim a listing of your company',
     description:
-      'Starts a claim of an existing listing and answers exactly what to publish: a DNS TXT record, a meta tag, a file, or (method email) "we sent a link to ...".',
+      'Starts a claim of an existing listing and answers what to publish (a DNS TXT record, meta tag or file) or where a link was sent. With method email the answer reads "we sent a link to ...".',
     body: Type.Object(
       {
         slug: Type.String({ minLength: 1, maxLength: 220, pattern: '^[a-z0-9][a-z0-9-]{0,219}$', description: "The listing's slug." }),
@@ -90,6 +91,7 @@ export const claimsOperations: Operation[] = [
     tag: 'Claims',
     scope: 'listings:write',
     idempotent: true,
+    openWorld: true,
     summary: 'Check a claim now',
     description: "Checks the DNS record, meta tag or file now and answers the claim's new status, with the reason when the check failed.",
     params: ClaimIdPath,

@@ -29,9 +29,10 @@ export const draftsOperations: Operation[] = [
     status: 201,
     location: (draft) => `/drafts/${draft.id}`,
     idempotent: true,
+    openWorld: true,
     summary: 'Submit a product by its website URL',
     description:
-      'Creates a draft from a public website: the service reads the site (respecting robots.txt) and an AI drafts the profile, every value with quotes from the site; facts the site does not state stay blank. Nothing is published or charged. Poll get_draft every few seconds until status is ready.',
+      'Creates a draft from a public website, every value quoted from the site; poll get_draft until its status is ready. The service reads the site (respecting robots.txt) and an AI drafts the profile; facts the site does not state stay blank. Nothing is published or charged. Poll every few seconds.',
     body: SubmitListingBody,
     output: Draft,
     notes: notes(
@@ -92,6 +93,7 @@ export const draftsOperations: Operation[] = [
     tag: 'Drafts',
     scope: 'listings:write',
     idempotent: true,
+    openWorld: true,
     summary: 'Edit a draft',
     description:
       "Changes what is sent and nothing else. That may be profile fields, locks, AI redrafts (regenerate), restores of the AI's values, FAQs, socials, founders, story, milestones, competitor URL and SEO. Returns the updated draft. Once the draft was submitted, the listing is updated too.",
@@ -122,6 +124,7 @@ export const draftsOperations: Operation[] = [
     status: 201,
     location: (invite) => `/drafts/${invite.draft_id}`,
     idempotent: true,
+    openWorld: true,
     summary: 'Invite a co-founder to add their own profile',
     description: 'E-mails a co-founder a single-use link to add their own founder profile (name, role, bio) to the draft. Up to 10 invites per draft.',
     params: IdPath,

@@ -16,7 +16,7 @@ export const freeListingOperations: Operation[] = [
     idempotent: true,
     summary: 'Publish your listing free (queued for a launch week)',
     description:
-      "Queues a listing saved by submit_draft for the earliest launch week of the site's free queue window (6-8 weeks out by default) that has a free slot. It goes live at the start of that week once our badge is found on its homepage. Answers the owner view (status awaiting_badge, launch_week, the badge to place).",
+      "Publishes free: queues a listing saved by submit_draft for the earliest launch week with a free slot, 6-8 weeks out by default. That week is the first with a free slot in the site's free queue window. It goes live at the start of that week once our badge is found on its homepage. Answers the owner view (status awaiting_badge, launch_week, the badge to place).",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,

@@ -31,7 +31,7 @@ export const interviewOperations: Operation[] = [
     scope: 'listings:write',
     idempotent: true,
     summary: 'Answer founder interview questions',
-    description: 'Stores your answers to founder interview questions (up to 30 per call); answering a question again replaces its answer.',
+    description: 'Stores your answers to founder interview questions; answering a question again replaces its answer. Up to 30 answers per call.',
     body: Type.Object(
       {
         answers: Type.Array(

@@ -95,7 +95,7 @@ export const launchesOperations: Operation[] = [
         section: Type.Optional(
           Type.Union(
             LAUNCH_SECTIONS.map((s) => Type.Literal(s)),
-            { default: 'this-week', description: 'Which list; default this-week.' },
+            { default: 'this-week', description: 'Which list.' },
           ),
         ),
         ...Paging,

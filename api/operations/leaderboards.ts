@@ -81,7 +81,8 @@ export const leaderboardsOperations: Operation[] = [
     tag: 'Leaderboards',
     scope: null,
     summary: 'One leaderboard',
-    description: 'Items carry rank, the listing and the metric. Boards: community-weekly, community-all-time, billboard (paid), domain-rating, revenue.',
+    description:
+      'A page of one leaderboard, each item with its rank, the listing and the metric. Boards: community-weekly, community-all-time, billboard (paid), domain-rating, revenue.',
     params: Type.Object(
       {
         board: Type.Union(

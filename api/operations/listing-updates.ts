@@ -15,6 +15,7 @@ export const listingUpdatesOperations: Operation[] = [
     status: 201,
     location: (_update, input) => `/me/listings/${input.listing_id}`,
     idempotent: true,
+    openWorld: true,
     summary: "Post an update (what's new)",
     description: "Adds an update to the listing's latest updates on its public profile; every follower of the listing is told by e-mail.",
     params: ListingIdPath,

@@ -179,7 +179,7 @@ export const listingsOperations: Operation[] = [
       'Typo-tolerant full-text search over name, tagline, description and keywords, with filters, sorted as asked. Filters: category (including its subcategories), stage, country, pricing model, domain and status. Returns listing summaries.',
     query: Type.Object(
       {
-        q: Type.Optional(Type.String({ maxLength: 200, description: 'Free text, typo-tolerant, over name, tagline, description and keywords.' })),
+        q: Type.Optional(Type.String({ maxLength: 200, description: 'Words to look for; typos are forgiven.' })),
         category: Type.Optional(Slug('Category slug; a top-level category includes its subcategories. Extra categories count too.')),
         stage: Type.Optional(Slug('Stage slug, e.g. beta.')),
         country: Type.Optional(CountryCode),
@@ -189,11 +189,11 @@ export const listingsOperations: Operation[] = [
         ),
         status: Type.Union([Type.Literal('live'), Type.Literal('upcoming')], {
           default: 'live',
-          description: 'live (default) or upcoming (scheduled for a launch week not yet past).',
+          description: 'upcoming: scheduled for a launch week not yet past.',
         }),
         sort: Type.Union(
           SEARCH_SORTS.map((s) => Type.Literal(s)),
-          { default: 'relevance', description: 'Order of the results; default relevance.' },
+          { default: 'relevance', description: 'Order of the results.' },
         ),
         ...Paging,
       },
@@ -296,7 +296,7 @@ export const listingsOperations: Operation[] = [
     query: Type.Object(
       {
         a: Slug('Slug of the first listing.'),
-        b: Slug('Slug of the second listing; must differ from a.'),
+        b: Slug('Slug of the second listing (not a).'),
       },
       { additionalProperties: false },
     ),

@@ -58,7 +58,7 @@ export const UpdateListingBody = Type.Object(
     apply_to: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
         maxItems: APPLY_TO_MAX,
-        description: `["all"] or site keys: the ${TRAVELLING_FIELDS.join(', ')} fields sent in this call also go to the company's listings on those sites.`,
+        description: `["all"] or site keys: the ${TRAVELLING_FIELDS.join(', ')} sent also go to the company's listings there.`,
       }),
     ),
     socials: Type.Optional(Socials),

@@ -47,7 +47,7 @@ export const myListingsOperations: Operation[] = [
     tag: 'My listings',
     scope: 'account:read',
     summary: 'List your listings',
-    description: 'Your listings on this site in any status, newest first, with status, plan, launch week and what to do next.',
+    description: 'Your listings on this site in any status, newest first, each with what to do next. Each carries status, plan and launch week.',
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(MyListingSummary),
     notes: 'Yours: listings you saved with submit_draft, and listings of a company you verified a claim on. Newest first (created_at, then id).',
@@ -65,7 +65,7 @@ export const myListingsOperations: Operation[] = [
     scope: 'account:read',
     summary: 'Get your listing (owner view)',
     description:
-      'The owner view: status and why, plan, launch week, unlocked paid sections, every editable value, and what you must do next (e.g. the badge to place).',
+      'The owner view: status and why, every editable value, and what you must do next (e.g. the badge to place). It also carries the plan, launch week and unlocked paid sections.',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,
@@ -86,7 +86,7 @@ export const myListingsOperations: Operation[] = [
     idempotent: true,
     summary: 'Edit your listing',
     description:
-      "Changes the company fields sent and replaces socials or FAQs; apply_to carries the headline, summary and SEO fields to the company's listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.",
+      "Changes the company fields sent and replaces socials or FAQs. apply_to carries the headline, summary and SEO fields to the company's listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: UpdateListingBody,

@@ -36,7 +36,8 @@ export const ordersOperations: Operation[] = [
     tag: 'Orders',
     scope: 'orders:write',
     summary: 'Price an order and preview its VAT',
-    description: "Prices items with the site's current prices and validates them (weeks, categories, billboard minimum, options). Saves and charges nothing.",
+    description:
+      "Prices items with the site's current prices, previews the VAT and validates them (weeks, categories, billboard minimum, options). Saves and charges nothing.",
     body: OrderBody,
     output: Quote,
     responses: { 404: "A listing_id is unknown or another account's listing." },
@@ -89,7 +90,7 @@ export const ordersOperations: Operation[] = [
     tag: 'Orders',
     scope: 'account:read',
     summary: 'List your orders',
-    description: 'Your orders on this site, newest first, each with status, totals with VAT and lines with their fulfilment.',
+    description: 'Your orders on this site, newest first. Each carries status, totals with VAT, and lines with their fulfilment.',
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(Order),
     notes: 'Newest first (created_at, then id). Each entry is what get_order answers.',
@@ -112,7 +113,8 @@ export const ordersOperations: Operation[] = [
     tag: 'Orders',
     scope: 'account:read',
     summary: 'Get an order',
-    description: 'Status, totals with VAT, billing details, lines and the fulfilment of each line (when, and what it did).',
+    description:
+      'One of your orders and what each of its lines did. It carries status, totals with VAT, billing details, and each line with its fulfilment (when, and what it did).',
     params: NumberPath,
     notFoundParams: ['number'],
     output: Order,

@@ -30,7 +30,8 @@ export const siteOperations: Operation[] = [
     tag: 'Site',
     scope: null,
     summary: 'Describe this directory site',
-    description: 'Site name, purpose, public URLs, live listing and category counts, and where the docs, the OpenAPI document and the MCP server are.',
+    description:
+      'What this directory is and where its docs, OpenAPI document and MCP server are. It gives the site name, purpose, public URLs, and live listing and category counts.',
     output: SiteInfo,
     handler: async (_input, { sql, site, config }) => {
       const counts = await siteInfo(sql, site.id);

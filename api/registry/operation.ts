@@ -89,6 +89,11 @@ export interface OperationDef<
   location?: (output: Static<O>, input: In<P> & In<Q> & In<B>) => string;
   /** The operation accepts an Idempotency-Key header. */
   idempotent?: boolean;
+  /**
+   * The operation reaches past this service: it reads other websites or e-mails people (MCP's
+   * openWorldHint). Every other operation acts on the directory alone.
+   */
+  openWorld?: boolean;
   /** Path parameters whose invalid values mean "no such resource" (404) rather than bad input. */
   notFoundParams?: string[];
   /** Further error responses the operation can give (status -> when), for the OpenAPI document. */
