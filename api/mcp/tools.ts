@@ -85,8 +85,8 @@ export function toolSpecOf(op: Operation): ToolSpec {
     // does, and the OpenAPI document (and /docs) has the summary and the rest.
     description: [
       firstSentence(op.description),
-      // The server's instructions say what a bearer token is; each tool names only its scope, and
-      // the idempotency_key argument's own description says how a retry is replayed.
+      // The server's instructions say what a bearer token is (and how idempotency_key replays a
+      // retry); each tool names only its scope.
       op.scope && `Scope: ${op.scope}.`,
     ]
       .filter(Boolean)

@@ -11,7 +11,8 @@ export const idempotencyKeyArgument = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[ -~]+$',
-  // The server's instructions say the rest (any unique string, a UUID say); every write tool repeats this.
+  // The OpenAPI document's and validation's; MCP tools show only the argument's type, the server's
+  // instructions saying what it does and its bounds once (api/mcp/tools.ts, TOLD_ONCE).
   description: 'A retry with the same key and arguments returns the first result.',
 };
 
