@@ -1,6 +1,6 @@
 // Every job of the worker, defined once: the edge enqueues them, the pipeline runs them.
 import { Type } from '@sinclair/typebox';
-import { defineJob, NO_PAYLOAD } from './define.ts';
+import { BACKGROUND, defineJob, NO_PAYLOAD } from './define.ts';
 
 const DraftId = Type.String({ format: 'uuid' });
 const ListingId = Type.Integer({ minimum: 1 });
@@ -100,6 +100,8 @@ export const JOBS = {
     key: (p) => `recrawl_listing:${p.listing_id}`,
     // One queue per host: jobs of one host run one at a time, in order (politeness), across batches and workers.
     queue: (p) => `recrawl:${p.host.toLowerCase()}`,
+    // An operator's batch of hundreds or thousands: what a person is waiting on goes first.
+    priority: BACKGROUND,
   }),
   // Scheduled jobs (pipeline/worker.ts): one waiting job each, so a late run replaces the one queued.
   refresh_views: defineJob({

@@ -20,11 +20,20 @@ export interface JobDefinition<P extends TProperties = TProperties> {
   maxAttempts: number;
   /** Jobs in one named queue run one at a time, in order. */
   queue?: (payload: Static<TObject<P>>) => string;
+  /**
+   * graphile-worker's priority, lower first (default 0): jobs nobody is waiting on (BACKGROUND)
+   * wait behind those a person is, so an operator's re-crawl of thousands or the hourly sweep's
+   * badge re-checks never hold up a submitted site's crawl.
+   */
+  priority?: number;
   /** What the job does, for operators and the conventions document. */
   about: string;
 }
 
 export type PayloadOf<J extends JobDefinition> = J extends JobDefinition<infer P> ? Static<TObject<P>> : never;
+
+/** The priority of jobs nobody is waiting on: sweeps' re-checks and operators' re-crawl batches. */
+export const BACKGROUND = 10;
 
 export const defineJob = <P extends TProperties>(job: JobDefinition<P>): JobDefinition<P> => job;
 

@@ -7,6 +7,8 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Overrides the job's own key (e.g. a batch id in it). */
   key?: string;
+  /** Overrides the job's own priority (lower first): BACKGROUND where nobody waits on this one. */
+  priority?: number;
 }
 
 /**
@@ -21,5 +23,6 @@ export async function enqueue<P extends TProperties>(sql: Sql, job: JobDefinitio
   const body = { ...(payload as object), v: job.version };
   await sql`select graphile_worker.add_job(
     ${job.name}, ${sql.json(body as never)}::json,
-    queue_name => ${queue}, run_at => ${opts.runAt ?? null}::timestamptz, max_attempts => ${job.maxAttempts}, job_key => ${key})`;
+    queue_name => ${queue}, run_at => ${opts.runAt ?? null}::timestamptz, max_attempts => ${job.maxAttempts}, job_key => ${key},
+    priority => ${opts.priority ?? job.priority ?? 0})`;
 }

@@ -8,7 +8,7 @@
 import { transaction, type Sql } from '../../sql/db.ts';
 import type { SafeFetch } from '../net/ssrf-fetch.ts';
 import { readPage } from '../net/read-page.ts';
-import { enqueue, JOBS } from '../jobs/index.ts';
+import { BACKGROUND, enqueue, JOBS } from '../jobs/index.ts';
 import { findBadge } from './badge-html.ts';
 
 interface Row {
@@ -112,7 +112,8 @@ export async function sweepListings(sql: Sql): Promise<{ goLive: number; recheck
       select id::int from listings where status in ('awaiting_badge', 'scheduled')
         and launch_week > date_trunc('week', now() at time zone 'utc')::date
         and (badge_checked_at is null or badge_checked_at < now() - make_interval(mins => ${BADGE_RECHECK_MINUTES}))`;
-    for (const r of stale) await enqueue(t, JOBS.check_badge, { listing_id: r.id });
+    // Re-checks nobody is waiting on: behind an owner's first check and every submitted site's crawl.
+    for (const r of stale) await enqueue(t, JOBS.check_badge, { listing_id: r.id }, { priority: BACKGROUND });
     return { goLive: due.length, recheck: stale.length };
   });
 }
