@@ -11,3 +11,12 @@
  */
 export const EDGE_HEAP_RAM_BYTES = 256 * 1024 * 1024;
 export const EDGE_RUNTIME_ENV: Record<string, string> = { BUN_JSC_forceRAMSize: String(EDGE_HEAP_RAM_BYTES) };
+
+/**
+ * The worker's, for the same reason: in the re-crawl bench (1,000 listings, concurrency 16) it
+ * peaked at 1,386-1,674 MB resident without this, over the 1 GiB its compose and Kubernetes limits
+ * give it; sized as for 512 MB, 728-744 MB at 687-768 listings a minute (756-787 without; as for
+ * 256 MB, 652-681 MB but 657-673 a minute).
+ */
+export const WORKER_HEAP_RAM_BYTES = 512 * 1024 * 1024;
+export const WORKER_RUNTIME_ENV: Record<string, string> = { BUN_JSC_forceRAMSize: String(WORKER_HEAP_RAM_BYTES) };

@@ -12,7 +12,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { loadConfig } from '../core/config.ts';
-import { EDGE_RUNTIME_ENV } from './edge-runtime.ts';
+import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from './edge-runtime.ts';
 
 // The deployment examples are validated against their published JSON Schemas (the Compose
 // Specification's, and Kubernetes' OpenAPI schemas as packaged by kubernetes-models), so a
@@ -150,5 +150,17 @@ test('the edge runs with its runtime settings wherever it starts: the image, com
   const env = Object.fromEntries((edge.spec.template.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
   expect(env).toEqual(EDGE_RUNTIME_ENV);
   const script = JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).scripts['start:edge'] as string;
+  for (const [k, v] of pairs) expect(script).toContain(`${k}=${v}`);
+});
+
+test('the worker runs with its runtime settings wherever it starts: compose, Kubernetes and npm run start:worker', () => {
+  const pairs = Object.entries(WORKER_RUNTIME_ENV);
+  expect(pairs.length).toBeGreaterThan(0);
+  const compose = parse(read('compose.yaml'), { merge: true }).services.worker;
+  for (const [k, v] of pairs) expect(compose.environment[k]).toBe(v);
+  const worker = byKind('Deployment').find((d) => d.metadata.name === 'directory-worker')!;
+  const env = Object.fromEntries((worker.spec.template.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
+  expect(env).toEqual(WORKER_RUNTIME_ENV);
+  const script = JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).scripts['start:worker'] as string;
   for (const [k, v] of pairs) expect(script).toContain(`${k}=${v}`);
 });

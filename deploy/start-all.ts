@@ -6,7 +6,7 @@ import { connect } from '../sql/db.ts';
 import { seedDemo } from '../seeds/demo.ts';
 import { onStopSignal } from '../core/shutdown.ts';
 import { RestartPolicy } from './supervisor.ts';
-import { EDGE_RUNTIME_ENV } from './edge-runtime.ts';
+import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from './edge-runtime.ts';
 
 /**
  * `npm start`: the whole service on one machine. Starts the database (embedded unless
@@ -142,6 +142,6 @@ async function shutdown(code = 0) {
 
 onStopSignal(() => shutdown(0));
 launch('edge', 'api/main.ts', EDGE_RUNTIME_ENV);
-launch('worker', 'pipeline/main.ts');
+launch('worker', 'pipeline/main.ts', WORKER_RUNTIME_ENV);
 void superviseDatabase();
 console.log(`directory starting at ${config.siteUrl} (docs ${config.siteUrl}/docs, MCP ${config.siteUrl}/mcp)`);
