@@ -5,7 +5,7 @@ import { startFixtureSite, type FixtureSite } from '../test/fixture-site.ts';
 import { benchDatabase } from './database.ts';
 import { batchProgress, createBatch } from '../core/recrawl/batches.ts';
 import { WORKER_CONCURRENCY } from '../pipeline/worker.ts';
-import { WORKER_RUNTIME_ENV } from '../deploy/edge-runtime.ts';
+import { WORKER_RUNTIME_ENV } from '../deploy/runtime-env.ts';
 
 /**
  * `npm run bench:recrawl` (also the last scenario of `npm run bench`, BENCH_ONLY=recrawl):
@@ -44,7 +44,7 @@ try {
     from jsonb_to_recordset(${db.sql.json(rows as never)}::jsonb) as r(i int, url text)
     returning id::int`;
   worker = spawn(process.execPath, [join(root, 'pipeline/main.ts')], {
-    // As deployed, with the worker's runtime settings (deploy/edge-runtime.ts).
+    // As deployed, with the worker's runtime settings (deploy/runtime-env.ts).
     env: { ...WORKER_RUNTIME_ENV, ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn', ALLOW_LOOPBACK_FETCH: 'true', DRAFTER: 'extractive' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

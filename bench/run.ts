@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../test/ports.ts';
 import { benchDatabase } from './database.ts';
 import { scenarios } from './scenarios.ts';
-import { EDGE_RUNTIME_ENV } from '../deploy/edge-runtime.ts';
+import { EDGE_RUNTIME_ENV } from '../deploy/runtime-env.ts';
 
 /**
  * `npm run bench`: every scenario against the edge on a 100k-listing database, each printed next to

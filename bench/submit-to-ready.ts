@@ -6,7 +6,7 @@ import { createApiKey } from '../core/auth/api-keys.ts';
 import { findOrCreateUser } from '../core/auth/users.ts';
 import { benchDatabase } from './database.ts';
 import { WORKER_CONCURRENCY } from '../pipeline/worker.ts';
-import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from '../deploy/edge-runtime.ts';
+import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from '../deploy/runtime-env.ts';
 
 /**
  * `bun bench/submit-to-ready.ts`: BENCH_SITES (20) fixture websites of about 6 pages each, served
@@ -46,7 +46,7 @@ const env = {
   RATE_LIMIT_WRITES: '10000000',
   RATE_LIMIT_AUTHENTICATED_READS: '10000000',
 };
-// As deployed: each with its runtime settings (deploy/edge-runtime.ts).
+// As deployed: each with its runtime settings (deploy/runtime-env.ts).
 const edge = await startProcess('api/main.ts', { ...EDGE_RUNTIME_ENV, ...env }, /listening/);
 const worker = await startProcess('pipeline/main.ts', { ...WORKER_RUNTIME_ENV, ...env }, null);
 const fixtures: FixtureSite[] = Array.from({ length: sites + 1 }, (_, i) => startFixtureSite({ name: `Product ${i + 1}` }));

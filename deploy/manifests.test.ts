@@ -12,7 +12,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { loadConfig } from '../core/config.ts';
-import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from './edge-runtime.ts';
+import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from './runtime-env.ts';
 
 // The deployment examples are validated against their published JSON Schemas (the Compose
 // Specification's, and Kubernetes' OpenAPI schemas as packaged by kubernetes-models), so a

@@ -6,7 +6,7 @@ import { connect } from '../sql/db.ts';
 import { seedDemo } from '../seeds/demo.ts';
 import { onStopSignal } from '../core/shutdown.ts';
 import { RestartPolicy } from './supervisor.ts';
-import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from './edge-runtime.ts';
+import { EDGE_RUNTIME_ENV, WORKER_RUNTIME_ENV } from './runtime-env.ts';
 
 /**
  * `npm start`: the whole service on one machine. Starts the database (embedded unless

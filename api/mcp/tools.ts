@@ -39,9 +39,10 @@ const plain = (schema: unknown): JsonSchema => plainSchema(schema);
  * and what of its schema each tool still shows. Paging keeps its bounds and defaults (models pick
  * per_page); the idempotency key only its type, its bounds being in the instructions.
  */
+const undescribed = ({ description: _, ...p }: JsonSchema) => p;
 const TOLD_ONCE = new Map<string, { description: string; shown: (p: JsonSchema) => JsonSchema }>([
-  ['page', { description: Page.description!, shown: ({ description: _, ...p }) => p }],
-  ['per_page', { description: PerPage.description!, shown: ({ description: _, ...p }) => p }],
+  ['page', { description: Page.description!, shown: undescribed }],
+  ['per_page', { description: PerPage.description!, shown: undescribed }],
   [IDEMPOTENCY_ARGUMENT, { description: idempotencyKeyArgument.description, shown: (p) => ({ type: p.type }) }],
 ]);
 

@@ -1,7 +1,7 @@
 /**
- * The edge's runtime settings, for every way it is started: npm start (deploy/start-all.ts), the
- * image and its manifests (deploy/Dockerfile, compose.yaml, k8s/edge.yaml spell the same value),
- * and the bench.
+ * The edge's and the worker's runtime settings, for every way they are started: npm start
+ * (deploy/start-all.ts), the npm scripts, the image and its manifests (deploy/Dockerfile,
+ * compose.yaml, k8s/edge.yaml and k8s/worker.yaml spell the same values), and the benches.
  *
  * BUN_JSC_forceRAMSize: JavaScriptCore lets its heap grow in proportion to the machine's memory,
  * so on a 24 GB machine an edge under load let garbage pile up to 150-160 MB of heap between
