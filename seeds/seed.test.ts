@@ -313,6 +313,11 @@ describe('determinism and the synthetic generator', () => {
     const [{ pending }] = await sql`select count(*)::int as pending from pg_class c join pg_am a on a.oid = c.relam and a.amname = 'gin'
       where c.relkind = 'i' and c.relnamespace = current_schema()::regnamespace and not coalesce(c.reloptions @> '{fastupdate=off}', false)`;
     expect(pending).toBe(0);
+    // Every live listing's profile is stored, as built now (migration 0021).
+    const [docs] = await sql`select count(*)::int as live, count(d.body)::int as stored,
+        count(*) filter (where d.body::text is distinct from listing_document(l.id)::text)::int as differ
+      from listings l left join listing_documents d on d.listing_id = l.id where l.site_id = ${siteId} and l.status = 'live'`;
+    expect(docs).toEqual({ live: docs.live, stored: docs.live, differ: 0 });
     expect(c.live).toBeGreaterThan(350);
     expect(c).toMatchObject({ other: 0, no_category: 0, bad_launch: 0, disagree: 0 });
     expect(c.votes).toBe(r.votes);

@@ -48,9 +48,10 @@ test('seed:synthetic beside a running server adds to it and reports progress lin
   expect(out).not.toContain('undefined');
   expect(code).toBe(0);
   expect(out).toContain('already running');
-  expect(out).toContain('[1/8] plan listings and weeks');
-  expect(out).toContain('[7/8] award finished weeks');
-  expect(out).toContain('[8/8] vacuum what was filled');
+  expect(out).toContain('[1/9] plan listings and weeks');
+  expect(out).toContain('[7/9] award finished weeks');
+  expect(out).toContain("[8/9] store the listings' profiles");
+  expect(out).toContain('[9/9] vacuum what was filled');
   expect(out).toMatch(/done in [\d.]+ s: 25 listings/);
   const sql = connect(held.url, { max: 1 });
   try {

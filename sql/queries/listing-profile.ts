@@ -60,74 +60,87 @@ export interface ListingProfileRow {
   ai_review: { body: string; quotes: { quote: string; url: string }[]; created_at: string } | null;
 }
 
+/** The live parts of a profile, read beside its stored document. */
+interface ProfileLookup {
+  id: number;
+  slug: string;
+  version: string | null;
+  body: ListingProfileRow | null;
+  community_rating: ListingProfileRow['community_rating'];
+  votes: number;
+  follows: number;
+  views: number;
+  featured_until: string | null;
+}
+
 /**
- * The public profile of a live listing of this site, in one statement: related rows come back as
- * JSON aggregates. Paid sections (story, milestones, media) are null unless unlocked.
+ * The public profile of a live listing of this site. Its slow-changing part is the listing's stored
+ * document (listing_documents, migration 0021), built and stored here when a write has marked it
+ * stale; the counters, rating, featured window and links are read live beside it.
  */
 export async function listingProfile(sql: Sql, siteId: number, slug: string, siteUrl: string): Promise<ListingProfileRow | undefined> {
   const iso = sql.unsafe(ISO);
-  const [row] = await sql<ListingProfileRow[]>`
-    select l.id::int as id, l.slug, l.name, l.url, l.domain, ${siteUrl + '/listings/'} || l.slug as profile_url,
-      l.tagline, l.short_description, l.description, l.headline, l.summary, l.features, l.usps, l.keywords,
-      json_build_object('model', l.pricing_model, 'summary', l.pricing_summary) as pricing,
-      l.stage, l.country, l.city, l.founded_year, l.demo_video_url, l.contact_email, l.logo_url,
-      json_build_object('title', l.seo_title, 'description', l.seo_description) as seo,
-      (select coalesce(json_agg(json_build_object('slug', c.slug, 'name', c.name, 'primary', c.id = pc.id,
-                'parent', case when p.id is null then null else json_build_object('slug', p.slug, 'name', p.name) end)
-              order by c.id = pc.id desc, c.position, c.name), '[]')
-       from (select pc.id union select lc.category_id from listing_categories lc where lc.listing_id = l.id) k (id)
-       join categories c on c.id = k.id left join categories p on p.id = c.parent_id) as categories,
-      (select coalesce(json_agg(json_build_object('slug', f.slug, 'name', f.name, 'title', f.title, 'avatar_url', f.avatar_url,
-                'socials', f.socials, 'primary', f.n = 1) order by f.n), '[]')
-       from (select fo.slug, fo.name, coalesce(lf.role, fo.title) as title, fo.avatar_url, fo.socials,
-                    row_number() over (order by lf.position, fo.id) as n
-             from listing_founders lf join founders fo on fo.id = lf.founder_id where lf.listing_id = l.id) f) as founders,
-      (select coalesce(json_agg(json_build_object('question', q.question, 'answer', q.answer) order by q.position, q.id), '[]')
-       from listing_faqs q where q.listing_id = l.id) as faqs,
-      (select coalesce(json_object_agg(so.platform, so.url order by so.platform), '{}')
-       from listing_socials so where so.listing_id = l.id) as socials,
-      (select coalesce(json_agg(json_build_object('id', u.id, 'title', u.title, 'body', u.body,
-                'created_at', to_char(u.created_at at time zone 'utc', ${iso})) order by u.created_at desc, u.id desc), '[]')
-       from (select * from listing_updates where listing_id = l.id order by created_at desc, id desc limit 5) u) as latest_updates,
+  const [row] = await sql<ProfileLookup[]>`
+    select l.id::int as id, l.slug, d.version::text as version, d.body,
       json_build_object('average', s.rating_avg, 'count', coalesce(s.rating_count, 0)) as community_rating,
-      case when dr.rating is null then null else json_build_object(
-        'rating', dr.rating, 'measured_on', to_char(dr.measured_on, 'YYYY-MM-DD'), 'trend', dr.rating - dr_prev.rating,
-        'history', (select json_agg(json_build_object('measured_on', to_char(h.measured_on, 'YYYY-MM-DD'), 'rating', h.rating) order by h.measured_on)
-                    from (select measured_on, rating from domain_ratings where company_id = l.company_id
-                          order by measured_on desc limit 12) h)) end as domain_rating,
-      json_build_object('website', l.url, 'profile', ${siteUrl + '/listings/'} || l.slug,
-        'badges', ${siteUrl + '/api/v1/listings/'} || l.slug || '/badges',
-        'alternatives', ${siteUrl + '/api/v1/listings/'} || l.slug || '/alternatives') as links,
       coalesce(s.votes, 0)::int as votes, coalesce(s.follows, 0)::int as follows, coalesce(s.views, 0)::int as views,
-      to_char(l.launch_week, 'YYYY-MM-DD') as launch_week, to_char(l.launched_at at time zone 'utc', ${iso}) as launched_at,
-      l.plan, l.not_found_on_website,
-      case when 'story' = any(l.unlocked_sections) then (
-        select json_build_object('title', fs.title, 'story', fs.story, 'why_started', fs.why_started, 'problem', fs.problem,
-                 'journey', fs.journey, 'challenges', fs.challenges, 'achievements', fs.achievements, 'lessons', fs.lessons,
-                 'whats_next', fs.whats_next, 'updated_at', to_char(fs.updated_at at time zone 'utc', ${iso}))
-        from founder_stories fs where fs.listing_id = l.id) end as story,
-      case when 'milestones' = any(l.unlocked_sections) then (
-        select coalesce(json_agg(json_build_object('id', m.id, 'date', to_char(m.date, 'YYYY-MM-DD'), 'title', m.title,
-                 'description', m.description, 'url', m.url) order by m.date desc, m.id desc), '[]')
-        from milestones m where m.listing_id = l.id) end as milestones,
-      case when 'media' = any(l.unlocked_sections) then (
-        select coalesce(json_agg(json_build_object('kind', me.kind, 'url', me.url, 'caption', me.caption) order by me.position, me.id), '[]')
-        from listing_media me where me.listing_id = l.id) end as media,
       (select to_char(max(f.ends_at) at time zone 'utc', ${iso}) from listing_featured f
-       where f.listing_id = l.id and now() >= f.starts_at and now() < f.ends_at) as featured_until,
-      (select json_build_object('body', r.body, 'quotes', r.quotes, 'created_at', to_char(r.created_at at time zone 'utc', ${iso}))
-       from listing_ai_reviews r where r.listing_id = l.id and not r.hidden order by r.created_at desc, r.id desc limit 1) as ai_review
+       where f.listing_id = l.id and now() >= f.starts_at and now() < f.ends_at) as featured_until
     from listings l
-    -- The primary category: the listing's column, else the listing_categories row marked primary.
-    cross join lateral (select coalesce(l.primary_category_id,
-      (select lc.category_id from listing_categories lc where lc.listing_id = l.id and lc.is_primary)) as id) pc
+    left join listing_documents d on d.listing_id = l.id
     left join listing_stats s on s.listing_id = l.id
-    -- Domain Rating: the latest measurement and, for the trend, the latest one at least 28 days older
-    -- (the same rule as the domain-rating leaderboard).
-    left join lateral (select rating, measured_on from domain_ratings where company_id = l.company_id
-                       order by measured_on desc limit 1) dr on true
-    left join lateral (select rating from domain_ratings where company_id = l.company_id and measured_on <= dr.measured_on - 28
-                       order by measured_on desc limit 1) dr_prev on true
     where l.site_id = ${siteId} and l.slug = ${slug} and l.status = 'live'`;
-  return row;
+  if (!row) return undefined;
+  const body = row.body ?? (await storeDocument(sql, row.id, row.version));
+  const profileUrl = `${siteUrl}/listings/${row.slug}`;
+  const api = `${siteUrl}/api/v1/listings/${row.slug}`;
+  // Assigned in place: the document holds these members as null, in the profile's order.
+  return Object.assign(body, {
+    profile_url: profileUrl,
+    community_rating: row.community_rating,
+    links: { website: body.url, profile: profileUrl, badges: `${api}/badges`, alternatives: `${api}/alternatives` },
+    votes: row.votes,
+    follows: row.follows,
+    views: row.views,
+    featured_until: row.featured_until,
+  });
+}
+
+/**
+ * Builds a listing's document and stores it unless a write changed the listing since `seen` (the
+ * version read with the missing body; null when the listing had no document row). A read never
+ * waits on a writer: a document row a writer holds is skipped (its writer is changing the version),
+ * and one it changed since the reader's look has another version. Exported for its tests.
+ */
+export async function storeDocument(sql: Sql, id: number, seen: string | null): Promise<ListingProfileRow> {
+  const [{ body }] = await sql<{ body: ListingProfileRow }[]>`
+    with fresh as (select listing_document(${id}) as body),
+    mine as (
+      select listing_id from listing_documents
+      where listing_id = ${id} and version = ${seen}::bigint and body is null
+      for update skip locked
+    ),
+    kept as (update listing_documents d set body = (select body from fresh) from mine where d.listing_id = mine.listing_id),
+    made as (
+      insert into listing_documents (listing_id, body) select ${id}, body from fresh
+      where ${seen}::bigint is null on conflict (listing_id) do nothing
+    )
+    select body from fresh`;
+  return body;
+}
+
+/**
+ * Builds and stores the documents of this site's live listings that have none (a bulk fill, or a
+ * database migrated to 0021), under the same rule as a reader: a document marked stale meanwhile
+ * is left for its next reader. Returns how many were stored.
+ */
+export async function storeMissingDocuments(sql: Sql, siteId: number): Promise<number> {
+  const stored = await sql`
+    insert into listing_documents as d (listing_id, version, body)
+    select l.id, coalesce(x.version, 0), listing_document(l.id) from listings l
+    left join listing_documents x on x.listing_id = l.id
+    where l.site_id = ${siteId} and l.status = 'live' and x.body is null
+    on conflict (listing_id) do update set body = excluded.body
+      where d.version = excluded.version and d.body is null`;
+  return stored.count;
 }
