@@ -7,10 +7,12 @@
 --
 -- How a document stays true: every write to a table the document is built from marks the
 -- documents of the listings it touched stale (body null, version + 1), in the writer's own
--- transaction. A reader that finds no body builds it (listing_document) and stores it only if the
--- version is still the one it saw: a write that committed, or is committing, after the reader's
--- first look has bumped the version, and the store does nothing. A migration that changes what
--- listing_document builds must mark every document stale.
+-- transaction. A reader that finds no body builds it (listing_document) and stores it only if no
+-- writer holds the document's row (a read never waits on a write) and its version is still the one
+-- the reader saw: a write that committed after the reader's first look has bumped it, and the
+-- store does nothing. A migration that changes what
+-- listing_document builds must mark every document stale (update listing_documents set body =
+-- null, version = version + 1; sql/queries/listing-documents.test.ts checks the later migrations).
 
 create table listing_documents (
   listing_id bigint primary key references listings (id) on delete cascade,

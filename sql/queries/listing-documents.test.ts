@@ -256,3 +256,26 @@ test('every table the document is built from marks documents stale on the writes
     expect({ table: name, events: byTable[name] }).toEqual({ table: name, events: events[name] ?? ['delete', 'insert', 'update'] });
   }
 });
+
+test('a later migration that redefines the document marks every stored one stale', async () => {
+  const dir = new URL('../migrations/', import.meta.url);
+  const files = (await Array.fromAsync(new Bun.Glob('*.sql').scan(dir.pathname))).sort();
+  const later = files.filter((f) => f > '0021_listing_documents.sql');
+  for (const file of later) {
+    const text = await Bun.file(new URL(file, dir)).text();
+    if (/function\s+listing_document\s*\(/i.test(text)) {
+      expect({
+        file,
+        marksStale:
+          /update\s+listing_documents\s+set\s+(version\s*=\s*version\s*\+\s*1\s*,\s*body\s*=\s*null|body\s*=\s*null\s*,\s*version\s*=\s*version\s*\+\s*1)/i.test(
+            text,
+          ),
+      }).toEqual({
+        file,
+        marksStale: true,
+      });
+    }
+  }
+  // 0021 itself defines it; the check reads the migrations that come after.
+  expect(files).toContain('0021_listing_documents.sql');
+});
