@@ -174,3 +174,23 @@ comment on function note_rating_document is 'Trigger: marks stale the profiles o
 create trigger domain_ratings_doc_ins after insert on domain_ratings referencing new table as new_rows for each statement execute function note_rating_document();
 create trigger domain_ratings_doc_upd after update on domain_ratings referencing old table as old_rows new table as new_rows for each statement execute function note_rating_document();
 create trigger domain_ratings_doc_del after delete on domain_ratings referencing old table as old_rows for each statement execute function note_rating_document();
+
+-- Emptying a table the document reads (TRUNCATE fires no row or statement triggers of the three
+-- events above) marks every stored document stale. The listings table cannot be emptied without
+-- emptying listing_documents with it (its foreign key).
+create function note_documents_emptied() returns trigger language plpgsql as $$
+begin
+  update listing_documents set body = null, version = version + 1 where body is not null;
+  return null;
+end $$;
+comment on function note_documents_emptied is 'Trigger: marks every stored profile stale when a table profiles are built from is emptied.';
+
+do $$
+declare t text;
+begin
+  foreach t in array array['listing_categories', 'listing_founders', 'listing_faqs', 'listing_socials', 'listing_updates',
+                           'founder_stories', 'milestones', 'listing_media', 'listing_ai_reviews', 'founders', 'categories',
+                           'domain_ratings'] loop
+    execute format('create trigger %I after truncate on %I for each statement execute function note_documents_emptied()', t || '_doc_emptied', t);
+  end loop;
+end $$;

@@ -66,6 +66,7 @@ describe('a stored profile follows every write it shows', async () => {
       (p) => p.socials,
       { github: 'https://github.com/docwise' },
     ],
+    ['a table emptied', () => sql`truncate listing_socials`, (p) => p.socials, {}],
     [
       'an update posted',
       () => sql`insert into listing_updates (listing_id, title, body) values (${listing.id}, 'v2', 'Faster')`,
@@ -219,20 +220,21 @@ test('every table the document is built from marks documents stale on the writes
   const named = new Set([...def.matchAll(/\b(?:from|join)\s+([a-z_]+)/g)].map((m) => m[1]));
   const tables = await sql<{ name: string }[]>`
     select relname as name from pg_class where relkind = 'r' and relnamespace = current_schema()::regnamespace and relname = any(${[...named]})`;
-  // Rows that belong to a listing: any insert, update or delete. The listing, its founders and
-  // categories: updates (an insert touches no existing listing; their deletes cascade to the rows
-  // above or are refused).
+  // Rows that belong to a listing: any insert, update, delete or truncate. The listing, its
+  // founders and categories: updates (an insert touches no existing listing; their deletes cascade
+  // to the rows above or are refused).
   const events: Record<string, string[]> = {
+    // Emptied only with listing_documents (its foreign key).
     listings: ['update'],
-    founders: ['update'],
-    categories: ['update'],
+    founders: ['truncate', 'update'],
+    categories: ['truncate', 'update'],
   };
   const covered = await sql<{ name: string; events: string[] }[]>`
     select c.relname as name, array_agg(distinct e order by e) as events
     from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
-    cross join lateral (values ('insert', 4), ('delete', 8), ('update', 16)) x (e, bit)
+    cross join lateral (values ('insert', 4), ('delete', 8), ('update', 16), ('truncate', 32)) x (e, bit)
     where not t.tgisinternal and t.tgtype & x.bit <> 0
-      and p.prosrc like '%stale_listing_documents%'
+      and (p.prosrc like '%stale_listing_documents%' or p.prosrc like '%update listing_documents set body = null%')
     group by c.relname`;
   const byTable = Object.fromEntries(covered.map((c) => [c.name, c.events]));
   expect(tables.map((t) => t.name).sort()).toEqual(
@@ -253,7 +255,7 @@ test('every table the document is built from marks documents stale on the writes
     ].sort(),
   );
   for (const { name } of tables) {
-    expect({ table: name, events: byTable[name] }).toEqual({ table: name, events: events[name] ?? ['delete', 'insert', 'update'] });
+    expect({ table: name, events: byTable[name] }).toEqual({ table: name, events: events[name] ?? ['delete', 'insert', 'truncate', 'update'] });
   }
 });
 
