@@ -9,7 +9,8 @@ import { oneTypo, prng } from './scenarios.ts';
  * names with one typo each, as the long-tail bench scenario asks them, and single words of the
  * directory found in at least 1% of its listings, with one typo (broad queries); alternatives are a listing's
  * first six, as its page shows them. BENCH_LATENCY_REQUESTS
- * (400) of each, after 50 to warm the plans. The database is the bench's (BENCH_LISTINGS, DATA_DIR).
+ * (400) of each, after 50 to warm the plans; BENCH_ONLY=name,... runs only those. The database is the
+ * bench's (BENCH_LISTINGS, DATA_DIR).
  */
 const requests = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
 const { db, handle, close } = await inProcessApp({ cacheTtlSeconds: 0, connections: 4 });
@@ -33,7 +34,10 @@ const typoOf = (name: string) => {
 };
 const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
 
+const only = process.env.BENCH_ONLY?.split(',');
+
 async function measure(name: string, path: () => string) {
+  if (only && !only.includes(name)) return;
   const times: number[] = [];
   for (let i = 0; i < requests + 50; i++) {
     const req = new Request(`${base}${path()}`);
