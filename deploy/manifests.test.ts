@@ -137,6 +137,13 @@ describe('Kubernetes manifests', () => {
   });
 });
 
+/** The plain env of a Kubernetes Deployment's first container, by name. */
+const deploymentEnv = (name: string) => {
+  const d = byKind('Deployment').find((x) => x.metadata.name === name)!;
+  return Object.fromEntries((d.spec.template.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
+};
+const npmScript = (name: string) => JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).scripts[name] as string;
+
 test('the edge runs with its runtime settings wherever it starts: the image, compose, Kubernetes and npm run start:edge', () => {
   const pairs = Object.entries(EDGE_RUNTIME_ENV);
   expect(pairs.length).toBeGreaterThan(0);
@@ -146,11 +153,8 @@ test('the edge runs with its runtime settings wherever it starts: the image, com
   for (const [k, v] of pairs) expect(cmd).toContain(`${k}=${v}`);
   // compose's edge keeps the image's command (the worker has its own).
   expect(parse(read('compose.yaml'), { merge: true }).services.edge.command).toBeUndefined();
-  const edge = byKind('Deployment').find((d) => d.metadata.name === 'directory-edge')!;
-  const env = Object.fromEntries((edge.spec.template.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
-  expect(env).toEqual(EDGE_RUNTIME_ENV);
-  const script = JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).scripts['start:edge'] as string;
-  for (const [k, v] of pairs) expect(script).toContain(`${k}=${v}`);
+  expect(deploymentEnv('directory-edge')).toEqual(EDGE_RUNTIME_ENV);
+  for (const [k, v] of pairs) expect(npmScript('start:edge')).toContain(`${k}=${v}`);
 });
 
 test('the worker runs with its runtime settings wherever it starts: compose, Kubernetes and npm run start:worker', () => {
@@ -158,9 +162,6 @@ test('the worker runs with its runtime settings wherever it starts: compose, Kub
   expect(pairs.length).toBeGreaterThan(0);
   const compose = parse(read('compose.yaml'), { merge: true }).services.worker;
   for (const [k, v] of pairs) expect(compose.environment[k]).toBe(v);
-  const worker = byKind('Deployment').find((d) => d.metadata.name === 'directory-worker')!;
-  const env = Object.fromEntries((worker.spec.template.spec.containers[0].env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
-  expect(env).toEqual(WORKER_RUNTIME_ENV);
-  const script = JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).scripts['start:worker'] as string;
-  for (const [k, v] of pairs) expect(script).toContain(`${k}=${v}`);
+  expect(deploymentEnv('directory-worker')).toEqual(WORKER_RUNTIME_ENV);
+  for (const [k, v] of pairs) expect(npmScript('start:worker')).toContain(`${k}=${v}`);
 });
