@@ -49,3 +49,20 @@ test('near words come from the deletions index, not a walk of every known word, 
   const [one] = await conn<{ matched: string }[]>`select matched::text from typo_tsqueries('quillkenstak')`;
   expect(one!.matched).toContain("'quillkenstack'");
 }, 60_000);
+
+test("each word's lookups are one statement of the function, and splitting q is none", async () => {
+  // Every statement a PL/pgSQL function runs costs it tens of microseconds (a cached plan revalidated,
+  // relations locked, an executor started), which was most of a one-typo search's correction: the
+  // words are split in simple expressions, and a word's prefix, near words and swaps read in one.
+  const statements = async (q: string) => {
+    notices.length = 0;
+    await conn`select matched::text from typo_tsqueries(${q})`;
+    // Plans only (a stop word raises a notice of its own); auto_explain logs the caller's statement too.
+    return notices.filter((n) => n.includes('Query Text:') && !n.includes('from typo_tsqueries(')).length;
+  };
+  expect(await statements('quillkenstak')).toBe(1);
+  expect(await statements('quillkenstak vectrbarflow')).toBe(2);
+  // Stop words and words under 3 letters read nothing; a repeated word is one word.
+  expect(await statements('the quillkenstak of ai quillkenstak')).toBe(1);
+  expect(await statements('ab')).toBe(0);
+}, 60_000);
