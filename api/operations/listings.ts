@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { CountryCode, Faq, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry/schemas.ts';
 import { invalid, notFound, type FieldIssue } from '../../core/errors/index.ts';
-import { SEARCH_SORTS, searchListingIds } from '../../sql/queries/listings.ts';
+import { SEARCH_SORTS, searchListings } from '../../sql/queries/listings.ts';
 import { listingProfile } from '../../sql/queries/listing-profile.ts';
 import { listingAlternativeIds } from '../../sql/queries/listing-alternatives.ts';
 import { compareRows, compareSides } from '../../sql/queries/compare.ts';
@@ -209,7 +209,7 @@ export const listingsOperations: Operation[] = [
     ),
     handler: async (input, { sql, site, config }) => {
       const { page, per_page } = input;
-      const { ids, total } = await searchListingIds(
+      const { items, total } = await searchListings(
         sql,
         site.id,
         {
@@ -224,8 +224,9 @@ export const listingsOperations: Operation[] = [
         },
         page,
         per_page,
+        config.siteUrl,
       );
-      return { items: await listingSummaries(sql, ids, config.siteUrl), ...pageInfo(page, per_page, total) };
+      return { items, ...pageInfo(page, per_page, total) };
     },
   }),
 

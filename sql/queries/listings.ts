@@ -1,5 +1,5 @@
 import type { Sql } from '../db.ts';
-import { literalInt, offsetOf } from './summaries.ts';
+import { literalInt, offsetOf, summariesOf, type ListingSummaryRow } from './summaries.ts';
 
 export const SEARCH_SORTS = ['relevance', 'newest', 'votes', 'trending', 'most_viewed', 'most_followed'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -92,15 +92,28 @@ const WALKED = (sql: Sql) =>
           limit (select k.k from k) - (select count(*) from a)) w
       ) x order by x.name desc, x.score desc, x.votes desc, ${newestOf('x')}`);
 
+/** The page of a search as its listings' summaries, and the count of every match. */
+export async function searchListings(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string) {
+  const { items, total } = await searchPage(sql, siteId, f, page, perPage, siteUrl);
+  return { items: items ?? [], total };
+}
+
+/** The page of a search as ids, and the count of every match. */
+export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number) {
+  const { ids, total } = await searchPage(sql, siteId, f, page, perPage, null);
+  return { ids: ids ?? [], total };
+}
+
 /**
- * Picks the page of ids with the filters and ranking in SQL, and counts the matches.
+ * Picks the page of ids with the filters and ranking in SQL, and counts the matches; given the
+ * site's URL, the page comes as its listings' summaries from the same statement (one round trip).
  * With q: the matches are collected once (a materialized CTE: one pass over the GIN bitmap's rows)
  * and both counted and ordered from it, so total is exact; counters are looked up only for the
  * rows that can reach the page.
  * Without q: counter sorts walk the counter indexes of listing_stats (so the first pages stop
  * early) and a parallel statement counts the matches from the listings indexes.
  */
-export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number) {
+async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string | null) {
   const q = f.q?.trim() ? f.q : undefined;
   const qName = q ? nameText(q) : '';
   const domain = f.domain !== undefined ? normalizeDomain(f.domain) : undefined;
@@ -143,7 +156,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   const newest = (t: string) => sql.unsafe(newestOf(t));
 
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
-  if (q && !/[\p{L}\p{N}]/u.test(q)) return { ids: [], total: 0 };
+  if (q && !/[\p{L}\p{N}]/u.test(q)) return { ids: [], items: [], total: 0 };
   if (q) {
     // A score only for relevance: ts_rank (not the cover-density ts_rank_cd) over search_rank, the
     // small name/tagline/keywords vector, so no large description vector is read or detoasted.
@@ -173,17 +186,19 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
     const pageWindow = sql`limit (select k.per_page from k) offset (select k.off from k)`;
     // The page and the count of one set of matches (m). Under TIES_AT matches the lookups are cheap,
     // and the tiers' own steps would cost more than they save.
+    // The page's ids as an array, and with the site's URL its summaries from them (summariesOf).
+    const out = (ids: ReturnType<typeof sql>) =>
+      siteUrl === null ? sql`${ids} as ids` : sql`${summariesOf(sql, sql`p.ids`, siteUrl)} as items from (select ${ids} as ids) p`;
     const pageOf = (m: ReturnType<typeof sql>) =>
       walkTies
-        ? sql<{ total: number; ids: bigint[] }[]>`
+        ? sql<Found[]>`
       with ${cat()}, ${m}, ${bounds}, ${TIERS(sql)}
       select (select n.n from n)::int as total,
-             case when (select n.n from n) < ${TIES_AT} then array(${ordered} ${pageWindow})
-                  else array(${WALKED(sql)} ${pageWindow}) end as ids`
-        : sql<{ total: number; ids: bigint[] }[]>`
+             ${out(sql`case when (select n.n from n) < ${TIES_AT} then array(${ordered} ${pageWindow})
+                  else array(${WALKED(sql)} ${pageWindow}) end`)}`
+        : sql<Found[]>`
       with ${cat()}, ${m}, ${bounds}
-      select (select count(*) from m)::int as total,
-             array(${ordered} ${pageWindow}) as ids`;
+      select (select count(*) from m)::int as total, ${out(sql`array(${ordered} ${pageWindow})`)}`;
     // The GIN index answers the tsquery exactly; the heap row gives the filters and the order. When
     // one term's group is far rarer than another's (narrow), the index finds that group alone and
     // each of its few listings is checked against the whole query (ts_match_vq: @@ the index cannot
@@ -198,7 +213,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
       // sampled names, which was over half of the search statement's planning time.
       [row] = await pageOf(sql`m as materialized (select ${match(true)} from listings l where ${filters(true)} and lower(l.name) % ${qName})`);
     }
-    return { ids: row!.ids, total: row!.total };
+    return row!;
   }
 
   const statKey = f.sort === 'relevance' || f.sort === 'newest' ? 'votes' : f.sort;
@@ -216,9 +231,18 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
           sql<{ id: bigint }[]>`with ${cat()} select l.id from listing_stats s join listings l on l.id = s.listing_id
         where s.site_id = ${siteId} and ${filters()}
         order by ${stat} desc, ${newest('l')} limit ${perPage} offset ${offset}`;
-  const [rows, [{ total }]] = await Promise.all([
-    ids,
-    sql<{ total: number }[]>`with ${cat()} select count(*)::int as total from listings l where ${filters()}`,
-  ]);
+  const count = sql<{ total: number }[]>`with ${cat()} select count(*)::int as total from listings l where ${filters()}`;
+  if (siteUrl !== null) {
+    const [[{ items }], [{ total }]] = await Promise.all([sql<Found[]>`select ${summariesOf(sql, sql`array(${ids})`, siteUrl)} as items`, count]);
+    return { items, total };
+  }
+  const [rows, [{ total }]] = await Promise.all([ids, count]);
   return { ids: rows.map((r) => r.id), total };
+}
+
+/** What a search statement answers: the count, and the page as ids or as summaries. */
+interface Found {
+  total: number;
+  ids?: bigint[];
+  items?: ListingSummaryRow[];
 }

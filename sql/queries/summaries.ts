@@ -21,6 +21,37 @@ export interface ListingSummaryRow {
 }
 
 /**
+ * A summary's members in order, each with its SQL over l (the listing), c (its primary category) and
+ * s (its counters); PROFILE_URL stands for the site's listing URL, bound. One list for both forms below.
+ */
+const MEMBERS: [string, string][] = [
+  ['id', 'l.id::int'],
+  ['slug', 'l.slug'],
+  ['name', 'l.name'],
+  ['url', 'l.url'],
+  ['profile_url', 'PROFILE_URL || l.slug'],
+  ['tagline', 'l.tagline'],
+  ['logo_url', 'l.logo_url'],
+  ['status', 'l.status'],
+  ['plan', 'l.plan'],
+  ['category', "case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name) end"],
+  ['pricing_model', 'l.pricing_model'],
+  ['country', 'l.country'],
+  ['launch_week', "to_char(l.launch_week, 'YYYY-MM-DD')"],
+  ['launched_at', `to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`],
+  ['votes', 'coalesce(s.votes, 0)::int'],
+  ['follows', 'coalesce(s.follows, 0)::int'],
+  ['views', 'coalesce(s.views, 0)::int'],
+];
+const [COLUMNS_BEFORE, COLUMNS_AFTER] = MEMBERS.map(([k, e]) => `${e} as ${k}`)
+  .join(', ')
+  .split('PROFILE_URL');
+const [JSON_BEFORE, JSON_AFTER] = `json_build_object(${MEMBERS.map(([k, e]) => `'${k}', ${e}`).join(', ')})`.split('PROFILE_URL');
+const JOINS = `join listings l on l.id = ids.id
+    left join categories c on c.id = l.primary_category_id
+    left join listing_stats s on s.listing_id = l.id`;
+
+/**
  * Every listing list shows the same summary: ranking queries pick ordered ids, then this hydrates
  * them in one round trip, in the order given. The ids are unnested from a sub-select, not from the
  * bound array itself: a custom plan counts a bound array's elements and a generic plan cannot, so
@@ -30,20 +61,23 @@ export interface ListingSummaryRow {
  */
 export async function listingSummaries(sql: Sql, ids: (number | bigint | string)[], siteUrl: string): Promise<ListingSummaryRow[]> {
   if (ids.length === 0) return [];
-  const rows = await sql<ListingSummaryRow[]>`
-    select l.id::int as id, l.slug, l.name, l.url, ${siteUrl + '/listings/'} || l.slug as profile_url,
-           l.tagline, l.logo_url, l.status, l.plan,
-           case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name) end as category,
-           l.pricing_model, l.country, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
-           to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as launched_at,
-           coalesce(s.votes, 0)::int as votes, coalesce(s.follows, 0)::int as follows, coalesce(s.views, 0)::int as views
+  return sql<ListingSummaryRow[]>`
+    select ${sql.unsafe(COLUMNS_BEFORE)}${siteUrl + '/listings/'}::text${sql.unsafe(COLUMNS_AFTER)}
     from unnest((select ${ids.map(String)}::bigint[])) with ordinality as ids(id, ord)
-    join listings l on l.id = ids.id
-    left join categories c on c.id = l.primary_category_id
-    left join listing_stats s on s.listing_id = l.id
+    ${sql.unsafe(JOINS)}
     order by ids.ord`;
-  return rows;
 }
+
+/**
+ * The same summaries as one JSON array, for a statement that picks its ids itself (ids: any bigint[]
+ * expression of it), in the array's order, '[]' for none: a search hydrates its page in its own
+ * statement, one round trip rather than two (about 0.2 ms less a search). Rows of their own stay
+ * cheaper where ids come from the client: building JSON costs the database about 6 us a listing.
+ */
+export const summariesOf = (sql: Sql, ids: ReturnType<Sql>, siteUrl: string) => sql`coalesce((
+    select json_agg(${sql.unsafe(JSON_BEFORE)}${siteUrl + '/listings/'}::text${sql.unsafe(JSON_AFTER)} order by ids.ord)
+    from unnest(${ids}) with ordinality as ids(id, ord)
+    ${sql.unsafe(JOINS)}), '[]'::json)`;
 
 /** A whole number written into a statement's text rather than bound (see pageBounds). */
 export function literalInt(sql: Sql, n: number) {
