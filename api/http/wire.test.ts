@@ -6,7 +6,7 @@ import { eventually } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
 import { randomBytes } from 'node:crypto';
-import { COMPRESSION_LEVELS, compress, ENCODED_BUDGET_BYTES, encodedBytes, finishResponse, negotiateEncoding, pathnameOf } from './wire.ts';
+import { COMPRESSION_LEVELS, compress, ENCODED_BUDGET_BYTES, encodedBytes, finishResponse, negotiateEncoding, onceEncoding, pathnameOf } from './wire.ts';
 
 // Bun's fetch decompresses on its own; `decompress: false` shows the bytes as they were sent.
 const raw = (url: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(url, { ...init, decompress: false } as RequestInit);
@@ -40,6 +40,13 @@ describe('compression', () => {
     expect(negotiateEncoding('identity')).toBeNull();
     expect(negotiateEncoding('*')).toBe('br');
     expect(negotiateEncoding(null)).toBeNull();
+    // A body's first sending: gzip wherever the client takes it (the faster of the two), else the best.
+    expect(onceEncoding('gzip, deflate, br')).toBe('gzip');
+    expect(onceEncoding('br')).toBe('br');
+    expect(onceEncoding('br, gzip;q=0')).toBe('br');
+    expect(onceEncoding('*')).toBe('gzip');
+    expect(onceEncoding('identity')).toBeNull();
+    expect(onceEncoding(null)).toBeNull();
     // Answers are remembered by header value: asked again, and past the memo's size, each is still its own.
     for (let round = 0; round < 2; round++)
       for (let i = 0; i < 200; i++)
@@ -58,22 +65,35 @@ describe('compression', () => {
     expect(plain.headers.get('vary')).toContain('Accept-Encoding');
     const etag = plain.headers.get('etag')!;
 
+    // The first sending is gzip at its fast level (the cheaper encoding the client takes); sent
+    // again, the client's best, brotli, at the kept level.
+    const first = await raw(url, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    expect(first.headers.get('vary')).toContain('Accept-Encoding');
+    expect(first.headers.get('etag')).toBe(etag.replace(/"$/, '-gzip"'));
+    expect(gunzipSync(Buffer.from(await first.arrayBuffer())).toString()).toBe(text);
     const br = await raw(url, { headers: { 'accept-encoding': 'gzip, br' } });
     expect(br.headers.get('content-encoding')).toBe('br');
     expect(br.headers.get('vary')).toContain('Accept-Encoding');
     expect(br.headers.get('etag')).toBe(etag.replace(/"$/, '-br"'));
-    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(text);
+    const brBytes = Buffer.from(await br.arrayBuffer());
+    expect(brotliDecompressSync(brBytes).toString()).toBe(text);
     // Asked again, the remembered encoding is sent without reading the body: same bytes, same headers.
     const brAgain = await raw(url, { headers: { 'accept-encoding': 'br' } });
     expect(brAgain.headers.get('content-encoding')).toBe('br');
     expect(brAgain.headers.get('etag')).toBe(br.headers.get('etag'));
     expect(brAgain.headers.get('vary')).toContain('Accept-Encoding');
-    expect(brotliDecompressSync(Buffer.from(await brAgain.arrayBuffer())).toString()).toBe(text);
+    expect(Buffer.from(await brAgain.arrayBuffer()).equals(brBytes)).toBe(true);
 
     const gz = await raw(url, { headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(gz.headers.get('etag')).toBe(etag.replace(/"$/, '-gzip"'));
     expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(text);
+
+    // Revalidating with the first sending's ETag is a 304 naming it.
+    const firstAgain = await raw(url, { headers: { 'accept-encoding': 'gzip, br', 'if-none-match': first.headers.get('etag')! } });
+    expect(firstAgain.status).toBe(304);
+    expect(firstAgain.headers.get('etag')).toBe(first.headers.get('etag'));
 
     // Revalidating with the encoded ETag is a 304 naming that same ETag, with no body.
     const again = await raw(url, { headers: { 'accept-encoding': 'gzip, br', 'if-none-match': br.headers.get('etag')! } });
@@ -153,17 +173,32 @@ describe('compression', () => {
     }
     expect(sendings[2]!.bytes.byteLength).toBeLessThan(sendings[0]!.bytes.byteLength);
     expect(COMPRESSION_LEVELS.br.once).toBeLessThan(COMPRESSION_LEVELS.br.kept);
+
+    // A client taking both: gzip at the fast level first, then brotli at the kept one.
+    const both = [];
+    for (let i = 0; i < 3; i++) {
+      const read = await raw(`${app.api}/listings/wire-02`, { headers: { 'accept-encoding': 'br, gzip' } });
+      both.push({ enc: read.headers.get('content-encoding'), bytes: new Uint8Array(await read.arrayBuffer()) });
+    }
+    expect(both.map((b) => b.enc)).toEqual(['gzip', 'br', 'br']);
+    const plainBoth = gunzipSync(both[0]!.bytes);
+    expect(Buffer.from(both[0]!.bytes).equals(Buffer.from(compress(plainBoth, 'gzip', COMPRESSION_LEVELS.gzip.once)))).toBe(true);
+    expect(Buffer.from(both[1]!.bytes).equals(Buffer.from(compress(plainBoth, 'br', COMPRESSION_LEVELS.br.kept)))).toBe(true);
+    expect(Buffer.from(both[2]!.bytes).equals(Buffer.from(both[1]!.bytes))).toBe(true);
   });
   test('remembered encodings stay within their byte budget, however many answers pass', async () => {
-    // 500 distinct answers of 96 KB hex (gzip halves it): about 27 MB of encodings against a 16 MB budget.
+    // 500 distinct answers of 96 KB hex (gzip halves it), each sent twice (the second sending's
+    // encoding is kept): about 27 MB of encodings against a 16 MB budget.
     for (let i = 0; i < 500; i++) {
       const body = randomBytes(48 * 1024).toString('hex');
-      const res = await finishResponse(
-        new Request('http://x/api/v1/listings', { headers: { 'accept-encoding': 'gzip' } }),
-        new Response(body, { headers: { 'content-type': 'application/json', etag: `"budget-${i}"` } }),
-      );
-      expect(res.headers.get('content-encoding')).toBe('gzip');
-      expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(body);
+      for (let sending = 0; sending < 2; sending++) {
+        const res = await finishResponse(
+          new Request('http://x/api/v1/listings', { headers: { 'accept-encoding': 'gzip' } }),
+          new Response(body, { headers: { 'content-type': 'application/json', etag: `"budget-${i}"` } }),
+        );
+        expect(res.headers.get('content-encoding')).toBe('gzip');
+        expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(body);
+      }
     }
     expect(encodedBytes()).toBeGreaterThan(ENCODED_BUDGET_BYTES / 2);
     expect(encodedBytes()).toBeLessThanOrEqual(ENCODED_BUDGET_BYTES);
