@@ -364,6 +364,8 @@ describe('caching and personal state', () => {
     expect(res.headers.get('location')).toBe(app.url + path);
     const mine = await alice.get(path);
     expect(mine.headers.get('cache-control')).toBe('private, no-store');
+    // Never kept, so never revalidated: no ETag to compute.
+    expect(mine.headers.get('etag')).toBeNull();
     expect(await mine.text()).toContain('aria-pressed="true">Voted');
     const theirs = await (await bob.get(path)).text();
     expect(theirs).toContain('aria-pressed="false">Upvote');
@@ -410,6 +412,7 @@ describe("failures and the API's own URLs", () => {
       const r = await page('/updates');
       expect(r.res.status).toBe(500);
       expect(r.res.headers.get('cache-control')).toBe('private, no-store');
+      expect(r.res.headers.get('etag')).toBeNull();
       expect(r.text).toContain('Something went wrong');
       expect(r.text).not.toMatch(/listing_updates|relation|stack|at \//i);
     } finally {
