@@ -108,8 +108,8 @@ export const identityEtag = (etag: string) => etag.replace(/-(br|gzip)"$/, '"');
  * result, a personal read), and an answer's first sending, since most reads of a directory are of
  * its long tail and are not asked again while remembered.
  * The kept one (brotli 4: most of brotli's gain on JSON and HTML at a fraction of the default 11's
- * time) is for a body sent again: the second sending of an ETag compresses it once more at that
- * level, and every later one is answered from it. Brotli 4 costs a fixed 150-200 µs on a 2 KB
+ * time) is for a body sent again and again: the ETag's KEPT_FROM_SENDING-th sending compresses it
+ * once more at that level, and every later one is answered from it. Brotli 4 costs a fixed 150-200 µs on a 2 KB
  * listing (265 µs against 64 µs at 1, for 827 against 916 bytes), which was a fifth of the edge's
  * time on uncached long-tail reads.
  */
@@ -149,21 +149,31 @@ const encodedByEtag = new LRUCache<string, Remembered>({
 /** What the remembered encodings hold now, bytes. */
 export const encodedBytes = () => encodedByEtag.calculatedSize;
 /**
- * The ETags sent once, compressed at the fast level: only that they were (their bytes are not sent
- * again), the latest 20,000 (about 2 MB).
+ * How many times each ETag was sent at the fast level: only the count (its bytes are not kept), for
+ * the latest 20,000 (about 2 MB).
  */
-const SENT_ONCE_MAX = 20_000;
-const sentOnce = new LRUCache<string, true>({ max: SENT_ONCE_MAX });
+const SENT_MAX = 20_000;
+const sentFast = new LRUCache<string, number>({ max: SENT_MAX });
+/**
+ * The sending from which an ETag's body is compressed at the kept level. The third, not the second:
+ * the kept level (brotli 4, 150-200 us on a listing) pays off over the sendings after it, and on a
+ * long tail a body asked twice is seldom asked a third time while remembered. On uniform reads of
+ * 100k listings, kept encodings made at the second sending were an eighth of the edge's time; a
+ * popular body reaches the third sending at once and costs one more fast compression (about 10 us).
+ */
+export const KEPT_FROM_SENDING = 3;
 
 /**
- * A body encoded for this sending, and its encoding. Without an ETag, or on its ETag's first sending
- * (most long-tail reads are not asked again while remembered), the fast level in the cheaper
- * encoding the client takes; sent before, the client's best at the kept level, remembered.
+ * A body encoded for this sending, and its encoding. Without an ETag, or in its ETag's first
+ * sendings (most long-tail reads are not asked again while remembered), the fast level in the
+ * cheaper encoding the client takes; from KEPT_FROM_SENDING on, the client's best at the kept level,
+ * remembered.
  */
 function encode(body: Uint8Array, n: Negotiated, etag: string | null): { bytes: Uint8Array; enc: Encoding } {
   const best = n.best!;
-  if (etag === null || !sentOnce.has(etag)) {
-    if (etag !== null) sentOnce.set(etag, true);
+  const sent = etag === null ? 0 : (sentFast.get(etag) ?? 0);
+  if (etag === null || sent < KEPT_FROM_SENDING - 1) {
+    if (etag !== null) sentFast.set(etag, sent + 1);
     const enc = n.once ?? best;
     return { bytes: compress(body, enc, COMPRESSION_LEVELS[enc].once), enc };
   }
