@@ -74,11 +74,12 @@ function negotiate(header: string | null): Negotiated {
 export const negotiateEncoding = (header: string | null): Encoding | null => negotiate(header).best;
 
 /**
- * The encoding of a body's first sending: gzip wherever the client takes it, else its best. A client
- * naming both without weights leaves the choice to the server (RFC 9110 12.5.3), and for a body sent
- * once gzip is the better trade: a third of brotli's time at their fast levels (7 against 21 µs for a
- * 9.5 KB listing) for about a quarter more bytes (760 against 586). Compressing long-tail reads at
- * brotli 1 was a sixth of the edge's time on uncached get_listing.
+ * The encoding of a body sent at the fast level (no ETag, or before KEPT_FROM_SENDING): gzip wherever
+ * the client takes it, else its best. A client naming both without weights leaves the choice to the
+ * server (RFC 9110 12.5.3), and for such a body gzip is the better trade: a third of brotli's time at
+ * their fast levels (7 against 21 µs for a 9.5 KB listing) for about a quarter more bytes (760
+ * against 586). Compressing long-tail reads at brotli 1 was a sixth of the edge's time on uncached
+ * get_listing.
  */
 export const onceEncoding = (header: string | null): Encoding | null => negotiate(header).once;
 
