@@ -23,6 +23,12 @@ beforeAll(async () => {
   await make('Vectorbase Kit', 'vectors stored');
   await make('Vectorbase', 'vectors served');
   await make('Notion Clone', 'notes for kit makers');
+  // "ai", a short word of one lexeme, in 1,100 listings (set-based: a builder call each would take long).
+  await sql`insert into listings (site_id, company_id, slug, name, url, domain, tagline, status, launched_at)
+            select ${siteId}, ${company.id}, 'helper-' || i, 'Helper ' || i, 'https://helper-' || i || '.test', 'helper-' || i || '.test',
+                   'an ai helper', 'live', now() from generate_series(1, 1100) i`;
+  await make('Quillstack AI', 'writing with ai');
+  await make('Quillstack', 'writing by hand');
   await sql`select refresh_directory_views()`;
 }, 60_000);
 afterAll(() => db.drop());
@@ -45,6 +51,15 @@ test('a misspelt rare name beside a common word of many lexemes is the narrow gr
   expect(narrow).not.toContain('kit');
 });
 
+test('a misspelt rare name beside a short word in very many listings is the narrow group (0023)', async () => {
+  const { narrow } = await tsqueries('quilstack ai');
+  expect(narrow).toContain("'quillstack'");
+  expect(narrow).not.toContain("'ai'");
+  // Both in many listings, or neither: nothing to narrow.
+  expect((await tsqueries('helper ai')).narrow).toBeNull();
+  expect((await tsqueries('vectorbase notion')).narrow).toBeNull();
+});
+
 test('one term, or terms alike in size, have no narrow group', async () => {
   expect((await tsqueries('kit')).narrow).toBeNull();
   expect((await tsqueries('vectorbase')).narrow).toBeNull();
@@ -53,9 +68,9 @@ test('one term, or terms alike in size, have no narrow group', async () => {
 });
 
 test('a search with a narrow group finds exactly the listings of the whole query', async () => {
-  for (const q of ['vectorbease kit', 'vectorbase kit', 'kit vectrbase'])
+  for (const q of ['vectorbease kit', 'vectorbase kit', 'kit vectrbase', 'quilstack ai', 'ai quillstack'])
     expect({ q, narrow: (await tsqueries(q)).narrow !== null }).toEqual({ q, narrow: true });
-  for (const q of ['vectorbease kit', 'vectorbase kit', 'kit vectrbase', 'notoin kit', 'kit']) {
+  for (const q of ['vectorbease kit', 'vectorbase kit', 'kit vectrbase', 'notoin kit', 'kit', 'quilstack ai', 'ai quillstack']) {
     const whole = await matchedIds(q);
     const { ids, total } = await searchListingIds(db.sql, siteId, { q, status: 'live', sort: 'relevance' }, 1, 100);
     expect({ q, ids: ids.map(String).sort(), total }).toEqual({ q, ids: whole.sort(), total: whole.length });
@@ -64,4 +79,8 @@ test('a search with a narrow group finds exactly the listings of the whole query
   const { ids } = await searchListingIds(db.sql, siteId, { q: 'vectorbease kit', status: 'live', sort: 'relevance' }, 1, 100);
   const names = await db.sql<{ name: string }[]>`select name from listings where id = any(${ids.map(String)}::bigint[])`;
   expect(names.map((r) => r.name)).toEqual(['Vectorbase Kit']);
+  // Likewise the two Quillstack listings: only the one that says ai.
+  const quill = await searchListingIds(db.sql, siteId, { q: 'quilstack ai', status: 'live', sort: 'relevance' }, 1, 100);
+  const quillNames = await db.sql<{ name: string }[]>`select name from listings where id = any(${quill.ids.map(String)}::bigint[])`;
+  expect(quillNames.map((r) => r.name)).toEqual(['Quillstack AI']);
 });

@@ -62,7 +62,9 @@ test("each word's lookups are one statement of the function, and splitting q is 
   };
   expect(await statements('quillkenstak')).toBe(1);
   expect(await statements('quillkenstak vectrbarflow')).toBe(2);
-  // Stop words and words under 3 letters read nothing; a repeated word is one word.
-  expect(await statements('the quillkenstak of ai quillkenstak')).toBe(1);
+  // Stop words and words under 3 letters read nothing; a repeated word is one word. A short word
+  // beside another may be a common one: the groups' sizes are estimated, one statement more (0023).
+  expect(await statements('the quillkenstak of the quillkenstak')).toBe(1);
+  expect(await statements('the quillkenstak of ai quillkenstak')).toBe(2);
   expect(await statements('ab')).toBe(0);
 }, 60_000);
