@@ -106,13 +106,12 @@ export const identityEtag = (etag: string) => etag.replace(/-(br|gzip)"$/, '"');
 /**
  * Two levels per encoding. The fast one (gzip 1 where the client takes gzip, else brotli 1: see
  * onceEncoding) is for a body compressed for one response: an answer without an ETag (an MCP tool
- * result, a personal read), and an answer's first sending, since most reads of a directory are of
- * its long tail and are not asked again while remembered.
+ * result, a personal read), and an answer's sendings before KEPT_FROM_SENDING, since most reads of
+ * a directory are of its long tail and are not asked again while remembered.
  * The kept one (brotli 4: most of brotli's gain on JSON and HTML at a fraction of the default 11's
- * time) is for a body sent again and again: the ETag's KEPT_FROM_SENDING-th sending compresses it
- * once more at that level, and every later one is answered from it. Brotli 4 costs a fixed 150-200 µs on a 2 KB
- * listing (265 µs against 64 µs at 1, for 827 against 916 bytes), which was a fifth of the edge's
- * time on uncached long-tail reads.
+ * time) is made once, at the ETag's KEPT_FROM_SENDING-th sending, and answers every later one.
+ * Brotli 4 costs a fixed 150-200 µs on a 2 KB listing (265 µs against 64 µs at 1, for 827 against
+ * 916 bytes), which was a fifth of the edge's time on uncached long-tail reads.
  */
 export const COMPRESSION_LEVELS: Record<Encoding, { kept: number; once: number }> = { br: { kept: 4, once: 1 }, gzip: { kept: 6, once: 1 } };
 
@@ -157,10 +156,10 @@ const SENT_MAX = 20_000;
 const sentFast = new LRUCache<string, number>({ max: SENT_MAX });
 /**
  * The sending from which an ETag's body is compressed at the kept level. The third, not the second:
- * the kept level (brotli 4, 150-200 us on a listing) pays off over the sendings after it, and on a
- * long tail a body asked twice is seldom asked a third time while remembered. On uniform reads of
- * 100k listings, kept encodings made at the second sending were an eighth of the edge's time; a
- * popular body reaches the third sending at once and costs one more fast compression (about 10 us).
+ * the kept level pays off over the sendings after it, and on a long tail a body asked twice is
+ * seldom asked a third time while remembered. On uniform reads of 100k listings, kept encodings
+ * made at the second sending were an eighth of the edge's time; a popular body reaches the third
+ * sending at once and costs one more fast compression (about 10 us).
  */
 export const KEPT_FROM_SENDING = 3;
 
