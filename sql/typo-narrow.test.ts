@@ -76,11 +76,11 @@ test('a search with a narrow group finds exactly the listings of the whole query
     expect({ q, ids: ids.map(String).sort(), total }).toEqual({ q, ids: whole.sort(), total: whole.length });
   }
   // The rare group found both Vectorbase listings; only the one that also says kit is a match.
-  const { ids } = await searchListingIds(db.sql, siteId, { q: 'vectorbease kit', status: 'live', sort: 'relevance' }, 1, 100);
-  const names = await db.sql<{ name: string }[]>`select name from listings where id = any(${ids.map(String)}::bigint[])`;
-  expect(names.map((r) => r.name)).toEqual(['Vectorbase Kit']);
+  const namesFound = async (q: string) => {
+    const { ids } = await searchListingIds(db.sql, siteId, { q, status: 'live', sort: 'relevance' }, 1, 100);
+    return (await db.sql<{ name: string }[]>`select name from listings where id = any(${ids.map(String)}::bigint[])`).map((r) => r.name);
+  };
+  expect(await namesFound('vectorbease kit')).toEqual(['Vectorbase Kit']);
   // Likewise the two Quillstack listings: only the one that says ai.
-  const quill = await searchListingIds(db.sql, siteId, { q: 'quilstack ai', status: 'live', sort: 'relevance' }, 1, 100);
-  const quillNames = await db.sql<{ name: string }[]>`select name from listings where id = any(${quill.ids.map(String)}::bigint[])`;
-  expect(quillNames.map((r) => r.name)).toEqual(['Quillstack AI']);
+  expect(await namesFound('quilstack ai')).toEqual(['Quillstack AI']);
 });
