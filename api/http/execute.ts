@@ -65,7 +65,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
     `${ctx.cache.generation}:${key}`,
     async (signal) => {
       const gen = ctx.cache.generation;
-      const result = await op.handler(input, { ...ctx, sql: readsFor(ctx, signal) });
+      const result = await op.handler(input, { ...ctx, signal, sql: readsFor(ctx, signal) });
       const body = JSON.stringify(result);
       const paging = pagingOf(result);
       const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };

@@ -27,12 +27,13 @@ test('the default is twice the cores, between 4 and 16; DB_POOL_SIZE overrides i
 });
 
 test('concurrent public reads share DB_POOL_SIZE connections, and all are answered', async () => {
-  // Every read waits on a lock the test holds: the reads running in the database are the pool's connections.
+  // Every read waits on a lock the test holds: the reads running in the database are the pool's
+  // connections. Alternatives, not profiles: get_listing's misses of one turn share one statement.
   const waiting = () => waitingOnLocks(app.sql);
   const release = await holdTable(app.sql, 'listings');
   let answers: Promise<Response[]>;
   try {
-    answers = Promise.all(SLUGS.map((slug) => app.get(`/listings/${slug}`)));
+    answers = Promise.all(SLUGS.map((slug) => app.get(`/listings/${slug}/alternatives`)));
     expect(await eventually(waiting, (n) => n === 3)).toBe(3);
     await Bun.sleep(300);
     expect(await waiting()).toBe(3);
@@ -41,5 +42,4 @@ test('concurrent public reads share DB_POOL_SIZE connections, and all are answer
   }
   const res = await answers!;
   expect(res.map((r) => r.status)).toEqual(SLUGS.map(() => 200));
-  expect(await Promise.all(res.map(async (r) => (await r.json()).slug))).toEqual(SLUGS);
 });

@@ -3,13 +3,16 @@ import { defineOperation, type Operation } from '../registry/operation.ts';
 import { CountryCode, Faq, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry/schemas.ts';
 import { invalid, notFound, type FieldIssue } from '../../core/errors/index.ts';
 import { SEARCH_SORTS, searchListings } from '../../sql/queries/listings.ts';
-import { listingProfile } from '../../sql/queries/listing-profile.ts';
+import { profileOf, profileParts } from '../../sql/queries/listing-profile.ts';
+import { batchedRead } from '../http/batched-read.ts';
 import { listingAlternativeIds } from '../../sql/queries/listing-alternatives.ts';
 import { compareRows, compareSides } from '../../sql/queries/compare.ts';
 import { listingSummaries, pageInfo } from '../../sql/queries/summaries.ts';
 
 const SlugPath = Type.Object({ slug: Slug('The listing slug.') }, { additionalProperties: false });
 const notes = (...lines: string[]) => lines.join('\n\n');
+/** get_listing's misses started in one turn share one statement. */
+const profilePartsOf = batchedRead(profileParts);
 
 const Named = Type.Object({ slug: Type.String(), name: Type.String() });
 const Iso = Type.String({ format: 'date-time' });
@@ -249,10 +252,10 @@ export const listingsOperations: Operation[] = [
       'domain_rating is null when no rating was measured; trend is the change from the latest measurement at least 28 days older (null without one); history holds up to the 12 latest measurements, oldest first.',
       'latest_updates holds the 5 newest updates, newest first. milestones are newest first. Categories: the primary one first (primary=true).',
     ),
-    handler: async ({ slug }, { sql, site, config }) => {
-      const profile = await listingProfile(sql, site.id, slug, config.siteUrl);
-      if (!profile) throw notFound(`No live listing with slug "${slug}".`);
-      return profile;
+    handler: async ({ slug }, ctx) => {
+      const parts = await profilePartsOf(ctx, ctx.site.id, slug);
+      if (!parts) throw notFound(`No live listing with slug "${slug}".`);
+      return profileOf(parts, ctx.config.siteUrl);
     },
   }),
 

@@ -37,7 +37,10 @@ export interface OperationContext {
   requestId: string;
   /** The Idempotency-Key sent with the request, if any (REST header or MCP argument). */
   idempotencyKey?: string;
-  /** Aborts when the client has gone: a public read's queries are then cancelled (execute.ts). */
+  /**
+   * Aborts when the client has gone: a public read's queries are then cancelled (execute.ts). In a
+   * public read's handler, it aborts once every client waiting for that read has gone.
+   */
   signal?: AbortSignal;
   /** The pool of public reads (AppDeps.readSql): execute() runs cacheable operations on it. */
   readSql?: Sql;

@@ -61,7 +61,7 @@ export interface ListingProfileRow {
 }
 
 /** The live parts of a profile, read beside its stored document. */
-interface ProfileLookup {
+export interface ProfileLookup {
   id: number;
   slug: string;
   version: string | null;
@@ -73,14 +73,19 @@ interface ProfileLookup {
   featured_until: string | null;
 }
 
+/** A live listing's stored document with its live parts beside it. */
+export type ProfileParts = ProfileLookup & { body: ListingProfileRow };
+
 /**
- * The public profile of a live listing of this site. Its slow-changing part is the listing's stored
+ * The profiles' parts of these slugs' live listings of this site, in the slugs' order (undefined
+ * where no live listing of this site has the slug). Each listing's slow-changing part is its stored
  * document (listing_documents, migration 0021), built and stored here when a write has marked it
- * stale; the counters, rating, featured window and links are read live beside it.
+ * stale; the counters, rating and featured window are read live beside it. One statement for any
+ * number of slugs: concurrent get_listing misses share it (api/http/batched-read.ts).
  */
-export async function listingProfile(sql: Sql, siteId: number, slug: string, siteUrl: string): Promise<ListingProfileRow | undefined> {
+export async function profileParts(sql: Sql, siteId: number, slugs: readonly string[]): Promise<(ProfileParts | undefined)[]> {
   const iso = sql.unsafe(ISO);
-  const [row] = await sql<ProfileLookup[]>`
+  const rows = await sql<ProfileLookup[]>`
     select l.id::int as id, l.slug, d.version::text as version, d.body,
       json_build_object('average', s.rating_avg, 'count', coalesce(s.rating_count, 0)) as community_rating,
       coalesce(s.votes, 0)::int as votes, coalesce(s.follows, 0)::int as follows, coalesce(s.views, 0)::int as views,
@@ -89,21 +94,44 @@ export async function listingProfile(sql: Sql, siteId: number, slug: string, sit
     from listings l
     left join listing_documents d on d.listing_id = l.id
     left join listing_stats s on s.listing_id = l.id
-    where l.site_id = ${siteId} and l.slug = ${slug} and l.status = 'live'`;
-  if (!row) return undefined;
-  const body = row.body ?? (await storeDocument(sql, row.id, row.version));
-  const profileUrl = `${siteUrl}/listings/${row.slug}`;
-  const api = `${siteUrl}/api/v1/listings/${row.slug}`;
+    where l.site_id = ${siteId} and l.slug = any(${slugs as string[]}::text[]) and l.status = 'live'`;
+  const bySlug = new Map<string, ProfileLookup>();
+  for (const row of rows) {
+    row.body ??= await storeDocument(sql, row.id, row.version);
+    bySlug.set(row.slug, row);
+  }
+  const handedOut = new Set<string>();
+  return slugs.map((slug) => {
+    const row = bySlug.get(slug) as ProfileParts | undefined;
+    if (!row) return undefined;
+    // The same slug twice: each caller gets its own document (listingProfile assigns into it).
+    if (handedOut.has(slug)) return { ...row, body: structuredClone(row.body) };
+    handedOut.add(slug);
+    return row;
+  });
+}
+
+/** The public profile from its parts: the stored document with the live parts and links put in. */
+export function profileOf(parts: ProfileParts, siteUrl: string): ListingProfileRow {
+  const { body } = parts;
+  const profileUrl = `${siteUrl}/listings/${parts.slug}`;
+  const api = `${siteUrl}/api/v1/listings/${parts.slug}`;
   // Assigned in place: the document holds these members as null, in the profile's order.
   return Object.assign(body, {
     profile_url: profileUrl,
-    community_rating: row.community_rating,
+    community_rating: parts.community_rating,
     links: { website: body.url, profile: profileUrl, badges: `${api}/badges`, alternatives: `${api}/alternatives` },
-    votes: row.votes,
-    follows: row.follows,
-    views: row.views,
-    featured_until: row.featured_until,
+    votes: parts.votes,
+    follows: parts.follows,
+    views: parts.views,
+    featured_until: parts.featured_until,
   });
+}
+
+/** The public profile of a live listing of this site, or undefined. */
+export async function listingProfile(sql: Sql, siteId: number, slug: string, siteUrl: string): Promise<ListingProfileRow | undefined> {
+  const [parts] = await profileParts(sql, siteId, [slug]);
+  return parts && profileOf(parts, siteUrl);
 }
 
 /**

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { makeListing } from '../../test/builders.ts';
+import { freshDatabase } from '../../test/db.ts';
+import { eventually } from '../../test/eventually.ts';
+import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
+import { RequestAbandoned } from '../../core/cancellable-sql.ts';
+import { proxyQueries } from '../../core/query-proxy.ts';
+import { connect, type Sql } from '../../sql/db.ts';
+import { ensureSite } from '../../sql/site.ts';
+import { profileParts } from '../../sql/queries/listing-profile.ts';
+import { batchedRead } from './batched-read.ts';
+
+// get_listing's misses started in one turn of the event loop share one statement; the statement
+// still stops once every request waiting on it has gone, as a single read's does.
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let reads: Sql;
+let siteId: number;
+let otherSiteId: number;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  reads = connect(db.url, { max: 4 });
+  siteId = (await ensureSite(db.sql, 'batch', 'http://batch.test')).id;
+  [{ id: otherSiteId }] = await db.sql<{ id: number }[]>`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id::int`;
+  await makeListing(db.sql, { siteId, slug: 'alpha', name: 'Alpha' });
+  await makeListing(db.sql, { siteId, slug: 'beta', name: 'Beta' });
+  await makeListing(db.sql, { siteId, slug: 'draft', name: 'Draft', status: 'draft' });
+  await makeListing(db.sql, { siteId: otherSiteId, slug: 'elsewhere', name: 'Elsewhere' });
+  // Their documents stored, as on a warm directory: a read is then one statement.
+  await profileParts(db.sql, siteId, ['alpha', 'beta']);
+}, 60_000);
+afterAll(async () => {
+  await reads?.end();
+  await db?.drop();
+});
+
+/** Reads waiting on the lock a test holds. */
+const waiting = () => waitingOnLocks(db.sql);
+
+/** The reads' pool with every statement it runs counted. */
+function counted() {
+  const counter = { statements: 0, batches: [] as string[][] };
+  const sql = proxyQueries(reads, {
+    query: (_q, run) => (onfulfilled, onrejected) => {
+      counter.statements++;
+      return run(onfulfilled, onrejected);
+    },
+  });
+  const read = batchedRead((s: Sql, site: number, slugs: readonly string[]) => {
+    counter.batches.push([...slugs]);
+    return profileParts(s, site, slugs);
+  });
+  return { counter, read, ctx: { sql, readSql: sql } };
+}
+
+test('misses started in one turn share one statement, each answered in its own order', async () => {
+  const { counter, read, ctx } = counted();
+  const slugs = ['beta', 'nowhere', 'alpha', 'draft', 'elsewhere', 'alpha'];
+  const found = await Promise.all(slugs.map((slug) => read({ ...ctx, signal: new AbortController().signal }, siteId, slug)));
+  expect(counter.batches).toEqual([slugs]);
+  expect(counter.statements).toBe(1);
+  expect(found.map((p) => p?.body.name ?? null)).toEqual(['Beta', null, 'Alpha', null, null, 'Alpha']);
+  // The same slug twice: two documents, so one caller's profile cannot change the other's.
+  expect(found[2]!.body).not.toBe(found[5]!.body);
+  expect(found[2]!.body).toEqual(found[5]!.body);
+
+  // A later turn is a statement of its own; another site is a batch of its own.
+  const [elsewhere, alpha] = await Promise.all([read(ctx, otherSiteId, 'elsewhere'), read(ctx, siteId, 'alpha')]);
+  expect(elsewhere?.body.name).toBe('Elsewhere');
+  expect(alpha?.body.name).toBe('Alpha');
+  expect(counter.batches.slice(1).sort()).toEqual([['alpha'], ['elsewhere']]);
+});
+
+test('a batch stops in the database once every request waiting on it has gone, and not before', async () => {
+  const { read, ctx } = counted();
+  const release = await holdTable(db.sql, 'listings');
+  try {
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = read({ ...ctx, signal: first.signal }, siteId, 'alpha').catch((e) => e);
+    const b = read({ ...ctx, signal: second.signal }, siteId, 'beta').catch((e) => e);
+    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
+    first.abort();
+    await Bun.sleep(300);
+    expect(await waiting()).toBe(1);
+    second.abort();
+    expect(await eventually(waiting, (n) => n === 0)).toBe(0);
+    expect(await a).toBeInstanceOf(RequestAbandoned);
+    expect(await b).toBeInstanceOf(RequestAbandoned);
+  } finally {
+    await release();
+  }
+});
+
+test('a request waiting without a signal keeps its batch running', async () => {
+  const { read, ctx } = counted();
+  const release = await holdTable(db.sql, 'listings');
+  let pinned: Promise<unknown>;
+  try {
+    const client = new AbortController();
+    const gone = read({ ...ctx, signal: client.signal }, siteId, 'alpha').catch((e) => e);
+    pinned = read({ ...ctx, signal: undefined }, siteId, 'beta');
+    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
+    client.abort();
+    await Bun.sleep(300);
+    expect(await waiting()).toBe(1);
+    await release();
+    expect(((await gone) as { body: { name: string } }).body.name).toBe('Alpha');
+  } finally {
+    await release();
+  }
+  expect(((await pinned!) as { body: { name: string } }).body.name).toBe('Beta');
+});
