@@ -112,3 +112,19 @@ test('a request waiting without a signal keeps its batch running', async () => {
   }
   expect(((await pinned!) as { body: { name: string } }).body.name).toBe('Beta');
 });
+
+test('stale documents in a batch are each built and stored', async () => {
+  const { read, ctx } = counted();
+  await db.sql`update listing_documents d set body = null, version = version + 1 from listings l where l.id = d.listing_id and l.slug in ('alpha', 'beta')`;
+  await db.sql`update listings set tagline = 'Now with batches' where slug = 'alpha'`;
+  const [alpha, beta] = await Promise.all([read(ctx, siteId, 'alpha'), read(ctx, siteId, 'beta')]);
+  expect(alpha?.body.tagline).toBe('Now with batches');
+  expect(beta?.body.name).toBe('Beta');
+  const stored = await db.sql<{ slug: string; tagline: string | null }[]>`
+    select l.slug, d.body->>'tagline' as tagline from listing_documents d join listings l on l.id = d.listing_id
+    where l.slug in ('alpha', 'beta') and d.body is not null order by l.slug`;
+  expect(stored).toEqual([
+    { slug: 'alpha', tagline: 'Now with batches' },
+    { slug: 'beta', tagline: null },
+  ]);
+});

@@ -95,11 +95,10 @@ export async function profileParts(sql: Sql, siteId: number, slugs: readonly str
     left join listing_documents d on d.listing_id = l.id
     left join listing_stats s on s.listing_id = l.id
     where l.site_id = ${siteId} and l.slug = any(${slugs as string[]}::text[]) and l.status = 'live'`;
-  const bySlug = new Map<string, ProfileLookup>();
-  for (const row of rows) {
-    row.body ??= await storeDocument(sql, row.id, row.version);
-    bySlug.set(row.slug, row);
-  }
+  // Stale documents are built side by side: after a migration marks every one stale, a batch's
+  // callers would otherwise wait for each other's builds in turn.
+  await Promise.all(rows.map(async (row) => (row.body ??= await storeDocument(sql, row.id, row.version))));
+  const bySlug = new Map(rows.map((row) => [row.slug, row]));
   const handedOut = new Set<string>();
   return slugs.map((slug) => {
     const row = bySlug.get(slug) as ProfileParts | undefined;
