@@ -123,7 +123,7 @@ test('stale documents in a batch are each built and stored', async () => {
   const stored = await db.sql<{ slug: string; tagline: string | null }[]>`
     select l.slug, d.body->>'tagline' as tagline from listing_documents d join listings l on l.id = d.listing_id
     where l.slug in ('alpha', 'beta') and d.body is not null order by l.slug`;
-  expect(stored).toEqual([
+  expect([...stored]).toEqual([
     { slug: 'alpha', tagline: 'Now with batches' },
     { slug: 'beta', tagline: null },
   ]);

@@ -81,7 +81,10 @@ export type ProfileParts = ProfileLookup & { body: ListingProfileRow };
  * where no live listing of this site has the slug). Each listing's slow-changing part is its stored
  * document (listing_documents, migration 0021), built and stored here when a write has marked it
  * stale; the counters, rating and featured window are read live beside it. One statement for any
- * number of slugs: concurrent get_listing misses share it (api/http/batched-read.ts).
+ * number of slugs: concurrent get_listing misses share it (api/http/batched-read.ts). The slugs are
+ * read through a sub-select, not as the bound array itself: a custom plan counts a bound array's
+ * elements and a generic plan cannot, so PostgreSQL planned the statement anew on every call
+ * (0.4 ms, as long as the read; sql/queries/plan-cache.test.ts).
  */
 export async function profileParts(sql: Sql, siteId: number, slugs: readonly string[]): Promise<(ProfileParts | undefined)[]> {
   const iso = sql.unsafe(ISO);
@@ -94,7 +97,7 @@ export async function profileParts(sql: Sql, siteId: number, slugs: readonly str
     from listings l
     left join listing_documents d on d.listing_id = l.id
     left join listing_stats s on s.listing_id = l.id
-    where l.site_id = ${siteId} and l.slug = any(${slugs as string[]}::text[]) and l.status = 'live'`;
+    where l.site_id = ${siteId} and l.slug = any((select ${slugs as string[]}::text[])::text[]) and l.status = 'live'`;
   // Stale documents are built side by side: after a migration marks every one stale, a batch's
   // callers would otherwise wait for each other's builds in turn.
   await Promise.all(rows.map(async (row) => (row.body ??= await storeDocument(sql, row.id, row.version))));

@@ -8,6 +8,7 @@ import { categoryListingIds } from './categories.ts';
 import { listingAlternativeIds } from './listing-alternatives.ts';
 import { searchListingIds, searchListings } from './listings.ts';
 import { listingSummaries } from './summaries.ts';
+import { profileParts } from './listing-profile.ts';
 import { latestUpdates } from './updates.ts';
 
 // The hot reads are prepared statements, and PostgreSQL keeps a cached plan for one only when its
@@ -57,6 +58,8 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await listingAlternativeIds(one, siteId, slugs[i]!, 1 + (i % 2), 6 + i);
     await categoryListingIds(one, siteId, categories[i % categories.length]!, 1 + (i % 4), 10 + i);
     await latestUpdates(one, siteId, 1, 5);
+    // get_listing's misses of one turn: one slug or several (api/http/batched-read.ts).
+    await profileParts(one, siteId, slugs.slice(0, 1 + (i % 4)));
   }
   const plans = await one<{ statement: string; generic: number; custom: number }[]>`
     select regexp_replace(statement, '\\s+', ' ', 'g') as statement, generic_plans::int as generic, custom_plans::int as custom
@@ -71,6 +74,7 @@ test('the hot reads keep a cached plan over calls with different values', async 
     'primary_category_live',
     'from category_members m',
     'from listing_updates u',
+    'left join listing_documents d',
   ]) {
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: 15, replanned: false });
