@@ -106,7 +106,7 @@ export async function profileParts(sql: Sql, siteId: number, slugs: readonly str
   return slugs.map((slug) => {
     const row = bySlug.get(slug) as ProfileParts | undefined;
     if (!row) return undefined;
-    // The same slug twice: each caller gets its own document (listingProfile assigns into it).
+    // The same slug twice: each caller gets its own document (profileOf assigns into it).
     if (handedOut.has(slug)) return { ...row, body: structuredClone(row.body) };
     handedOut.add(slug);
     return row;
