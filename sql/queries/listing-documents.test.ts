@@ -3,7 +3,7 @@ import { makeCategory, makeListing } from '../../test/builders.ts';
 import { freshDatabase } from '../../test/db.ts';
 import type { Sql } from '../db.ts';
 import { ensureSite } from '../site.ts';
-import { type ListingProfileRow, listingProfile, storeDocument } from './listing-profile.ts';
+import { type ListingProfileRow, profileOf, profileParts, storeDocument } from './listing-profile.ts';
 
 // A listing's profile is read from its stored document (migration 0021). Every write the profile
 // shows must mark the document stale, or get_listing would serve the old profile for good: each
@@ -21,7 +21,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => db.drop());
 
-const read = (slug: string) => listingProfile(sql, siteId, slug, SITE);
+const read = async (slug: string) => {
+  const [parts] = await profileParts(sql, siteId, [slug]);
+  return parts && profileOf(parts, SITE);
+};
 const stored = async (id: number) =>
   (await sql<{ version: string; body: unknown }[]>`select version::text, body from listing_documents where listing_id = ${id}`)[0];
 

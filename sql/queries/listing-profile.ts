@@ -61,7 +61,7 @@ export interface ListingProfileRow {
 }
 
 /** The live parts of a profile, read beside its stored document. */
-export interface ProfileLookup {
+interface ProfileLookup {
   id: number;
   slug: string;
   version: string | null;
@@ -100,7 +100,8 @@ export async function profileParts(sql: Sql, siteId: number, slugs: readonly str
     where l.site_id = ${siteId} and l.slug = any((select ${slugs as string[]}::text[])::text[]) and l.status = 'live'`;
   // Stale documents are built side by side: after a migration marks every one stale, a batch's
   // callers would otherwise wait for each other's builds in turn.
-  await Promise.all(rows.map(async (row) => (row.body ??= await storeDocument(sql, row.id, row.version))));
+  const stale = rows.filter((row) => row.body === null);
+  if (stale.length) await Promise.all(stale.map(async (row) => (row.body = await storeDocument(sql, row.id, row.version))));
   const bySlug = new Map(rows.map((row) => [row.slug, row]));
   const handedOut = new Set<string>();
   return slugs.map((slug) => {
@@ -128,12 +129,6 @@ export function profileOf(parts: ProfileParts, siteUrl: string): ListingProfileR
     views: parts.views,
     featured_until: parts.featured_until,
   });
-}
-
-/** The public profile of a live listing of this site, or undefined. */
-export async function listingProfile(sql: Sql, siteId: number, slug: string, siteUrl: string): Promise<ListingProfileRow | undefined> {
-  const [parts] = await profileParts(sql, siteId, [slug]);
-  return parts && profileOf(parts, siteUrl);
 }
 
 /**
