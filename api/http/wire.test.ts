@@ -244,6 +244,8 @@ describe('CORS', () => {
       const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
       for (const h of ['authorization', 'content-type', 'idempotency-key', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
         expect(allowed).toContain(h);
+      // Any other header a client adds (traceparent, say) is admitted by the wildcard.
+      expect(allowed.split(/,\s*/)).toContain('*');
       expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     }

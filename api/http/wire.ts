@@ -11,7 +11,12 @@ import { LRUCache } from 'lru-cache';
 export const isCorsPath = (pathname: string) => pathname.startsWith('/api/') || pathname === '/mcp';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-Request-Id, If-None-Match';
+/**
+ * The headers named are the ones this API reads; `*` admits any other a client adds (tracing's
+ * traceparent, a client's own), which browsers allow for calls without credentials, as these are.
+ * The wildcard never covers Authorization, so it stays named.
+ */
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, X-Request-Id, If-None-Match, *';
 const EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Link, Idempotent-Replayed, Mcp-Session-Id, X-Request-Id, WWW-Authenticate';
 const PREFLIGHT_MAX_AGE = '86400';
 
