@@ -25,12 +25,22 @@ const root = join(import.meta.dirname, '..');
 /** BENCH_EDGE_FLAGS: runtime flags for the edges (say --smol), to weigh memory against speed. */
 const edgeFlags = process.env.BENCH_EDGE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
 
+/** The last error lines (pino level 50 and up) each process logged, shown when a scenario has failures. */
+const errorLines = new Map<ChildProcess, string[]>();
+
 function startProcess(entry: string, env: Record<string, string>): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const flags = entry === 'api/main.ts' ? edgeFlags : [];
     const child = spawn(process.execPath, [...flags, join(root, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const errors: string[] = [];
+    errorLines.set(child, errors);
     child.stdout!.on('data', (d: Buffer) => {
-      if (/READY|listening/.test(d.toString())) resolve(child);
+      const text = d.toString();
+      if (/READY|listening/.test(text)) resolve(child);
+      for (const line of text.split('\n')) {
+        if (/"level":\s*(5\d|6\d)/.test(line)) errors.push(line.slice(0, 2000));
+        if (errors.length > 20) errors.shift();
+      }
     });
     child.on('exit', (code, signal) => reject(new Error(`${entry} exited (${signal ?? code}) before it was ready: its own error is printed above`)));
   });
@@ -65,7 +75,10 @@ async function load(name: string, base: string, make: autocannon.Options['reques
       .filter(([code]) => !code.startsWith('2'))
       .map(([code, s]) => `${s.count}x ${code}`);
     console.log(`${name}: ${result.non2xx} non-2xx (${statuses.join(', ') || 'none'}), ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
+    // What the serving edge logged as errors meanwhile (its stdout is otherwise not shown).
+    const logged = server ? (errorLines.get(server)?.splice(0) ?? []) : [];
+    for (const line of logged.slice(-5)) console.log(`  edge logged: ${line}`);
+  } else if (server) errorLines.get(server)?.splice(0);
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad, total: result.requests.total, peak, samples };
 }
 
