@@ -97,9 +97,19 @@ const keptPrimaryCounts = () => db.sql`
   from (select site_id, category_id from primary_category_counts union select site_id, category_id from primary_category_count_deltas) k
   where primary_category_live(site_id, category_id) <> 0 order by 1, 2`;
 
+/** Listings whose stats row names another primary category than the listing does (alternatives read it: 0024). */
+const categoryDisagreements = async () =>
+  (
+    await db.sql<{ id: number }[]>`
+      select s.listing_id::int as id from listing_stats s join listings l on l.id = s.listing_id
+      where s.primary_category_id is distinct from l.primary_category_id`
+  ).map((r) => r.id);
+
 async function expectAgreement() {
   // Exact between refreshes too: a read adds the moves not yet folded.
   expect(await keptPrimaryCounts()).toEqual(await fullPrimaryCounts());
+  // The category listing_stats carries is the listing's own at every moment, not as of the refresh.
+  expect(await categoryDisagreements()).toEqual([]);
   await db.sql`select refresh_directory_views()`;
   expect(await db.sql`select site_id, category_id, listings from primary_category_counts order by 1, 2`).toEqual(await fullPrimaryCounts());
   expect((await db.sql`select count(*)::int as n from primary_category_count_deltas`)[0]!.n).toBe(0);
@@ -113,6 +123,7 @@ async function expectAgreement() {
     // The same decayed sum, from a log-scale store: equal to floating-point precision.
     expect(Math.abs(Number(a) - Number(b))).toBeLessThanOrEqual(1e-9 * Math.max(1, Number(a)));
   }
+  expect(await categoryDisagreements()).toEqual([]);
   expect(await storedWeekly()).toEqual(await fullWeekly());
   expect(await storedDomainRating()).toEqual(await fullDomainRating());
   expect(await storedWords()).toEqual(await fullWords());

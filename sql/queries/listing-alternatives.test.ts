@@ -4,10 +4,10 @@ import { makeCategory, makeUsers } from '../../test/builders.ts';
 import { ensureSite } from '../site.ts';
 import { listingAlternativeIds } from './listing-alternatives.ts';
 
-// A listing's alternatives from its category are read one of two ways: by walking listing_stats in
-// votes order (a large category, a first page) or by reading the category whole (a small category,
-// a deep page). Both must give the order of looking up every member's counters, whatever has
-// changed since the last refresh.
+// A listing's alternatives from its category are read from listing_stats_category_rank (the
+// category's live listings in votes order, migration 0024). They must give the order of looking up
+// every member's counters, whatever has changed since the last refresh: a listing moved into the
+// category or taken down is read as it is now.
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let siteId: number;
@@ -64,15 +64,6 @@ const slugsOf = async (ids: number[]) => {
   const rows = await db.sql<{ id: number; slug: string }[]>`select id::int, slug from listings where id = any(${ids}::bigint[])`;
   return ids.map((id) => rows.find((r) => r.id === id)!.slug);
 };
-
-test('the category is large beside its pages and small beside deep ones: both ways are taken', async () => {
-  // Walked while (offset + page) x live listings <= members squared: 6 x 240 against 40 x 40 here.
-  const [{ live, members }] = await db.sql<{ live: number; members: number }[]>`
-    select (select listings from listing_counts where site_id = ${siteId} and status = 'live')::int as live,
-           primary_category_live(${siteId}, (select id from categories where slug = 'alpha')) as members`;
-  expect(members ** 2).toBeGreaterThanOrEqual(6 * live);
-  expect(members ** 2).toBeLessThan(20 * live);
-});
 
 test.each([1, 3, 6, 20, 100])('every page follows the looked-up order (per_page %i)', async (perPage) => {
   const all = await expected();

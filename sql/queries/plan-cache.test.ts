@@ -80,3 +80,32 @@ test('the hot reads keep a cached plan over calls with different values', async 
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: 15, replanned: false });
   }
 });
+
+test("a page of alternatives reads about as many of its category's index entries as it shows", async () => {
+  // The category's live listings in votes order (migration 0024), not a walk of the whole directory
+  // in votes order that looks up each listing's category (about 180 lookups a page at 100k).
+  const read = async () => {
+    await one`select pg_stat_force_next_flush()`;
+    const rows = await one<{ index: string; read: number }[]>`
+      select indexrelname as index, idx_tup_read::int as read from pg_stat_user_indexes
+      where indexrelname in ('listing_stats_category_rank', 'listing_stats_live_rank')`;
+    return Object.fromEntries(rows.map((r) => [r.index, r.read])) as Record<string, number>;
+  };
+  const slugs = (
+    await one<{ slug: string }[]>`
+      select l.slug from listings l join listing_stats s on s.listing_id = l.id and s.live
+      where l.site_id = ${siteId} and l.status = 'live' and l.primary_category_id is not null
+        and not exists (select from listing_alternatives a where a.listing_id = l.id)
+      order by md5(l.slug) limit 20`
+  ).map((r) => r.slug);
+  const before = await read();
+  let shown = 0;
+  for (const slug of slugs) shown += (await listingAlternativeIds(one, siteId, slug, 1, 6))!.items.length;
+  const after = await read();
+  expect(shown).toBeGreaterThan(60);
+  expect(after.listing_stats_live_rank).toBe(before.listing_stats_live_rank!);
+  // Each page reads what it shows, and an entry more where the listing itself is among them.
+  const entries = after.listing_stats_category_rank! - before.listing_stats_category_rank!;
+  expect(entries).toBeGreaterThanOrEqual(shown);
+  expect(entries).toBeLessThanOrEqual(shown + slugs.length);
+});
