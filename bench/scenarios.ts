@@ -105,6 +105,7 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   const allSlugs = (await sql`select slug from listings where site_id = ${siteId} and status = 'live' order by md5(slug)`).map((r) => r.slug as string);
   const rnd = prng(1);
   const uniform = () => allSlugs[Math.floor(rnd() * allSlugs.length)]!;
+  const pageRnd = prng(2);
   const names = (await sql`select distinct lower(name) as name from listings where site_id = ${siteId} and status = 'live' order by 1 limit 20000`).map(
     (r) => r.name as string,
   );
@@ -136,6 +137,13 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   const realistic: Scenario[] = [
     { name: 'long tail: get_listing (all slugs)', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })) },
     { name: 'long tail: search (one-typo names)', requests: drawn(() => ({ method: 'GET', path: typoSearch() })) },
+    // The page a search engine or a visitor lands on, over every live slug: mostly renders, each
+    // with the listing, its alternatives, badges, reviews and updates, and a counted view.
+    // Its own generator, so the other scenarios draw what they drew before it was added.
+    {
+      name: 'long tail: listing page (all slugs)',
+      requests: drawn(() => ({ method: 'GET', path: `/listings/${allSlugs[Math.floor(pageRnd() * allSlugs.length)]}` })),
+    },
     { name: 'mixed traffic', requests: drawn(mixed) },
     { name: 'cold (cache off): mixed traffic', requests: drawn(mixed), edge: 'cold' },
     { name: 'cold (cache off): get_listing', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })), edge: 'cold' },
