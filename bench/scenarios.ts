@@ -137,16 +137,17 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   const realistic: Scenario[] = [
     { name: 'long tail: get_listing (all slugs)', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })) },
     { name: 'long tail: search (one-typo names)', requests: drawn(() => ({ method: 'GET', path: typoSearch() })) },
+    { name: 'mixed traffic', requests: drawn(mixed) },
+    { name: 'cold (cache off): mixed traffic', requests: drawn(mixed), edge: 'cold' },
+    { name: 'cold (cache off): get_listing', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })), edge: 'cold' },
     // The page a search engine or a visitor lands on, over every live slug: mostly renders, each
     // with the listing, its alternatives, badges, reviews and updates, and a counted view.
-    // Its own generator, so the other scenarios draw what they drew before it was added.
+    // After the API's scenarios, so their memory figures are the edge's own under them. Its own
+    // generator, so the other scenarios draw what they drew before it was added.
     {
       name: 'long tail: listing page (all slugs)',
       requests: drawn(() => ({ method: 'GET', path: `/listings/${allSlugs[Math.floor(pageRnd() * allSlugs.length)]}` })),
     },
-    { name: 'mixed traffic', requests: drawn(mixed) },
-    { name: 'cold (cache off): mixed traffic', requests: drawn(mixed), edge: 'cold' },
-    { name: 'cold (cache off): get_listing', requests: drawn(() => ({ method: 'GET', path: `/api/v1/listings/${uniform()}` })), edge: 'cold' },
   ];
   const weeks = ['this', 'last', ...Array.from({ length: 10 }, (_, k) => new Date(Date.now() - (k + 2) * 7 * 86400e3).toISOString().slice(0, 10))];
   const pageSlugs = slugs.slice(0, 20);
