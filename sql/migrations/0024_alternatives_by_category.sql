@@ -34,3 +34,4 @@ from listings l where l.id = s.listing_id and l.primary_category_id is not null;
 
 create index listing_stats_category_rank on listing_stats (site_id, primary_category_id, votes desc, launched_at desc nulls last, listing_id desc) where live;
 comment on index listing_stats_category_rank is 'Live listings of one primary category by votes, then launch time (newest first), then id: alternatives of a listing, read in order.';
+comment on index listing_stats_live_rank is 'Live listings by votes, then launch time (newest first), then id: the votes order a search walks for a large tie at its page''s end (alternatives read listing_stats_category_rank since 0024).';
