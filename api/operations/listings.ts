@@ -210,7 +210,7 @@ export const listingsOperations: Operation[] = [
       'Filters: an unknown category, stage or pricing model is not an error: nothing matches it, so the list is empty. country is compared in upper case. domain also accepts a URL (scheme, port and path are ignored).',
       'status=upcoming lists listings scheduled for this launch week or a later one; they have no launched_at.',
     ),
-    handler: async (input, { sql, site, config }) => {
+    handler: async (input, { sql, site, config, vocabulary }) => {
       const { page, per_page } = input;
       const { items, total } = await searchListings(
         sql,
@@ -228,6 +228,7 @@ export const listingsOperations: Operation[] = [
         page,
         per_page,
         config.siteUrl,
+        vocabulary,
       );
       return { items, ...pageInfo(page, per_page, total) };
     },

@@ -1,5 +1,7 @@
 import type { Sql } from '../db.ts';
+import type { SearchVocabulary } from './search-vocabulary.ts';
 import { literalInt, offsetOf, summariesOf, type ListingSummaryRow } from './summaries.ts';
+import { planTypoSearch, type TypoPlan } from './typo-plan.ts';
 
 export const SEARCH_SORTS = ['relevance', 'newest', 'votes', 'trending', 'most_viewed', 'most_followed'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -36,8 +38,14 @@ const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
 /**
  * The typo-tolerant tsqueries of q (typo_tsqueries in SQL: stop words, short terms, swaps): ranked
  * scores, matched finds (the same listings, with prefixes spelled out where GIN can skip faster).
+ * Planned by the edge from its copy of the vocabulary when it has one (typo-plan.ts), with the
+ * vocabulary's version beside them: a plan made from another version is not the statement's.
  */
-const typoQueries = (sql: Sql, q: string) => sql`select ranked, matched, narrow from typo_tsqueries(${q})`;
+const typoQueries = (sql: Sql, q: string, plan: TypoPlan | null) =>
+  plan === null
+    ? sql`select ranked, matched, narrow, null::text as vocabulary from typo_tsqueries(${q})`
+    : sql`select t.ranked, t.matched, t.narrow, (select v.version::text from search_vocabulary v) as vocabulary
+          from typo_tsqueries_planned(${plan.terms}::text[], ${plan.near}::text[], ${plan.nearGroup}::int[], ${plan.known}::text[], ${plan.narrowGroup}::int) t`;
 
 /** Matches from which relevance reads a large tie at the page's end by walking the votes order. */
 const TIES_AT = 500;
@@ -93,14 +101,22 @@ const WALKED = (sql: Sql) =>
       ) x order by x.name desc, x.score desc, x.votes desc, ${newestOf('x')}`);
 
 /** The page of a search as its listings' summaries, and the count of every match. */
-export async function searchListings(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string) {
-  const { items, total } = await searchPage(sql, siteId, f, page, perPage, siteUrl);
+export async function searchListings(
+  sql: Sql,
+  siteId: number,
+  f: SearchFilters,
+  page: number,
+  perPage: number,
+  siteUrl: string,
+  vocabulary?: SearchVocabulary,
+) {
+  const { items, total } = await searchPage(sql, siteId, f, page, perPage, siteUrl, vocabulary);
   return { items: items ?? [], total };
 }
 
 /** The page of a search as ids, and the count of every match. */
-export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number) {
-  const { ids, total } = await searchPage(sql, siteId, f, page, perPage, null);
+export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, vocabulary?: SearchVocabulary) {
+  const { ids, total } = await searchPage(sql, siteId, f, page, perPage, null, vocabulary);
   return { ids: ids ?? [], total };
 }
 
@@ -113,7 +129,15 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
  * Without q: counter sorts walk the counter indexes of listing_stats (so the first pages stop
  * early) and a parallel statement counts the matches from the listings indexes.
  */
-async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string | null) {
+async function searchPage(
+  sql: Sql,
+  siteId: number,
+  f: SearchFilters,
+  page: number,
+  perPage: number,
+  siteUrl: string | null,
+  vocabulary: SearchVocabulary | undefined,
+) {
   const q = f.q?.trim() ? f.q : undefined;
   const qName = q ? nameText(q) : '';
   const domain = f.domain !== undefined ? normalizeDomain(f.domain) : undefined;
@@ -189,24 +213,39 @@ async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: numb
     // The page's ids as an array, and with the site's URL its summaries from them (summariesOf).
     const out = (ids: ReturnType<typeof sql>) =>
       siteUrl === null ? sql`${ids} as ids` : sql`${summariesOf(sql, sql`p.ids`, siteUrl)} as items from (select ${ids} as ids) p`;
-    const pageOf = (m: ReturnType<typeof sql>) =>
+    // With tq: the vocabulary version its plan was checked against.
+    const pageOf = (m: ReturnType<typeof sql>, tq = false) =>
       walkTies
         ? sql<Found[]>`
       with ${cat()}, ${m}, ${bounds}, ${TIERS(sql)}
-      select (select n.n from n)::int as total,
+      select (select n.n from n)::int as total, ${tq ? sql`(select tq.vocabulary from tq)` : sql`null::text`} as vocabulary,
              ${out(sql`case when (select n.n from n) < ${TIES_AT} then array(${ordered} ${pageWindow})
                   else array(${WALKED(sql)} ${pageWindow}) end`)}`
         : sql<Found[]>`
       with ${cat()}, ${m}, ${bounds}
-      select (select count(*) from m)::int as total, ${out(sql`array(${ordered} ${pageWindow})`)}`;
+      select (select count(*) from m)::int as total, ${tq ? sql`(select tq.vocabulary from tq)` : sql`null::text`} as vocabulary,
+             ${out(sql`array(${ordered} ${pageWindow})`)}`;
     // The GIN index answers the tsquery exactly; the heap row gives the filters and the order. When
     // one term's group is far rarer than another's (narrow), the index finds that group alone and
     // each of its few listings is checked against the whole query (ts_match_vq: @@ the index cannot
     // take over), the same rows without the index intersecting the rare group with a large one.
-    let [row] = await pageOf(sql`tq as materialized (${typoQueries(sql, q)}),
+    const byWords = (plan: TypoPlan | null) =>
+      pageOf(
+        sql`tq as materialized (${typoQueries(sql, q, plan)}),
       m as materialized (select ${match(false)} from listings l where ${filters(true)}
         and l.search @@ (select coalesce(tq.narrow, tq.matched) from tq)
-        and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`);
+        and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`,
+        true,
+      );
+    const copy = vocabulary?.current() ?? null;
+    const plan = copy === null ? null : planTypoSearch(copy, q);
+    let [row] = await byWords(plan);
+    if (plan !== null && row!.vocabulary !== plan.version) {
+      // The vocabulary moved since the copy was read: this search asks the database, and so do
+      // later ones until the copy loaded now is in.
+      void vocabulary!.moved();
+      [row] = await byWords(null);
+    }
     if (row.total === 0) {
       // Only when no words match: names similar to q as a whole (run-together or badly misspelt
       // names). A statement of its own, run only then: estimating `%` for a plan compares q with the
@@ -243,6 +282,8 @@ async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: numb
 /** What a search statement answers: the count, and the page as ids or as summaries. */
 interface Found {
   total: number;
+  /** The vocabulary version a planned search was checked against (null otherwise). */
+  vocabulary: string | null;
   ids?: bigint[];
   items?: ListingSummaryRow[];
 }

@@ -1,0 +1,97 @@
+import type { Sql } from '../db.ts';
+import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
+import { byteOrder, deletions, hashIndex, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
+
+/** After a failed load, how long before another is tried (a search meanwhile is planned by the database). */
+const RETRY_AFTER_MS = 5_000;
+
+/**
+ * Reads the vocabulary in one snapshot (repeatable read), so the copy is exactly the version it
+ * names. Null when the database's English configuration does not drop the stop words the edge
+ * knows: its searches are then planned by the database alone.
+ */
+export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
+  const [head, words, lexemes] = await sql.begin('isolation level repeatable read read only', (tx) => [
+    tx<{ version: string; stops: number }[]>`
+      select (select v.version::text from search_vocabulary v) as version,
+             (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where numnode(plainto_tsquery('english', w)) = 0)::int as stops`,
+    tx<{ word: string; listings: number; stems: string[] }[]>`
+      select word, listings, tsvector_to_array(to_tsvector('english', word)) as stems from search_words order by word`,
+    tx<{ lexeme: string; listings: number }[]>`select lexeme, listings from search_lexemes`,
+  ]);
+  if (head![0]!.stops !== ENGLISH_STOP_WORDS.size) return null;
+  const list = words!.map((r) => r.word);
+  const deletionEntries: [string, number][] = [];
+  const trigramEntries: [string, number][] = [];
+  const wordAscii = new Uint8Array(list.length);
+  list.forEach((w, id) => {
+    wordAscii[id] = /^[\x00-\x7f]*$/.test(w) ? 1 : 0;
+    for (const d of deletions(w)) deletionEntries.push([d, id]);
+    // A word beyond ASCII under both readings of "alphanumeric" (C and UTF-8 locales): a superset,
+    // so a search it may bear on finds it and leaves the choice to the database.
+    const grams = wordAscii[id] ? trigrams(w) : new Set([...trigrams(w), ...unicodeTrigrams(w)]);
+    for (const t of grams) trigramEntries.push([t, id]);
+  });
+  return {
+    version: head![0]!.version,
+    words: list,
+    wordListings: Int32Array.from(words!, (r) => r.listings),
+    wordStems: words!.map((r) => r.stems),
+    wordIds: new Map(list.map((w, id) => [w, id])),
+    wordAscii,
+    byDeletion: hashIndex(deletionEntries),
+    byTrigram: hashIndex(trigramEntries),
+    lexemes: lexemes!.map((r) => r.lexeme).sort(byteOrder),
+    lexemeListings: new Map(lexemes!.map((r) => [r.lexeme, r.listings])),
+  };
+}
+
+/**
+ * An edge's copy of the vocabulary, loaded on first use and again when a search finds the database
+ * at another version. Searches never wait for it: without a copy, the database plans them.
+ */
+export class SearchVocabulary {
+  #current: Vocabulary | null = null;
+  #loading: Promise<void> | null = null;
+  #failedAt = 0;
+  /** Whether the database can be planned for at all (its stop words are the edge's). */
+  #usable = true;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {}
+
+  /** The copy, or null while none is loaded (asking starts a load). */
+  current(): Vocabulary | null {
+    if (this.#current === null) void this.reload();
+    return this.#current;
+  }
+
+  /**
+   * A search found the database at another version than the copy's: the copy is dropped (searches
+   * meanwhile are planned by the database, not planned here and run twice) and a new one loaded.
+   */
+  moved(): Promise<void> {
+    this.#current = null;
+    return this.reload();
+  }
+
+  /** Loads the vocabulary anew, one load at a time. */
+  reload(): Promise<void> {
+    if (this.#loading || !this.#usable || Date.now() - this.#failedAt < RETRY_AFTER_MS) return this.#loading ?? Promise.resolve();
+    this.#loading = loadVocabulary(this.sql)
+      .then((v) => {
+        if (v === null) this.#usable = false;
+        this.#current = v;
+      })
+      .catch((err) => {
+        this.#failedAt = Date.now();
+        this.onError(err);
+      })
+      .finally(() => {
+        this.#loading = null;
+      });
+    return this.#loading;
+  }
+}

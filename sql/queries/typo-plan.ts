@@ -1,0 +1,313 @@
+import stem from 'wink-porter2-stemmer';
+import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
+
+/**
+ * A copy of the search vocabulary (search_words and search_lexemes) as the edge keeps it, with the
+ * indexes typo_tsqueries reads: words by their one-letter deletions and by their trigrams. Hashed
+ * into sorted typed arrays rather than maps of strings: a million listings know about 17,700 words,
+ * 160,000 deletions and as many trigrams, a few MB this way against tens as maps.
+ */
+export interface Vocabulary {
+  /** search_vocabulary.version the copy was read at. */
+  version: string;
+  /** Known words in the database's own order (`order by word`), which breaks typo_tsqueries' ties. */
+  words: string[];
+  wordListings: Int32Array;
+  /** Each word's English lexemes (tsvector_to_array(to_tsvector('english', word))). */
+  wordStems: string[][];
+  wordIds: Map<string, number>;
+  /** Whether each word is ASCII: only then are its trigrams and edits counted here as PostgreSQL counts them. */
+  wordAscii: Uint8Array;
+  byDeletion: HashIndex;
+  byTrigram: HashIndex;
+  /** Known lexemes in byte order (PostgreSQL's ~<~), and their listings. */
+  lexemes: string[];
+  lexemeListings: Map<string, number>;
+}
+
+/** What the edge chose for typo_tsqueries_planned (migration 0025); null fields as it takes them. */
+export interface TypoPlan {
+  version: string;
+  terms: string[];
+  near: string[];
+  nearGroup: number[];
+  known: (string | null)[];
+  narrowGroup: number | null;
+}
+
+/** Word ids by a 32-bit hash of a key: ids of every key with that hash (callers check the key). */
+export interface HashIndex {
+  keys: Uint32Array;
+  ids: Int32Array;
+}
+
+/** FNV-1a of s, without its character at `skip` when given (a deletion, hashed without making it). */
+function fnv1a(s: string, skip = -1): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) if (i !== skip) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export function hashIndex(entries: Iterable<[string, number]>): HashIndex {
+  const packed: bigint[] = [];
+  for (const [key, id] of entries) packed.push((BigInt(fnv1a(key)) << 32n) | BigInt(id));
+  const sorted = BigUint64Array.from(packed).sort();
+  const keys = new Uint32Array(sorted.length);
+  const ids = new Int32Array(sorted.length);
+  for (let i = 0; i < sorted.length; i++) {
+    keys[i] = Number(sorted[i]! >> 32n);
+    ids[i] = Number(sorted[i]! & 0xffffffffn);
+  }
+  return { keys, ids };
+}
+
+function lookup(index: HashIndex, h: number, out: Set<number>) {
+  let lo = 0;
+  let hi = index.keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.keys[mid]! < h) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < index.keys.length && index.keys[i] === h; i++) out.add(index.ids[i]!);
+}
+
+/** word_deletions(w): the word and each spelling of it with one letter removed. */
+export function deletions(w: string): string[] {
+  const out = [w];
+  for (let i = 0; i < w.length; i++) out.push(w.slice(0, i) + w.slice(i + 1));
+  return out;
+}
+
+/** pg_trgm's trigrams of ASCII text: each alphanumeric run padded with two spaces before, one after. */
+export function trigrams(s: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of s.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (!w) continue;
+    const padded = `  ${w} `;
+    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  }
+  return out;
+}
+
+/** The same of text beyond ASCII read with its letters and digits as alphanumeric (a UTF-8 locale). */
+export function unicodeTrigrams(s: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of s.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (!w) continue;
+    const chars = [...`  ${w} `];
+    for (let i = 0; i + 3 <= chars.length; i++) out.add(chars.slice(i, i + 3).join(''));
+  }
+  return out;
+}
+
+/** pg_trgm's similarity: shared trigrams over all of both; the distance `<->` is one minus it. */
+function similarity(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  const all = a.size + b.size - shared;
+  return all === 0 ? 0 : shared / all;
+}
+
+/** fuzzystrmatch's levenshtein with unit costs, over characters (as strings when ASCII, else as arrays of code points). */
+export function levenshtein(a: string | string[], b: string | string[]): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** PostgreSQL's quote_literal. */
+export function quoteLiteral(s: string): string {
+  const body = `'${s.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
+  return s.includes('\\') ? `E${body}` : body;
+}
+
+/** Code point order, which is UTF-8's byte order (PostgreSQL's ~<~). */
+export function byteOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The known lexemes starting with term, the first `limit` in byte order, and their listings. */
+function prefixLexemes(v: Vocabulary, term: string, limit: number) {
+  let lo = 0;
+  let hi = v.lexemes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byteOrder(v.lexemes[mid]!, term) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const known: string[] = [];
+  let listings = 0;
+  for (let i = lo; i < v.lexemes.length && known.length < limit && v.lexemes[i]!.startsWith(term); i++) {
+    known.push(v.lexemes[i]!);
+    listings += v.lexemeListings.get(v.lexemes[i]!)!;
+  }
+  return { known, listings };
+}
+
+/** Ranked nearest first by trigram distance, ties in the database's word order. */
+function nearestFirst(v: Vocabulary, term: string, ids: number[]): number[] {
+  const mine = trigrams(term);
+  if (ids.length <= 1) return ids;
+  return ids
+    .map((id) => ({ id, sim: similarity(trigrams(v.words[id]!), mine) }))
+    .sort((a, b) => b.sim - a.sim || a.id - b.id)
+    .map((x) => x.id);
+}
+
+/**
+ * Known words one typo away (two from 7 letters) that share a deletion with the term, the 6
+ * nearest, and the known words one swap of neighbours away; null when a candidate is not ASCII.
+ */
+function nearWords(v: Vocabulary, term: string): string[] | null {
+  const candidates = new Set<number>();
+  for (let i = -1; i < term.length; i++) lookup(v.byDeletion, fnv1a(term, i), candidates);
+  const mine = new Set(deletions(term));
+  const within = term.length >= 7 ? 2 : 1;
+  const kept: number[] = [];
+  for (const id of candidates) {
+    const w = v.words[id]!;
+    if (w === term) continue;
+    // One edit apart, two words always share a deletion; two apart, only some do.
+    const edits = levenshtein(w, term);
+    if (edits > within || (edits === 2 && !deletions(w).some((d) => mine.has(d)))) continue;
+    // Its trigrams depend on the database's locale: the database orders these.
+    if (!v.wordAscii[id]) return null;
+    kept.push(id);
+  }
+  // Within 6, all are kept; their order only orders a tsquery's alternatives.
+  const near = (kept.length <= 6 ? kept : nearestFirst(v, term, kept).slice(0, 6)).map((id) => v.words[id]!);
+  for (let i = 0; i + 1 < term.length; i++) {
+    const swapped = term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2);
+    if (swapped !== term && v.wordIds.has(swapped) && !near.includes(swapped)) near.push(swapped);
+  }
+  return near;
+}
+
+/** An unknown long word with nothing one typo away: the 6 nearest known words by trigrams, kept within two edits. */
+function twoEdits(v: Vocabulary, term: string): string[] | null {
+  const candidates = new Set<number>();
+  for (const t of trigrams(term)) lookup(v.byTrigram, fnv1a(t), candidates);
+  const mine = trigrams(term);
+  const sharing: number[] = [];
+  const beyondAscii: number[] = [];
+  for (const id of candidates) {
+    if (!v.wordAscii[id]) beyondAscii.push(id);
+    else if ([...trigrams(v.words[id]!)].some((t) => mine.has(t))) sharing.push(id);
+  }
+  // Words sharing no trigram come after these, and none is within two edits of 7 letters or more.
+  const nearest = nearestFirst(v, term, sharing).slice(0, 6);
+  // A word beyond ASCII is counted by the database's locale: as ASCII text (C) or with its letters
+  // (UTF-8). If it could take one of the 6 places under either, the database chooses.
+  const sixth = nearest.length === 6 ? similarity(trigrams(v.words[nearest[5]!]!), mine) : 0;
+  for (const id of beyondAscii) {
+    const w = v.words[id]!;
+    const best = Math.max(similarity(trigrams(w), mine), similarity(unicodeTrigrams(w), mine));
+    if (best > 0 && (nearest.length < 6 ? levenshtein([...w], [...term]) <= 2 : best >= sixth)) return null;
+  }
+  return nearest.map((id) => v.words[id]!).filter((w) => w !== term && levenshtein(w, term) <= 2);
+}
+
+/** to_tsvector('english', term)'s lexemes for an ASCII term: numbers as they are, words stemmed, stop words none. */
+function englishLexemes(v: Vocabulary, term: string): string[] {
+  const id = v.wordIds.get(term);
+  if (id !== undefined) return v.wordStems[id]!;
+  if (/[0-9]/.test(term)) return [term];
+  return ENGLISH_STOP_WORDS.has(term) ? [] : [stem(term)];
+}
+
+/**
+ * typo_tsqueries' choices (migration 0023) made from the copy: the terms kept, each one's near
+ * words and its prefix's known lexemes, and the group to find alone. Null when the text is not
+ * ASCII (lower() and unaccent() are then the database's to apply) or a word it would weigh is not:
+ * the database plans that search itself.
+ *
+ * The narrow group is an estimate from listing counts, as there; for a term no listing uses, its
+ * English stem comes from a Porter2 stemmer rather than PostgreSQL's Snowball, which can choose
+ * another group on a rare word. The rows found are the same whichever group is narrow (0018).
+ */
+export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
+  if (!ASCII.test(q)) return null;
+  const terms: string[] = [];
+  for (const t of q.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (t === '' || terms.includes(t)) continue;
+    terms.push(t);
+    if (terms.length === 8) break;
+  }
+  const plan: TypoPlan = { version: v.version, terms: [], near: [], nearGroup: [], known: [], narrowGroup: null };
+  const hasContent = terms.some((t) => !ENGLISH_STOP_WORDS.has(t));
+  // Each group's words and known lexemes for the estimate, null when unbounded.
+  const groups: ({ words: string[]; known: string[] } | null)[] = [];
+  let wide = false;
+  let large = false;
+  for (const term of terms) {
+    if (hasContent && ENGLISH_STOP_WORDS.has(term)) continue;
+    const g = plan.terms.length + 1;
+    plan.terms.push(term);
+    const words = [term];
+    let lexemesAdded = 0;
+    let known: string[] = [];
+    let unbounded = false;
+    if (term.length >= 3) {
+      const prefix = prefixLexemes(v, term, 41);
+      if (prefix.known.length <= 40) known = prefix.known;
+      else unbounded = true;
+      lexemesAdded = known.length;
+      large ||= prefix.listings >= 1000;
+    } else {
+      large = true;
+    }
+    plan.known.push(known.length > 0 ? known.map(quoteLiteral).join(' | ') : null);
+    if (term.length >= 4) {
+      let near = nearWords(v, term);
+      if (near !== null && near.length === 0 && term.length >= 7 && !v.wordIds.has(term)) near = twoEdits(v, term);
+      if (near === null) return null;
+      for (const w of near) {
+        plan.near.push(w);
+        plan.nearGroup.push(g);
+        words.push(w);
+      }
+    }
+    wide ||= 2 * words.length + lexemesAdded >= 20;
+    groups.push(unbounded ? null : { words, known });
+  }
+  if (groups.length >= 2 && (wide || large || groups.includes(null))) {
+    // What the estimate counts of each group: its words, their stems and its known lexemes.
+    plan.narrowGroup = rarest(
+      v,
+      groups.map((g) => g && new Set([...g.words.flatMap((w) => [w, ...englishLexemes(v, w)]), ...g.known])),
+    );
+  }
+  return plan;
+}
+
+/**
+ * The group far rarer than another (typo_tsqueries' last statement): the smallest estimate, if at
+ * most 2,000 listings and some other group is unbounded, or of 20 lexemes and 8 times as many
+ * listings, or of 500 times as many.
+ */
+function rarest(v: Vocabulary, counted: (Set<string> | null)[]): number | null {
+  const per = counted.map((set, i) => ({
+    g: i + 1,
+    size: set?.size ?? 0,
+    est: set === null ? null : [...set].reduce((sum, x) => sum + (v.lexemeListings.get(x) ?? 0), 0),
+  }));
+  const rare = per.filter((p) => p.est !== null).sort((a, b) => a.est! - b.est! || a.g - b.g)[0];
+  if (!rare || rare.est! > 2000) return null;
+  const floor = Math.max(rare.est!, 1);
+  const larger = per.some((p) => p.g !== rare.g && (p.est === null || (p.size >= 20 && p.est >= 8 * floor) || p.est >= 500 * floor));
+  return larger ? rare.g : null;
+}
