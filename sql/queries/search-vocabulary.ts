@@ -24,14 +24,18 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
   const deletionEntries: [string, number][] = [];
   const trigramEntries: [string, number][] = [];
   const wordAscii = new Uint8Array(list.length);
-  list.forEach((w, id) => {
+  for (let id = 0; id < list.length; id++) {
+    // In slices, yielding between them: an edge goes on answering while it indexes a million
+    // listings' words (about 17,700; at 100k, 2,500 took 7-32 ms in one go on this VM).
+    if (id % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
+    const w = list[id]!;
     wordAscii[id] = /^[\x00-\x7f]*$/.test(w) ? 1 : 0;
     for (const d of deletions(w)) deletionEntries.push([d, id]);
     // A word beyond ASCII under both readings of "alphanumeric" (C and UTF-8 locales): a superset,
     // so a search it may bear on finds it and leaves the choice to the database.
     const grams = wordAscii[id] ? trigrams(w) : new Set([...trigrams(w), ...unicodeTrigrams(w)]);
     for (const t of grams) trigramEntries.push([t, id]);
-  });
+  }
   return {
     version: head![0]!.version,
     words: list,
