@@ -66,7 +66,7 @@ export function hashIndex(entries: [string, number][]): HashIndex {
   return { keys, ids };
 }
 
-function lookup(index: HashIndex, h: number, out: Set<number>) {
+function lookup(index: HashIndex, h: number, out: number[]) {
   let lo = 0;
   let hi = index.keys.length;
   while (lo < hi) {
@@ -74,7 +74,7 @@ function lookup(index: HashIndex, h: number, out: Set<number>) {
     if (index.keys[mid]! < h) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < index.keys.length && index.keys[i] === h; i++) out.add(index.ids[i]!);
+  for (let i = lo; i < index.keys.length && index.keys[i] === h; i++) out.push(index.ids[i]!);
 }
 
 /** word_deletions(w): the word and each spelling of it with one letter removed. */
@@ -151,7 +151,8 @@ function prefixLexemes(v: Vocabulary, term: string, limit: number) {
   let hi = v.lexemes.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (byteOrder(v.lexemes[mid]!, term) < 0) lo = mid + 1;
+    // Native (UTF-16) order agrees with byte order against an ASCII term.
+    if (v.lexemes[mid]! < term) lo = mid + 1;
     else hi = mid;
   }
   const known: string[] = [];
@@ -178,9 +179,10 @@ function nearestFirst(v: Vocabulary, term: string, ids: number[]): number[] {
  * nearest, and the known words one swap of neighbours away; null when a candidate is not ASCII.
  */
 function nearWords(v: Vocabulary, term: string): string[] | null {
-  const candidates = new Set<number>();
-  for (let i = -1; i < term.length; i++) lookup(v.byDeletion, fnv1a(term, i), candidates);
-  const mine = new Set(deletions(term));
+  const found: number[] = [];
+  for (let i = -1; i < term.length; i++) lookup(v.byDeletion, fnv1a(term, i), found);
+  const candidates = found.filter((id, i) => found.indexOf(id) === i);
+  let mine: Set<string> | undefined;
   const within = term.length >= 7 ? 2 : 1;
   const kept: number[] = [];
   for (const id of candidates) {
@@ -188,7 +190,11 @@ function nearWords(v: Vocabulary, term: string): string[] | null {
     if (w === term) continue;
     // One edit apart, two words always share a deletion; two apart, only some do.
     const edits = levenshtein(w, term);
-    if (edits > within || (edits === 2 && !deletions(w).some((d) => mine.has(d)))) continue;
+    if (edits > within) continue;
+    if (edits === 2) {
+      mine ??= new Set(deletions(term));
+      if (!deletions(w).some((d) => mine!.has(d))) continue;
+    }
     // Its trigrams depend on the database's locale: the database orders these.
     if (!v.wordAscii[id]) return null;
     kept.push(id);
@@ -204,8 +210,9 @@ function nearWords(v: Vocabulary, term: string): string[] | null {
 
 /** An unknown long word with nothing one typo away: the 6 nearest known words by trigrams, kept within two edits. */
 function twoEdits(v: Vocabulary, term: string): string[] | null {
-  const candidates = new Set<number>();
-  for (const t of trigrams(term)) lookup(v.byTrigram, fnv1a(t), candidates);
+  const found: number[] = [];
+  for (const t of trigrams(term)) lookup(v.byTrigram, fnv1a(t), found);
+  const candidates = new Set(found);
   const mine = trigrams(term);
   const sharing: number[] = [];
   const beyondAscii: number[] = [];
