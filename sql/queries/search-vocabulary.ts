@@ -7,14 +7,15 @@ const RETRY_AFTER_MS = 5_000;
 
 /**
  * Reads the vocabulary in one snapshot (repeatable read), so the copy is exactly the version it
- * names. Null when the database's English configuration does not drop the stop words the edge
+ * names. (A stop word is asked of to_tsvector, which drops it quietly: plainto_tsquery sends a
+ * notice for each.) Null when the database's English configuration does not drop the stop words the edge
  * knows: its searches are then planned by the database alone.
  */
 export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
   const [head, words, lexemes] = await sql.begin('isolation level repeatable read read only', (tx) => [
     tx<{ version: string; stops: number }[]>`
       select (select v.version::text from search_vocabulary v) as version,
-             (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where numnode(plainto_tsquery('english', w)) = 0)::int as stops`,
+             (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where to_tsvector('english', w) = ''::tsvector)::int as stops`,
     tx<{ word: string; listings: number; stems: string[] }[]>`
       select word, listings, tsvector_to_array(to_tsvector('english', word)) as stems from search_words order by word`,
     tx<{ lexeme: string; listings: number }[]>`select lexeme, listings from search_lexemes`,
