@@ -1,6 +1,6 @@
 import type { Sql } from '../db.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
-import { byteOrder, deletions, hashIndex, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
+import { byteOrder, deletions, hashIndex, quoteLiteral, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
 
 /** After a failed load, how long before another is tried (a search meanwhile is planned by the database). */
 const RETRY_AFTER_MS = 5_000;
@@ -37,6 +37,7 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
     const grams = wordAscii[id] ? trigrams(w) : new Set([...trigrams(w), ...unicodeTrigrams(w)]);
     for (const t of grams) trigramEntries.push([t, id]);
   }
+  const sortedLexemes = [...lexemes!].sort((a, b) => byteOrder(a.lexeme, b.lexeme));
   return {
     version: head![0]!.version,
     words: list,
@@ -46,7 +47,9 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
     wordAscii,
     byDeletion: hashIndex(deletionEntries),
     byTrigram: hashIndex(trigramEntries),
-    lexemes: lexemes!.map((r) => r.lexeme).sort(byteOrder),
+    lexemes: sortedLexemes.map((r) => r.lexeme),
+    lexemeCounts: Int32Array.from(sortedLexemes, (r) => r.listings),
+    lexemeQuoted: sortedLexemes.map((r) => quoteLiteral(r.lexeme)),
     lexemeListings: new Map(lexemes!.map((r) => [r.lexeme, r.listings])),
   };
 }

@@ -27,6 +27,9 @@ beforeAll(async () => {
   await db.sql`update listings set tagline = tagline || ' audit-ready e-commerce v2 web3 são paulo café naïve 2024'
                where id in (select id from listings where status = 'live' order by id limit 40)`;
   await db.sql`select refresh_directory_views()`;
+  // Two edits from a 7-letter term are near only when the two share a deletion: "zxbrafincq" is
+  // two letters changed from "zebrafinch" (no shared deletion) and one added to "zxbrafinc".
+  await db.sql`insert into search_words (word, listings) values ('zebrafinch', 1), ('zxbrafinc', 1)`;
   await db.sql`analyze`;
   sql = connect(db.url, { max: 2 });
   copy = (await loadVocabulary(sql))!;
@@ -57,6 +60,8 @@ beforeAll(async () => {
     ...['auditready', 'audit ready', 'e-commerce', 'ecommerce', 'v2', 'web3 tool', '2024', 'ai os', 'x', 'zz', 'the', 'the of', 'for the win'],
     ...['a b c d e f g h i j', 'Note-Taking APP for Teams!', '   ', 'naive cafe', 'sao paulo', 'paulo', 'cafe'],
   );
+  expect(planTypoSearch(copy, 'zxbrafincq')!.near).toEqual(['zxbrafinc']);
+  queries.push('zxbrafincq');
 }, 180_000);
 afterAll(async () => {
   await sql?.end();
@@ -67,12 +72,7 @@ const databaseTsqueries = (q: string) => sql`select ranked::text, matched::text,
 const plannedTsqueries = (p: TypoPlan) =>
   sql`select ranked::text, matched::text, narrow::text
       from typo_tsqueries_planned(${p.terms}::text[], ${p.near}::text[], ${p.nearGroup}::int[], ${p.known}::text[], ${p.narrowGroup}::int)`;
-/** A tsquery's operands, sorted: the near words of a group come in the database's union order, not a fixed one. */
-const operands = (t: string | null) => (t === null ? null : [...t.matchAll(/'(?:[^']|'')*'(?::\*)?/g)].map((m) => m[0]).sort());
-/** Whether a tsquery's text matches the same listings (its operands and its operators, counted). */
-const shape = (t: string | null) => (t === null ? null : { operands: operands(t), ands: t.split(' & ').length, ors: t.split(' | ').length });
-
-test('the edge plans nearly every ASCII query itself, and the same tsqueries as the database', async () => {
+test('the edge plans nearly every ASCII query itself, and the very tsqueries the database makes', async () => {
   let planned = 0;
   for (const q of queries) {
     const plan = planTypoSearch(copy, q);
@@ -80,12 +80,8 @@ test('the edge plans nearly every ASCII query itself, and the same tsqueries as 
     planned++;
     const [mine] = await plannedTsqueries(plan);
     const [theirs] = await databaseTsqueries(q);
-    expect({ q, ranked: shape(mine!.ranked), matched: shape(mine!.matched), narrow: shape(mine!.narrow) }).toEqual({
-      q,
-      ranked: shape(theirs!.ranked),
-      matched: shape(theirs!.matched),
-      narrow: shape(theirs!.narrow),
-    });
+    // Text for text: ts_rank depends on the order of a tsquery's operands (migration 0025).
+    expect({ q, ...mine }).toEqual({ q, ...theirs });
   }
   expect(planned).toBeGreaterThanOrEqual(queries.length * 0.98);
 }, 120_000);
@@ -152,7 +148,6 @@ test('a search planned from a copy the database has moved past finds what the da
   const found = await searchListings(sql, siteId, { q: 'quorblefx', status: 'live', sort: 'relevance' }, 1, 20, 'http://localhost', vocabulary);
   expect(found.items.map((i) => i.id)).toContain(listing!.id);
   // The search dropped the stale copy and asked for a new one, which knows the word.
-  expect(vocabulary.current()).toBeNull();
   await vocabulary.reload();
   expect(vocabulary.current()!.version).not.toBe(stale.version);
   expect(planTypoSearch(vocabulary.current()!, 'quorblefx')!.near).toContain('quorblefex');

@@ -20,8 +20,10 @@ export interface Vocabulary {
   wordAscii: Uint8Array;
   byDeletion: HashIndex;
   byTrigram: HashIndex;
-  /** Known lexemes in byte order (PostgreSQL's ~<~), and their listings. */
+  /** Known lexemes in byte order (PostgreSQL's ~<~), each's listings, and each quoted (quote_literal). */
   lexemes: string[];
+  lexemeCounts: Int32Array;
+  lexemeQuoted: string[];
   lexemeListings: Map<string, number>;
 }
 
@@ -115,7 +117,9 @@ function similarity(a: Set<string>, b: Set<string>): number {
 }
 
 /** fuzzystrmatch's levenshtein with unit costs, over characters (as strings when ASCII, else as arrays of code points). */
-export function levenshtein(a: string | string[], b: string | string[]): number {
+export function levenshtein(a: string | string[], b: string | string[], atMost = Number.POSITIVE_INFINITY): number {
+  // More apart in length than allowed: at least that many edits (the caller only asks within it).
+  if (Math.abs(a.length - b.length) > atMost) return Math.abs(a.length - b.length);
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
@@ -155,23 +159,32 @@ function prefixLexemes(v: Vocabulary, term: string, limit: number) {
     if (v.lexemes[mid]! < term) lo = mid + 1;
     else hi = mid;
   }
-  const known: string[] = [];
+  let hi2 = lo;
   let listings = 0;
-  for (let i = lo; i < v.lexemes.length && known.length < limit && v.lexemes[i]!.startsWith(term); i++) {
-    known.push(v.lexemes[i]!);
-    listings += v.lexemeListings.get(v.lexemes[i]!)!;
-  }
-  return { known, listings };
+  for (; hi2 < v.lexemes.length && hi2 - lo < limit && v.lexemes[hi2]!.startsWith(term); hi2++) listings += v.lexemeCounts[hi2]!;
+  return { from: lo, to: hi2, listings };
 }
 
 /** Ranked nearest first by trigram distance, ties in the database's word order. */
 function nearestFirst(v: Vocabulary, term: string, ids: number[]): number[] {
-  const mine = trigrams(term);
   if (ids.length <= 1) return ids;
+  const mine = trigrams(term);
   return ids
     .map((id) => ({ id, sim: similarity(trigrams(v.words[id]!), mine) }))
     .sort((a, b) => b.sim - a.sim || a.id - b.id)
     .map((x) => x.id);
+}
+
+/** Without its letter at `at` (-1: as it is). */
+const without = (w: string, at: number) => (at < 0 ? w : w.slice(0, at) + w.slice(at + 1));
+
+/** Whether w and term share a spelling with at most one letter removed from each (word_deletions(w) && word_deletions(term)). */
+function sharesDeletion(w: string, term: string, termHashes: number[]): boolean {
+  for (let i = -1; i < w.length; i++) {
+    const h = fnv1a(w, i);
+    for (let k = 0; k < termHashes.length; k++) if (termHashes[k] === h && without(w, i) === without(term, k - 1)) return true;
+  }
+  return false;
 }
 
 /**
@@ -179,33 +192,35 @@ function nearestFirst(v: Vocabulary, term: string, ids: number[]): number[] {
  * nearest, and the known words one swap of neighbours away; null when a candidate is not ASCII.
  */
 function nearWords(v: Vocabulary, term: string): string[] | null {
+  // The term's deletions by hash (index k: without its letter k - 1; 0: the term itself).
+  const mine = Array.from({ length: term.length + 1 }, (_, k) => fnv1a(term, k - 1));
   const found: number[] = [];
-  for (let i = -1; i < term.length; i++) lookup(v.byDeletion, fnv1a(term, i), found);
+  for (const h of mine) lookup(v.byDeletion, h, found);
   const candidates = found.filter((id, i) => found.indexOf(id) === i);
-  let mine: Set<string> | undefined;
   const within = term.length >= 7 ? 2 : 1;
   const kept: number[] = [];
   for (const id of candidates) {
     const w = v.words[id]!;
     if (w === term) continue;
-    // One edit apart, two words always share a deletion; two apart, only some do.
-    const edits = levenshtein(w, term);
+    const edits = levenshtein(w, term, within);
     if (edits > within) continue;
-    if (edits === 2) {
-      mine ??= new Set(deletions(term));
-      if (!deletions(w).some((d) => mine!.has(d))) continue;
-    }
+    // Found by a deletion's hash: two edits apart, the deletion itself is checked (one edit apart,
+    // two words always share one).
+    if (edits === 2 && !sharesDeletion(w, term, mine)) continue;
     // Its trigrams depend on the database's locale: the database orders these.
     if (!v.wordAscii[id]) return null;
     kept.push(id);
   }
-  // Within 6, all are kept; their order only orders a tsquery's alternatives.
-  const near = (kept.length <= 6 ? kept : nearestFirst(v, term, kept).slice(0, 6)).map((id) => v.words[id]!);
+  // In typo_tsqueries' order (0025): the 6 nearest as chosen, then swaps not among them by spelling.
+  const near = nearestFirst(v, term, kept)
+    .slice(0, 6)
+    .map((id) => v.words[id]!);
+  const swaps: number[] = [];
   for (let i = 0; i + 1 < term.length; i++) {
-    const swapped = term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2);
-    if (swapped !== term && v.wordIds.has(swapped) && !near.includes(swapped)) near.push(swapped);
+    const id = v.wordIds.get(term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2));
+    if (id !== undefined && v.words[id] !== term && !near.includes(v.words[id]!) && !swaps.includes(id)) swaps.push(id);
   }
-  return near;
+  return near.concat(swaps.sort((a, b) => a - b).map((id) => v.words[id]!));
 }
 
 /** An unknown long word with nothing one typo away: the 6 nearest known words by trigrams, kept within two edits. */
@@ -275,14 +290,16 @@ export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
     let unbounded = false;
     if (term.length >= 3) {
       const prefix = prefixLexemes(v, term, 41);
-      if (prefix.known.length <= 40) known = prefix.known;
-      else unbounded = true;
+      if (prefix.to - prefix.from <= 40) {
+        known = v.lexemes.slice(prefix.from, prefix.to);
+        if (known.length > 0) plan.known.push(v.lexemeQuoted.slice(prefix.from, prefix.to).join(' | '));
+      } else unbounded = true;
       lexemesAdded = known.length;
       large ||= prefix.listings >= 1000;
     } else {
       large = true;
     }
-    plan.known.push(known.length > 0 ? known.map(quoteLiteral).join(' | ') : null);
+    if (plan.known.length < plan.terms.length) plan.known.push(null);
     if (term.length >= 4) {
       let near = nearWords(v, term);
       if (near !== null && near.length === 0 && term.length >= 7 && !v.wordIds.has(term)) near = twoEdits(v, term);
