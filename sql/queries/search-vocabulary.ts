@@ -1,6 +1,6 @@
 import type { Sql } from '../db.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
-import { byteOrder, deletions, hashIndex, quoteLiteral, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
+import { byteOrder, deletions, hashIndex, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
 
 /** After a failed load, how long before another is tried (a search meanwhile is planned by the database). */
 const RETRY_AFTER_MS = 5_000;
@@ -16,8 +16,8 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
     tx<{ version: string; stops: number }[]>`
       select (select v.version::text from search_vocabulary v) as version,
              (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where to_tsvector('english', w) = ''::tsvector)::int as stops`,
-    tx<{ word: string; listings: number; stems: string[] }[]>`
-      select word, listings, tsvector_to_array(to_tsvector('english', word)) as stems from search_words order by word`,
+    tx<{ word: string; stems: string }[]>`
+      select word, array_to_string(tsvector_to_array(to_tsvector('english', word)), ' ') as stems from search_words order by word`,
     tx<{ lexeme: string; listings: number }[]>`select lexeme, listings from search_lexemes`,
   ]);
   if (head![0]!.stops !== ENGLISH_STOP_WORDS.size) return null;
@@ -41,7 +41,6 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
   return {
     version: head![0]!.version,
     words: list,
-    wordListings: Int32Array.from(words!, (r) => r.listings),
     wordStems: words!.map((r) => r.stems),
     wordIds: new Map(list.map((w, id) => [w, id])),
     wordAscii,
@@ -49,8 +48,6 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
     byTrigram: hashIndex(trigramEntries),
     lexemes: sortedLexemes.map((r) => r.lexeme),
     lexemeCounts: Int32Array.from(sortedLexemes, (r) => r.listings),
-    lexemeQuoted: sortedLexemes.map((r) => quoteLiteral(r.lexeme)),
-    lexemeListings: new Map(lexemes!.map((r) => [r.lexeme, r.listings])),
   };
 }
 

@@ -12,19 +12,16 @@ export interface Vocabulary {
   version: string;
   /** Known words in the database's own order (`order by word`), which breaks typo_tsqueries' ties. */
   words: string[];
-  wordListings: Int32Array;
-  /** Each word's English lexemes (tsvector_to_array(to_tsvector('english', word))). */
-  wordStems: string[][];
+  /** Each word's English lexemes (tsvector_to_array(to_tsvector('english', word))), space-separated: one string a word. */
+  wordStems: string[];
   wordIds: Map<string, number>;
   /** Whether each word is ASCII: only then are its trigrams and edits counted here as PostgreSQL counts them. */
   wordAscii: Uint8Array;
   byDeletion: HashIndex;
   byTrigram: HashIndex;
-  /** Known lexemes in byte order (PostgreSQL's ~<~), each's listings, and each quoted (quote_literal). */
+  /** Known lexemes in byte order (PostgreSQL's ~<~), and each one's listings. */
   lexemes: string[];
   lexemeCounts: Int32Array;
-  lexemeQuoted: string[];
-  lexemeListings: Map<string, number>;
 }
 
 /** What the edge chose for typo_tsqueries_planned (migration 0025); null fields as it takes them. */
@@ -165,6 +162,18 @@ function prefixLexemes(v: Vocabulary, term: string, limit: number) {
   return { from: lo, to: hi2, listings };
 }
 
+/** A lexeme's listings (0 when unknown), found in the byte-ordered list. */
+function lexemeListings(v: Vocabulary, x: string): number {
+  let lo = 0;
+  let hi = v.lexemes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byteOrder(v.lexemes[mid]!, x) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return v.lexemes[lo] === x ? v.lexemeCounts[lo]! : 0;
+}
+
 /** Ranked nearest first by trigram distance, ties in the database's word order. */
 function nearestFirst(v: Vocabulary, term: string, ids: number[]): number[] {
   if (ids.length <= 1) return ids;
@@ -251,7 +260,7 @@ function twoEdits(v: Vocabulary, term: string): string[] | null {
 /** to_tsvector('english', term)'s lexemes for an ASCII term: numbers as they are, words stemmed, stop words none. */
 function englishLexemes(v: Vocabulary, term: string): string[] {
   const id = v.wordIds.get(term);
-  if (id !== undefined) return v.wordStems[id]!;
+  if (id !== undefined) return v.wordStems[id] ? v.wordStems[id]!.split(' ') : [];
   if (/[0-9]/.test(term)) return [term];
   return ENGLISH_STOP_WORDS.has(term) ? [] : [stem(term)];
 }
@@ -292,7 +301,7 @@ export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
       const prefix = prefixLexemes(v, term, 41);
       if (prefix.to - prefix.from <= 40) {
         known = v.lexemes.slice(prefix.from, prefix.to);
-        if (known.length > 0) plan.known.push(v.lexemeQuoted.slice(prefix.from, prefix.to).join(' | '));
+        if (known.length > 0) plan.known.push(known.map(quoteLiteral).join(' | '));
       } else unbounded = true;
       lexemesAdded = known.length;
       large ||= prefix.listings >= 1000;
@@ -332,7 +341,7 @@ function rarest(v: Vocabulary, counted: (Set<string> | null)[]): number | null {
   const per = counted.map((set, i) => ({
     g: i + 1,
     size: set?.size ?? 0,
-    est: set === null ? null : [...set].reduce((sum, x) => sum + (v.lexemeListings.get(x) ?? 0), 0),
+    est: set === null ? null : [...set].reduce((sum, x) => sum + lexemeListings(v, x), 0),
   }));
   const rare = per.filter((p) => p.est !== null).sort((a, b) => a.est! - b.est! || a.g - b.g)[0];
   if (!rare || rare.est! > 2000) return null;
