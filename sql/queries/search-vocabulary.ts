@@ -1,6 +1,6 @@
 import type { Sql } from '../db.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
-import { byteOrder, deletions, hashIndex, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
+import { fnv1a, hashIndex, indexEntry, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
 
 /** After a failed load, how long before another is tried (a search meanwhile is planned by the database). */
 const RETRY_AFTER_MS = 5_000;
@@ -12,18 +12,24 @@ const RETRY_AFTER_MS = 5_000;
  * knows: its searches are then planned by the database alone.
  */
 export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
-  const [head, words, lexemes] = await sql.begin('isolation level repeatable read read only', (tx) => [
-    tx<{ version: string; stops: number }[]>`
+  // Each list as one newline-separated text (words and lexemes hold no whitespace), not a row each:
+  // at a million listings, 40,000 rows were megabytes of objects to collect at every load.
+  const [[v]] = await sql.begin('isolation level repeatable read read only', (tx) => [
+    tx<{ version: string; stops: number; words: string; stems: string; lexemes: string; counts: number[] }[]>`
       select (select v.version::text from search_vocabulary v) as version,
-             (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where to_tsvector('english', w) = ''::tsvector)::int as stops`,
-    tx<{ word: string; stems: string }[]>`
-      select word, array_to_string(tsvector_to_array(to_tsvector('english', word)), ' ') as stems from search_words order by word`,
-    tx<{ lexeme: string; listings: number }[]>`select lexeme, listings from search_lexemes`,
+             (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where to_tsvector('english', w) = ''::tsvector)::int as stops,
+             (select coalesce(string_agg(word, e'\n' order by word), '') from search_words) as words,
+             (select coalesce(string_agg(array_to_string(tsvector_to_array(to_tsvector('english', word)), ' '), e'\n' order by word), '')
+              from search_words) as stems,
+             -- Byte order (collation "C" is ~<~'s order), as the prefix search walks them.
+             (select coalesce(string_agg(lexeme, e'\n' order by lexeme collate "C"), '') from search_lexemes) as lexemes,
+             (select coalesce(array_agg(listings order by lexeme collate "C"), '{}') from search_lexemes) as counts`,
   ]);
-  if (head![0]!.stops !== ENGLISH_STOP_WORDS.size) return null;
-  const list = words!.map((r) => r.word);
-  const deletionEntries: [string, number][] = [];
-  const trigramEntries: [string, number][] = [];
+  if (v!.stops !== ENGLISH_STOP_WORDS.size) return null;
+  const lines = (text: string) => (text === '' ? [] : text.split('\n'));
+  const list = lines(v!.words);
+  const deletionEntries: number[] = [];
+  const trigramEntries: number[] = [];
   const wordAscii = new Uint8Array(list.length);
   for (let id = 0; id < list.length; id++) {
     // In slices, yielding between them: an edge goes on answering while it indexes a million
@@ -31,23 +37,22 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
     if (id % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
     const w = list[id]!;
     wordAscii[id] = /^[\x00-\x7f]*$/.test(w) ? 1 : 0;
-    for (const d of deletions(w)) deletionEntries.push([d, id]);
+    for (let i = -1; i < w.length; i++) deletionEntries.push(indexEntry(fnv1a(w, i), id));
     // A word beyond ASCII under both readings of "alphanumeric" (C and UTF-8 locales): a superset,
     // so a search it may bear on finds it and leaves the choice to the database.
     const grams = wordAscii[id] ? trigrams(w) : new Set([...trigrams(w), ...unicodeTrigrams(w)]);
-    for (const t of grams) trigramEntries.push([t, id]);
+    for (const t of grams) trigramEntries.push(indexEntry(fnv1a(t), id));
   }
-  const sortedLexemes = [...lexemes!].sort((a, b) => byteOrder(a.lexeme, b.lexeme));
   return {
-    version: head![0]!.version,
+    version: v!.version,
     words: list,
-    wordStems: words!.map((r) => r.stems),
+    wordStems: v!.words === '' ? [] : v!.stems.split('\n'),
     wordIds: new Map(list.map((w, id) => [w, id])),
     wordAscii,
     byDeletion: hashIndex(deletionEntries),
     byTrigram: hashIndex(trigramEntries),
-    lexemes: sortedLexemes.map((r) => r.lexeme),
-    lexemeCounts: Int32Array.from(sortedLexemes, (r) => r.listings),
+    lexemes: lines(v!.lexemes),
+    lexemeCounts: Int32Array.from(v!.counts),
   };
 }
 

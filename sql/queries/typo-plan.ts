@@ -44,18 +44,22 @@ export interface HashIndex {
 }
 
 /** FNV-1a of s, without its character at `skip` when given (a deletion, hashed without making it). */
-function fnv1a(s: string, skip = -1): number {
+export function fnv1a(s: string, skip = -1): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) if (i !== skip) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
-export function hashIndex(entries: [string, number][]): HashIndex {
-  // Packed as hash x 2^21 + id in a double (exact below 2^53): a typed array sorts natively, where
-  // BigInts or a comparator took tens of ms for a million listings' words.
-  const packed = new Float64Array(entries.length);
-  for (let i = 0; i < entries.length; i++) packed[i] = fnv1a(entries[i]![0]) * ID_SPAN + entries[i]![1];
-  packed.sort();
+/** An index entry: a key's hash and an id, packed in one number (exact below 2^53). */
+export const indexEntry = (hash: number, id: number) => hash * ID_SPAN + id;
+
+/**
+ * Sorts packed entries (indexEntry) into an index. Plain numbers rather than [key, id] pairs: a
+ * million listings' words make 227,000 of each kind, which as pairs were tens of MB of garbage at
+ * every load; and a typed array sorts natively, where a comparator took tens of ms.
+ */
+export function hashIndex(entries: number[]): HashIndex {
+  const packed = Float64Array.from(entries).sort();
   const keys = new Uint32Array(packed.length);
   const ids = new Int32Array(packed.length);
   for (let i = 0; i < packed.length; i++) {
@@ -74,13 +78,6 @@ function lookup(index: HashIndex, h: number, out: number[]) {
     else hi = mid;
   }
   for (let i = lo; i < index.keys.length && index.keys[i] === h; i++) out.push(index.ids[i]!);
-}
-
-/** word_deletions(w): the word and each spelling of it with one letter removed. */
-export function deletions(w: string): string[] {
-  const out = [w];
-  for (let i = 0; i < w.length; i++) out.push(w.slice(0, i) + w.slice(i + 1));
-  return out;
 }
 
 /** pg_trgm's trigrams of ASCII text: each alphanumeric run padded with two spaces before, one after. */
