@@ -1,6 +1,6 @@
 import type { Sql } from '../db.ts';
 import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
-import { fnv1a, hashIndex, indexEntry, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
+import { fnv1a, hashIndex, indexEntry, isAscii, trigrams, unicodeTrigrams, type Vocabulary } from './typo-plan.ts';
 
 /** After a failed load, how long before another is tried (a search meanwhile is planned by the database). */
 const RETRY_AFTER_MS = 5_000;
@@ -14,16 +14,19 @@ const RETRY_AFTER_MS = 5_000;
 export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
   // Each list as one newline-separated text (words and lexemes hold no whitespace), not a row each:
   // at a million listings, 40,000 rows were megabytes of objects to collect at every load.
+  // One read of each table, both of its lists in the same order.
   const [[v]] = await sql.begin('isolation level repeatable read read only', (tx) => [
     tx<{ version: string; stops: number; words: string; stems: string; lexemes: string; counts: number[] }[]>`
       select (select v.version::text from search_vocabulary v) as version,
              (select count(*) from unnest(${[...ENGLISH_STOP_WORDS]}::text[]) w where to_tsvector('english', w) = ''::tsvector)::int as stops,
-             (select coalesce(string_agg(word, e'\n' order by word), '') from search_words) as words,
-             (select coalesce(string_agg(array_to_string(tsvector_to_array(to_tsvector('english', word)), ' '), e'\n' order by word), '')
-              from search_words) as stems,
-             -- Byte order (collation "C" is ~<~'s order), as the prefix search walks them.
-             (select coalesce(string_agg(lexeme, e'\n' order by lexeme collate "C"), '') from search_lexemes) as lexemes,
-             (select coalesce(array_agg(listings order by lexeme collate "C"), '{}') from search_lexemes) as counts`,
+             coalesce(w.words, '') as words, coalesce(w.stems, '') as stems, coalesce(x.lexemes, '') as lexemes, coalesce(x.counts, '{}') as counts
+      from (select string_agg(word, e'\n' order by word) as words,
+                   string_agg(array_to_string(tsvector_to_array(to_tsvector('english', word)), ' '), e'\n' order by word) as stems
+            from search_words) w,
+           -- Byte order (collation "C" is ~<~'s order), as the prefix search walks them.
+           (select string_agg(lexeme, e'\n' order by lexeme collate "C") as lexemes,
+                   array_agg(listings order by lexeme collate "C") as counts
+            from search_lexemes) x`,
   ]);
   if (v!.stops !== ENGLISH_STOP_WORDS.size) return null;
   const lines = (text: string) => (text === '' ? [] : text.split('\n'));
@@ -33,10 +36,10 @@ export async function loadVocabulary(sql: Sql): Promise<Vocabulary | null> {
   const wordAscii = new Uint8Array(list.length);
   for (let id = 0; id < list.length; id++) {
     // In slices, yielding between them: an edge goes on answering while it indexes a million
-    // listings' words (about 17,700; at 100k, 2,500 took 7-32 ms in one go on this VM).
+    // listings' words (17,669; at 100k, 2,500 took 7-32 ms in one go on this VM).
     if (id % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
     const w = list[id]!;
-    wordAscii[id] = /^[\x00-\x7f]*$/.test(w) ? 1 : 0;
+    wordAscii[id] = isAscii(w) ? 1 : 0;
     for (let i = -1; i < w.length; i++) deletionEntries.push(indexEntry(fnv1a(w, i), id));
     // A word beyond ASCII under both readings of "alphanumeric" (C and UTF-8 locales): a superset,
     // so a search it may bear on finds it and leaves the choice to the database.

@@ -4,8 +4,8 @@ import { ENGLISH_STOP_WORDS } from './english-stop-words.ts';
 /**
  * A copy of the search vocabulary (search_words and search_lexemes) as the edge keeps it, with the
  * indexes typo_tsqueries reads: words by their one-letter deletions and by their trigrams. Hashed
- * into sorted typed arrays rather than maps of strings: a million listings know about 17,700 words,
- * 160,000 deletions and as many trigrams, a few MB this way against tens as maps.
+ * into sorted typed arrays rather than maps of strings: a million listings know 17,669 words, which
+ * make 227,000 deletions and as many trigrams; the whole copy is about 11 MB of heap there.
  */
 export interface Vocabulary {
   /** search_vocabulary.version the copy was read at. */
@@ -69,38 +69,40 @@ export function hashIndex(entries: number[]): HashIndex {
   return { keys, ids };
 }
 
-function lookup(index: HashIndex, h: number, out: number[]) {
+/** The first index in [0, n) that `before` is false for, `before` being true up to some index and false after. */
+function lowerBound(n: number, before: (i: number) => boolean): number {
   let lo = 0;
-  let hi = index.keys.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (index.keys[mid]! < h) lo = mid + 1;
+    if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < index.keys.length && index.keys[i] === h; i++) out.push(index.ids[i]!);
+  return lo;
 }
 
-/** pg_trgm's trigrams of ASCII text: each alphanumeric run padded with two spaces before, one after. */
-export function trigrams(s: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of s.toLowerCase().split(/[^a-z0-9]+/)) {
-    if (!w) continue;
-    const padded = `  ${w} `;
-    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
-  }
-  return out;
+function lookup(index: HashIndex, h: number, out: number[]) {
+  for (let i = lowerBound(index.keys.length, (k) => index.keys[k]! < h); index.keys[i] === h; i++) out.push(index.ids[i]!);
 }
 
-/** The same of text beyond ASCII read with its letters and digits as alphanumeric (a UTF-8 locale). */
-export function unicodeTrigrams(s: string): Set<string> {
+/**
+ * pg_trgm's trigrams: each alphanumeric run padded with two spaces before and one after, in
+ * characters. `separator` says what is not alphanumeric: beyond ASCII that is the locale's to say.
+ */
+function trigramsOf(s: string, separator: RegExp): Set<string> {
   const out = new Set<string>();
-  for (const w of s.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const w of s.toLowerCase().split(separator)) {
     if (!w) continue;
     const chars = [...`  ${w} `];
-    for (let i = 0; i + 3 <= chars.length; i++) out.add(chars.slice(i, i + 3).join(''));
+    for (let i = 0; i + 3 <= chars.length; i++) out.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
   }
   return out;
 }
+
+/** Trigrams as in a C locale (only ASCII letters and digits are alphanumeric): exact for ASCII text. */
+export const trigrams = (s: string) => trigramsOf(s, /[^a-z0-9]+/);
+/** Trigrams with every letter and digit alphanumeric, as in a UTF-8 locale. */
+export const unicodeTrigrams = (s: string) => trigramsOf(s, /[^\p{L}\p{N}]+/u);
 
 /** pg_trgm's similarity: shared trigrams over all of both; the distance `<->` is one minus it. */
 function similarity(a: Set<string>, b: Set<string>): number {
@@ -130,7 +132,7 @@ export function quoteLiteral(s: string): string {
 }
 
 /** Code point order, which is UTF-8's byte order (PostgreSQL's ~<~). */
-export function byteOrder(a: string, b: string): number {
+function byteOrder(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.codePointAt(i)!;
@@ -141,18 +143,12 @@ export function byteOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+export const isAscii = (s: string) => /^[\x00-\x7f]*$/.test(s);
 
 /** The known lexemes starting with term, the first `limit` in byte order, and their listings. */
 function prefixLexemes(v: Vocabulary, term: string, limit: number) {
-  let lo = 0;
-  let hi = v.lexemes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    // Native (UTF-16) order agrees with byte order against an ASCII term.
-    if (v.lexemes[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
+  // Native (UTF-16) order agrees with byte order against an ASCII term.
+  const lo = lowerBound(v.lexemes.length, (i) => v.lexemes[i]! < term);
   let hi2 = lo;
   let listings = 0;
   for (; hi2 < v.lexemes.length && hi2 - lo < limit && v.lexemes[hi2]!.startsWith(term); hi2++) listings += v.lexemeCounts[hi2]!;
@@ -161,14 +157,8 @@ function prefixLexemes(v: Vocabulary, term: string, limit: number) {
 
 /** A lexeme's listings (0 when unknown), found in the byte-ordered list. */
 function lexemeListings(v: Vocabulary, x: string): number {
-  let lo = 0;
-  let hi = v.lexemes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (byteOrder(v.lexemes[mid]!, x) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return v.lexemes[lo] === x ? v.lexemeCounts[lo]! : 0;
+  const i = lowerBound(v.lexemes.length, (k) => byteOrder(v.lexemes[k]!, x) < 0);
+  return v.lexemes[i] === x ? v.lexemeCounts[i]! : 0;
 }
 
 /** Ranked nearest first by trigram distance, ties in the database's word order. */
@@ -273,7 +263,7 @@ function englishLexemes(v: Vocabulary, term: string): string[] {
  * another group on a rare word. The rows found are the same whichever group is narrow (0018).
  */
 export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
-  if (!ASCII.test(q)) return null;
+  if (!isAscii(q)) return null;
   const terms: string[] = [];
   for (const t of q.toLowerCase().split(/[^a-z0-9]+/)) {
     if (t === '' || terms.includes(t)) continue;
