@@ -1,5 +1,6 @@
 // Configuration is read once, at start, from the environment given; nothing reads env on import.
 import { availableParallelism } from 'node:os';
+import { defaultSharedBuffersMb } from '../sql/embedded.ts';
 import { PRODUCT_NAME, PRODUCT_TOKEN } from '../sql/product.ts';
 export interface Config {
   port: number;
@@ -9,6 +10,8 @@ export interface Config {
   databaseUrl: string | null;
   dataDir: string;
   embeddedPgPort: number;
+  /** shared_buffers of the embedded PostgreSQL, MB. */
+  embeddedPgSharedBuffersMb: number;
   redisUrl: string | null;
   /** Time caps and circuit breaker of every Redis use (cache, rate limits); each falls back to in-process. */
   redis: { connectTimeoutMs: number; commandTimeoutMs: number; breakerMs: number };
@@ -158,6 +161,7 @@ export function loadConfig(env: Env): Config {
     databaseUrl: env.DATABASE_URL || null,
     dataDir: env.DATA_DIR || '.data',
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    embeddedPgSharedBuffersMb: int(env, 'EMBEDDED_PG_SHARED_BUFFERS_MB', defaultSharedBuffersMb(), 16, 1_048_576),
     redisUrl: env.REDIS_URL || null,
     redis: {
       connectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000, 50, 60_000),

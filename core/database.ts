@@ -56,7 +56,7 @@ export async function resolveDatabase(config: Config, opts: ResolveOptions = {})
       await probe.end({ timeout: 1 });
     }
   }
-  const pg = await startEmbeddedPostgres(dir, port, opts.database, { durable: opts.durable });
+  const pg = await startEmbeddedPostgres(dir, port, opts.database, { durable: opts.durable, sharedBuffersMb: config.embeddedPgSharedBuffersMb });
   return { url: pg.url, embedded: true, stop: pg.stop, exited: pg.exited, pid: pg.pid };
 }
 

@@ -3,8 +3,11 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../core/config.ts';
+import { testServer } from '../test/db.ts';
 import { freePort } from '../test/ports.ts';
-import { startEmbeddedPostgres } from './embedded.ts';
+import { connect } from './db.ts';
+import { defaultSharedBuffersMb, startEmbeddedPostgres } from './embedded.ts';
 
 test('a failed embedded start says what failed, why, and what to do (never a bare undefined)', async () => {
   const port = await freePort();
@@ -25,5 +28,25 @@ test('a failed embedded start says what failed, why, and what to do (never a bar
   } finally {
     squatter.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the embedded server runs with its shared_buffers: a quarter of the memory, 128 MB to 1 GB, or EMBEDDED_PG_SHARED_BUFFERS_MB', async () => {
+  const GB = 2 ** 30;
+  expect(defaultSharedBuffersMb(GB / 4)).toBe(128);
+  expect(defaultSharedBuffersMb(2 * GB)).toBe(512);
+  expect(defaultSharedBuffersMb(24 * GB)).toBe(1024);
+  expect(loadConfig({}).embeddedPgSharedBuffersMb).toBe(defaultSharedBuffersMb());
+  expect(loadConfig({ EMBEDDED_PG_SHARED_BUFFERS_MB: '256' }).embeddedPgSharedBuffersMb).toBe(256);
+  expect(() => loadConfig({ EMBEDDED_PG_SHARED_BUFFERS_MB: 'lots' })).toThrow(/EMBEDDED_PG_SHARED_BUFFERS_MB/);
+  // The suite's own server is the embedded one unless TEST_DATABASE_URL names another.
+  const { adminUrl } = await testServer();
+  const sql = connect(adminUrl, { max: 1 });
+  try {
+    const [{ mb }] = await sql<{ mb: number }[]>`select setting::int * 8 / 1024 as mb from pg_settings where name = 'shared_buffers'`;
+    if (!process.env.TEST_DATABASE_URL) expect(mb).toBe(defaultSharedBuffersMb());
+    else expect(mb).toBeGreaterThan(0);
+  } finally {
+    await sql.end();
   }
 });
