@@ -213,9 +213,9 @@ async function searchPage(
     // The page's ids as an array, and with the site's URL its summaries from them (summariesOf).
     const out = (ids: ReturnType<typeof sql>) =>
       siteUrl === null ? sql`${ids} as ids` : sql`${summariesOf(sql, sql`p.ids`, siteUrl)} as items from (select ${ids} as ids) p`;
-    // With tq: the vocabulary version its plan was checked against.
-    const pageOf = (m: ReturnType<typeof sql>, tq = false) =>
-      walkTies
+    // With tq: the vocabulary version its plan was checked against. walk: with the tiers (TIES_AT).
+    const pageOf = (m: ReturnType<typeof sql>, tq = false, walk = walkTies) =>
+      walk
         ? sql<Found[]>`
       with ${cat()}, ${m}, ${bounds}, ${TIERS(sql)}
       select (select n.n from n)::int as total, ${tq ? sql`(select tq.vocabulary from tq)` : sql`null::text`} as vocabulary,
@@ -229,6 +229,9 @@ async function searchPage(
     // one term's group is far rarer than another's (narrow), the index finds that group alone and
     // each of its few listings is checked against the whole query (ts_match_vq: @@ the index cannot
     // take over), the same rows without the index intersecting the rare group with a large one.
+    // A plan that bounds the matches under TIES_AT leaves the tiers out: the statement without them
+    // is the same page (the tiers only find it sooner among many), and a statement's unexecuted
+    // nodes still cost their start and end (about a tenth of a long-tail search's database time).
     const byWords = (plan: TypoPlan | null) =>
       pageOf(
         sql`tq as materialized (${typoQueries(sql, q, plan)}),
@@ -236,6 +239,7 @@ async function searchPage(
         and l.search @@ (select coalesce(tq.narrow, tq.matched) from tq)
         and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`,
         true,
+        walkTies && !(plan?.matchesAtMost != null && plan.matchesAtMost < TIES_AT),
       );
     const copy = vocabulary?.current() ?? null;
     const plan = copy === null ? null : planTypoSearch(copy, q);

@@ -100,6 +100,42 @@ test('a search planned by the edge finds the same page and total as one planned 
   }
 }, 180_000);
 
+test('a plan bounds its matches, and a search bounded under 500 runs without the tiers', async () => {
+  const vocabulary = new SearchVocabulary(sql);
+  await vocabulary.reload();
+  let bounded = 0;
+  for (const q of queries) {
+    const plan = planTypoSearch(copy, q);
+    if (plan?.matchesAtMost == null) continue;
+    bounded++;
+    // The listings its words match (a search that matches none goes on to names like q as a whole).
+    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from listings l, typo_tsqueries(${q}) t
+                                               where l.site_id = ${siteId} and l.status = 'live' and l.search @@ t.matched`;
+    expect({ q, n, within: n <= plan.matchesAtMost }).toEqual({ q, n, within: true });
+  }
+  expect(bounded).toBeGreaterThanOrEqual(queries.length * 0.9);
+  // Which statements a connection prepared: the tiers are the CTE named walk.
+  const one = connect(db.url, { max: 1 });
+  try {
+    const searches = async () =>
+      (
+        await one<
+          { statement: string }[]
+        >`select statement from pg_prepared_statements where statement like '%typo_tsqueries_planned%' and statement not like '%pg_prepared_statements%'`
+      ).map((r) => (/\bwalk as\b/.test(r.statement) ? 'tiers' : 'plain'));
+    const rare = queries.find((q) => (planTypoSearch(copy, q)?.matchesAtMost ?? 500) < 500)!;
+    await searchListings(one, siteId, { q: rare, status: 'live', sort: 'relevance' }, 1, 20, 'http://localhost', vocabulary);
+    expect(await searches()).toEqual(['plain']);
+    // A word nearly every listing has.
+    expect(planTypoSearch(copy, 'team')!.matchesAtMost).toBeGreaterThanOrEqual(500);
+    const broad = await searchListings(one, siteId, { q: 'team', status: 'live', sort: 'relevance' }, 1, 20, 'http://localhost', vocabulary);
+    expect(broad.total).toBeGreaterThanOrEqual(500);
+    expect((await searches()).sort()).toEqual(['plain', 'tiers']);
+  } finally {
+    await one.end();
+  }
+}, 180_000);
+
 test('text beyond ASCII is planned by the database', () => {
   for (const q of ['café', 'привет мир', 'naïve tool', 'São Paulo']) expect(planTypoSearch(copy, q)).toBeNull();
   // An ASCII word one edit from a word beyond ASCII: the database orders those by its own locale.

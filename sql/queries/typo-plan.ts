@@ -32,6 +32,12 @@ export interface TypoPlan {
   nearGroup: number[];
   known: (string | null)[];
   narrowGroup: number | null;
+  /**
+   * At most how many listings the search can match: its rarest group's estimate (each lexeme's
+   * listings summed, every status and site), null when every group is unbounded. The database's
+   * counts move about once a minute, so it is a guide for choosing a statement, never for results.
+   */
+  matchesAtMost: number | null;
 }
 
 /** Ids below this (2,097,152 words) fit beside a 32-bit hash in a double. */
@@ -270,7 +276,7 @@ export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
     terms.push(t);
     if (terms.length === 8) break;
   }
-  const plan: TypoPlan = { version: v.version, terms: [], near: [], nearGroup: [], known: [], narrowGroup: null };
+  const plan: TypoPlan = { version: v.version, terms: [], near: [], nearGroup: [], known: [], narrowGroup: null, matchesAtMost: null };
   const hasContent = terms.some((t) => !ENGLISH_STOP_WORDS.has(t));
   // Each group's words and known lexemes for the estimate, null when unbounded.
   const groups: ({ words: string[]; known: string[] } | null)[] = [];
@@ -309,13 +315,16 @@ export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
     wide ||= 2 * words.length + lexemesAdded >= 20;
     groups.push(unbounded ? null : { words, known });
   }
-  if (groups.length >= 2 && (wide || large || groups.includes(null))) {
-    // What the estimate counts of each group: its words, their stems and its known lexemes.
-    plan.narrowGroup = rarest(
-      v,
-      groups.map((g) => g && new Set([...g.words.flatMap((w) => [w, ...englishLexemes(v, w)]), ...g.known])),
-    );
-  }
+  // What the estimate counts of each group: its words, their stems and its known lexemes.
+  const counted = groups.map((g) => g && new Set([...g.words.flatMap((w) => [w, ...englishLexemes(v, w)]), ...g.known]));
+  const per = counted.map((set, i) => ({
+    g: i + 1,
+    size: set?.size ?? 0,
+    est: set === null ? null : [...set].reduce((sum, x) => sum + lexemeListings(v, x), 0),
+  }));
+  const bounded = per.filter((p) => p.est !== null).map((p) => p.est!);
+  plan.matchesAtMost = bounded.length > 0 ? Math.min(...bounded) : null;
+  if (groups.length >= 2 && (wide || large || groups.includes(null))) plan.narrowGroup = rarest(per);
   return plan;
 }
 
@@ -324,12 +333,7 @@ export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
  * most 2,000 listings and some other group is unbounded, or of 20 lexemes and 8 times as many
  * listings, or of 500 times as many.
  */
-function rarest(v: Vocabulary, counted: (Set<string> | null)[]): number | null {
-  const per = counted.map((set, i) => ({
-    g: i + 1,
-    size: set?.size ?? 0,
-    est: set === null ? null : [...set].reduce((sum, x) => sum + lexemeListings(v, x), 0),
-  }));
+function rarest(per: { g: number; size: number; est: number | null }[]): number | null {
   const rare = per.filter((p) => p.est !== null).sort((a, b) => a.est! - b.est! || a.g - b.g)[0];
   if (!rare || rare.est! > 2000) return null;
   const floor = Math.max(rare.est!, 1);
