@@ -21,23 +21,32 @@ const isTemplate = (x: unknown) => Array.isArray(x) && 'raw' in (x as object);
  * `hooks.begin`. A template used as a fragment of another query is wrapped too but never run.
  */
 export function proxyQueries(sql: Sql, hooks: QueryHooks): Sql {
-  const wrap = <Q extends object>(query: Q, again: () => object): Q => {
+  // The hook is asked for only when the query is awaited: most templates are fragments of a larger
+  // statement and never run (a search builds about thirty), so each costs one closure, not the hook's.
+  const wrap = <Q extends object>(query: Q, make: (args: unknown[]) => object, args: unknown[]): Q => {
     const q = query as Q & { then: Function };
     const own = q.then;
     // biome-ignore lint/suspicious/noThenProperty: postgres.js runs a query when it is awaited; that moment is the one to hook
-    q.then = hooks.query(q, (a, b) => own.call(q, a, b), again);
+    q.then = (onfulfilled?: (v: unknown) => unknown, onrejected?: (e: unknown) => unknown) =>
+      hooks.query(
+        q,
+        (a, b) => own.call(q, a, b),
+        () => make(args),
+      )(onfulfilled, onrejected);
     return q;
   };
+  const call = (a: unknown[]) => Reflect.apply(sql as unknown as Function, undefined, a);
   return new Proxy(sql as unknown as Function, {
     apply(target, thisArg, args) {
       const out = Reflect.apply(target, thisArg, args);
-      return isTemplate(args[0]) ? wrap(out, () => Reflect.apply(target, thisArg, args)) : out;
+      if (!isTemplate(args[0])) return out;
+      return wrap(out, thisArg === undefined ? call : (a) => Reflect.apply(target, thisArg, a), args);
     },
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (prop === 'unsafe') {
         const make = (args: unknown[]) => (value as Function).apply(target, args);
-        return (...args: unknown[]) => wrap(make(args), () => make(args));
+        return (...args: unknown[]) => wrap(make(args), make, args);
       }
       if (prop === 'begin' && hooks.begin) return (...args: unknown[]) => hooks.begin!(() => (value as Function).apply(target, args));
       return typeof value === 'function' ? value.bind(target) : value;
