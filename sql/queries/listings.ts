@@ -1,6 +1,7 @@
 import type { Sql } from '../db.ts';
+import { EMPTY, raw, run, type Statement, stmt } from '../statement.ts';
 import type { SearchVocabulary } from './search-vocabulary.ts';
-import { literalInt, offsetOf, summariesOf, type ListingSummaryRow } from './summaries.ts';
+import { offsetOf, summariesOf, wholeNumber, type ListingSummaryRow } from './summaries.ts';
 import { planTypoSearch, type TypoPlan } from './typo-plan.ts';
 
 export const SEARCH_SORTS = ['relevance', 'newest', 'votes', 'trending', 'most_viewed', 'most_followed'] as const;
@@ -41,10 +42,10 @@ const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
  * Planned by the edge from its copy of the vocabulary when it has one (typo-plan.ts), with the
  * vocabulary's version beside them: a plan made from another version is not the statement's.
  */
-const typoQueries = (sql: Sql, q: string, plan: TypoPlan | null) =>
+const typoQueries = (q: string, plan: TypoPlan | null) =>
   plan === null
-    ? sql`select ranked, matched, narrow, null::text as vocabulary from typo_tsqueries(${q})`
-    : sql`select t.ranked, t.matched, t.narrow, (select v.version::text from search_vocabulary v) as vocabulary
+    ? stmt`select ranked, matched, narrow, null::text as vocabulary from typo_tsqueries(${q})`
+    : stmt`select t.ranked, t.matched, t.narrow, (select v.version::text from search_vocabulary v) as vocabulary
           from typo_tsqueries_planned(${plan.terms}::text[], ${plan.near}::text[], ${plan.nearGroup}::int[], ${plan.known}::text[], ${plan.narrowGroup}::int) t`;
 
 /** Matches from which relevance reads a large tie at the page's end by walking the votes order. */
@@ -75,16 +76,14 @@ const newestOf = (t: string) => `${t}.launched_at desc nulls last, ${t}.id desc`
  * left it and current (the refresh's own invariant), so the order is the lookups' own. Fixed text (k
  * and the site come from the CTE k), two fragments rather than fifteen built on every search.
  */
-const TIERS = (sql: Sql) =>
-  sql.unsafe(`n as (select count(*) as n from m),
+const TIERS = raw(`n as (select count(*) as n from m),
       b as (select m.name, m.score from m order by m.name desc, m.score desc offset (select k.k from k) - 1 limit 1),
       a as materialized (select m.* from m where not exists (select from b) or (m.name, m.score) > (select b.name, b.score from b)),
       t as materialized (select m.* from m join b on m.name = b.name and m.score = b.score),
       -- At least one live listing counted, so an empty tie never walks (before a first refresh).
       walk as (select (select count(*) from t)::float8 ^ 2 * 10 >= (select k.k from k)::float8 * greatest(coalesce((
                  select c.listings from listing_counts c where c.site_id = (select k.site from k) and c.status = 'live'), 0), 1) as chosen)`);
-const WALKED = (sql: Sql) =>
-  sql.unsafe(`select x.id from (
+const WALKED = raw(`select x.id from (
         select a.id, a.name, a.score, ${counterOf('votes', 'a')} as votes, a.launched_at from a
         union all
         select t.id, t.name, t.score, ${counterOf('votes', 't')}, t.launched_at from t
@@ -147,37 +146,37 @@ async function searchPage(
   // literal: the site and status written into the statement rather than bound. Text search plans
   // are cached generically, and a generic plan cannot see that they select nearly every row: it ANDs
   // the exact GIN bitmap with an 85k-entry (site_id, status) bitmap, a few ms per request for nothing.
-  const filters = (literal = false) => sql`
-    ${literal ? sql`l.site_id = ${literalInt(sql, siteId)} and l.status = ${sql.unsafe(`'${status}'`)}` : sql`l.site_id = ${siteId} and l.status = ${status}`}
+  const filters = (literal = false) => stmt`
+    ${literal ? stmt`l.site_id = ${raw(wholeNumber(siteId))} and l.status = ${raw(`'${status}'`)}` : stmt`l.site_id = ${siteId} and l.status = ${status}`}
     ${
       f.status === 'upcoming'
         ? // Upcoming: scheduled for this week or a later one (the week has not passed).
-          sql`and l.launch_week >= date_trunc('week', now() at time zone 'utc')::date`
-        : sql``
+          raw(`and l.launch_week >= date_trunc('week', now() at time zone 'utc')::date`)
+        : EMPTY
     }
     ${
       f.category !== undefined
         ? // As a semi-join on ids, so both category indexes serve it.
-          sql`and l.id in (select lc.listing_id from listing_categories lc where lc.category_id in (select id from cat)
+          stmt`and l.id in (select lc.listing_id from listing_categories lc where lc.category_id in (select id from cat)
                          union select p.id from listings p where p.primary_category_id in (select id from cat) and p.status = ${status})`
-        : sql``
+        : EMPTY
     }
-    ${f.stage !== undefined ? sql`and l.stage = ${f.stage}` : sql``}
-    ${f.country !== undefined ? sql`and l.country = ${f.country.toUpperCase()}` : sql``}
-    ${f.pricingModel !== undefined ? sql`and lower(l.pricing_model) = ${f.pricingModel.trim().toLowerCase()}` : sql``}
+    ${f.stage !== undefined ? stmt`and l.stage = ${f.stage}` : EMPTY}
+    ${f.country !== undefined ? stmt`and l.country = ${f.country.toUpperCase()}` : EMPTY}
+    ${f.pricingModel !== undefined ? stmt`and lower(l.pricing_model) = ${f.pricingModel.trim().toLowerCase()}` : EMPTY}
     ${
       domain !== undefined
         ? // The domain or any subdomain of it (www. included), compared on the reversed name.
-          sql`and (reverse(lower(l.domain)) = ${reversed(domain)} or reverse(lower(l.domain)) like ${likeEscape(reversed(domain)) + '.%'})`
-        : sql``
+          stmt`and (reverse(lower(l.domain)) = ${reversed(domain)} or reverse(lower(l.domain)) like ${likeEscape(reversed(domain)) + '.%'})`
+        : EMPTY
     }`;
 
   // The category and its subcategories (two levels); an unknown slug matches nothing.
-  const cat = () => sql`cat as materialized (
+  const cat = () => stmt`cat as materialized (
       select c.id from categories c where c.slug = ${f.category ?? ''}
       union select ch.id from categories ch join categories p on p.id = ch.parent_id where p.slug = ${f.category ?? ''})`;
 
-  const newest = (t: string) => sql.unsafe(newestOf(t));
+  const newest = (t: string) => raw(newestOf(t));
 
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (q && !/[\p{L}\p{N}]/u.test(q)) return { ids: [], items: [], total: 0 };
@@ -186,45 +185,49 @@ async function searchPage(
     // small name/tagline/keywords vector, so no large description vector is read or detoasted.
     const relevance = f.sort === 'relevance';
     const score = (byName: boolean) =>
-      !relevance ? sql`0::real` : byName ? sql`similarity(lower(l.name), ${qName})` : sql`ts_rank(l.search_rank, (select ranked from tq))`;
+      !relevance ? raw('0::real') : byName ? stmt`similarity(lower(l.name), ${qName})` : raw('ts_rank(l.search_rank, (select ranked from tq))');
     // name: 2 = the name is q, 1 = it starts with q, 0 = neither (lower() runs twice only on prefixes).
-    const match = (byName: boolean) => sql`l.id, l.launched_at, ${score(byName)} as score,
+    const match = (byName: boolean) => stmt`l.id, l.launched_at, ${score(byName)} as score,
       case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 2 else 1 end else 0 end as name`;
-    const counter = (col: keyof typeof STAT, t: string) => sql.unsafe(counterOf(col, t));
+    const counter = (col: keyof typeof STAT, t: string) => raw(counterOf(col, t));
     const K = offset + perPage;
     const ordered =
       f.sort === 'relevance'
         ? // Exact name, then name prefix, then score; votes break ties, so they are looked up only for
           // the rows that can still reach the page (the best ones and everything tied with the last).
-          sql`select p.id from (select * from m order by m.name desc, m.score desc fetch first (select k.k from k) rows with ties) p
+          stmt`select p.id from (select * from m order by m.name desc, m.score desc fetch first (select k.k from k) rows with ties) p
             order by p.name desc, p.score desc, ${counter('votes', 'p')} desc, ${newest('p')}`
         : f.sort === 'newest'
-          ? sql`select m.id from m order by ${newest('m')}`
-          : sql`select m.id from m order by ${counter(f.sort, 'm')} desc, ${newest('m')}`;
+          ? stmt`select m.id from m order by ${newest('m')}`
+          : stmt`select m.id from m order by ${counter(f.sort, 'm')} desc, ${newest('m')}`;
     const walkTies = f.sort === 'relevance' && f.status === 'live';
     // The page's bounds as a row the statement reads, not as bound LIMIT and OFFSET: PostgreSQL costs
     // a bound LIMIT at a guess in a generic plan but exactly in a custom one, so with a million
     // listings the generic plan looked dearer and every search was planned anew (1.4 ms). Read from
     // k, both plans cost the same and the cached one is kept; the limit still bounds each sort.
-    const bounds = sql`k as (select ${K}::bigint as k, ${perPage}::bigint as per_page, ${offset}::bigint as off, ${siteId}::int as site)`;
-    const pageWindow = sql`limit (select k.per_page from k) offset (select k.off from k)`;
+    const bounds = stmt`k as (select ${K}::bigint as k, ${perPage}::bigint as per_page, ${offset}::bigint as off, ${siteId}::int as site)`;
+    const pageWindow = raw('limit (select k.per_page from k) offset (select k.off from k)');
     // The page and the count of one set of matches (m). Under TIES_AT matches the lookups are cheap,
     // and the tiers' own steps would cost more than they save.
     // The page's ids as an array, and with the site's URL its summaries from them (summariesOf).
-    const out = (ids: ReturnType<typeof sql>) =>
-      siteUrl === null ? sql`${ids} as ids` : sql`${summariesOf(sql, sql`p.ids`, siteUrl)} as items from (select ${ids} as ids) p`;
+    const out = (ids: Statement) =>
+      siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(raw('p.ids'), siteUrl)} as items from (select ${ids} as ids) p`;
     // With tq: the vocabulary version its plan was checked against. walk: with the tiers (TIES_AT).
-    const pageOf = (m: ReturnType<typeof sql>, tq = false, walk = walkTies) =>
-      walk
-        ? sql<Found[]>`
-      with ${cat()}, ${m}, ${bounds}, ${TIERS(sql)}
-      select (select n.n from n)::int as total, ${tq ? sql`(select tq.vocabulary from tq)` : sql`null::text`} as vocabulary,
-             ${out(sql`case when (select n.n from n) < ${TIES_AT} then array(${ordered} ${pageWindow})
-                  else array(${WALKED(sql)} ${pageWindow}) end`)}`
-        : sql<Found[]>`
+    const vocabularyOf = (tq: boolean) => raw(tq ? '(select tq.vocabulary from tq)' : 'null::text');
+    const pageOf = (m: Statement, tq = false, walk = walkTies) =>
+      run<Found>(
+        sql,
+        walk
+          ? stmt`
+      with ${cat()}, ${m}, ${bounds}, ${TIERS}
+      select (select n.n from n)::int as total, ${vocabularyOf(tq)} as vocabulary,
+             ${out(stmt`case when (select n.n from n) < ${TIES_AT} then array(${ordered} ${pageWindow})
+                  else array(${WALKED} ${pageWindow}) end`)}`
+          : stmt`
       with ${cat()}, ${m}, ${bounds}
-      select (select count(*) from m)::int as total, ${tq ? sql`(select tq.vocabulary from tq)` : sql`null::text`} as vocabulary,
-             ${out(sql`array(${ordered} ${pageWindow})`)}`;
+      select (select count(*) from m)::int as total, ${vocabularyOf(tq)} as vocabulary,
+             ${out(stmt`array(${ordered} ${pageWindow})`)}`,
+      );
     // The GIN index answers the tsquery exactly; the heap row gives the filters and the order. When
     // one term's group is far rarer than another's (narrow), the index finds that group alone and
     // each of its few listings is checked against the whole query (ts_match_vq: @@ the index cannot
@@ -234,7 +237,7 @@ async function searchPage(
     // nodes still cost their start and end (about a tenth of a long-tail search's database time).
     const byWords = (plan: TypoPlan | null) =>
       pageOf(
-        sql`tq as materialized (${typoQueries(sql, q, plan)}),
+        stmt`tq as materialized (${typoQueries(q, plan)}),
       m as materialized (select ${match(false)} from listings l where ${filters(true)}
         and l.search @@ (select coalesce(tq.narrow, tq.matched) from tq)
         and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`,
@@ -254,32 +257,32 @@ async function searchPage(
       // Only when no words match: names similar to q as a whole (run-together or badly misspelt
       // names). A statement of its own, run only then: estimating `%` for a plan compares q with the
       // sampled names, which was over half of the search statement's planning time.
-      [row] = await pageOf(sql`m as materialized (select ${match(true)} from listings l where ${filters(true)} and lower(l.name) % ${qName})`);
+      [row] = await pageOf(stmt`m as materialized (select ${match(true)} from listings l where ${filters(true)} and lower(l.name) % ${qName})`);
     }
     return row!;
   }
 
   const statKey = f.sort === 'relevance' || f.sort === 'newest' ? 'votes' : f.sort;
-  const stat = sql.unsafe(STAT[statKey]);
+  const stat = raw(STAT[statKey]);
   const ids =
     f.sort === 'newest'
-      ? sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l where ${filters()}
+      ? stmt`with ${cat()} select l.id from listings l where ${filters()}
         order by ${newest('l')} limit ${perPage} offset ${offset}`
       : domain !== undefined
         ? // A domain matches a handful of listings: find them first, then sort.
-          sql<{ id: bigint }[]>`with ${cat()} select l.id from listings l left join listing_stats s on s.listing_id = l.id
-        where ${filters()} order by coalesce(${stat}, ${sql.unsafe(NONE[statKey])}) desc, ${newest('l')} limit ${perPage} offset ${offset}`
+          stmt`with ${cat()} select l.id from listings l left join listing_stats s on s.listing_id = l.id
+        where ${filters()} order by coalesce(${stat}, ${raw(NONE[statKey])}) desc, ${newest('l')} limit ${perPage} offset ${offset}`
         : // Relevance without q is most votes first. Listings added since the last view refresh (about a
           // minute) have no counters yet and join in at the next refresh.
-          sql<{ id: bigint }[]>`with ${cat()} select l.id from listing_stats s join listings l on l.id = s.listing_id
+          stmt`with ${cat()} select l.id from listing_stats s join listings l on l.id = s.listing_id
         where s.site_id = ${siteId} and ${filters()}
         order by ${stat} desc, ${newest('l')} limit ${perPage} offset ${offset}`;
-  const count = sql<{ total: number }[]>`with ${cat()} select count(*)::int as total from listings l where ${filters()}`;
+  const count = run<{ total: number }>(sql, stmt`with ${cat()} select count(*)::int as total from listings l where ${filters()}`);
   if (siteUrl !== null) {
-    const [[{ items }], [{ total }]] = await Promise.all([sql<Found[]>`select ${summariesOf(sql, sql`array(${ids})`, siteUrl)} as items`, count]);
+    const [[{ items }], [{ total }]] = await Promise.all([run<Found>(sql, stmt`select ${summariesOf(stmt`array(${ids})`, siteUrl)} as items`), count]);
     return { items, total };
   }
-  const [rows, [{ total }]] = await Promise.all([ids, count]);
+  const [rows, [{ total }]] = await Promise.all([run<{ id: bigint }>(sql, ids), count]);
   return { ids: rows.map((r) => r.id), total };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';
 import { seedDemo } from '../../seeds/demo.ts';
 import { ensureSite } from '../site.ts';
+import { raw, run, stmt } from '../statement.ts';
 import { searchListingIds, searchListings } from './listings.ts';
 import { listingSummaries, summariesOf } from './summaries.ts';
 
@@ -31,13 +32,13 @@ test('the JSON summaries are the rows, member for member, in the order of the id
   ).map((r) => r.id);
   expect(ids.length).toBeGreaterThan(10);
   const rows = await listingSummaries(db.sql, ids, SITE);
-  const [{ items }] = await db.sql<{ items: unknown[] }[]>`select ${summariesOf(db.sql, db.sql`(select ${ids.map(String)}::bigint[])`, SITE)} as items`;
+  const [{ items }] = await run<{ items: unknown[] }>(db.sql, stmt`select ${summariesOf(stmt`(select ${ids.map(String)}::bigint[])`, SITE)} as items`);
   expect(rows.map((r) => r.id)).toEqual(ids.map(Number));
   expect(JSON.stringify(items)).toBe(JSON.stringify(rows));
   expect(rows.some((r) => r.category === null && r.launched_at === null)).toBe(true);
   expect(rows.some((r) => r.category !== null && r.votes > 0)).toBe(true);
   // No ids: an empty array, not null.
-  const [{ items: none }] = await db.sql<{ items: unknown[] }[]>`select ${summariesOf(db.sql, db.sql`(select '{}'::bigint[])`, SITE)} as items`;
+  const [{ items: none }] = await run<{ items: unknown[] }>(db.sql, stmt`select ${summariesOf(raw(`(select '{}'::bigint[])`), SITE)} as items`);
   expect(none).toEqual([]);
 });
 

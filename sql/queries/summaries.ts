@@ -1,4 +1,5 @@
 import type { Sql } from '../db.ts';
+import { raw, type Statement, stmt } from '../statement.ts';
 
 export interface ListingSummaryRow {
   id: number;
@@ -77,16 +78,18 @@ export async function listingSummaries(sql: Sql, ids: (number | bigint | string)
  * their second statement too: a summary per ranked row as JSON cost the database what the round trip
  * saved (community-all-time, 20 a page: 1.02-1.55 against 1.06-1.13 ms).
  */
-export const summariesOf = (sql: Sql, ids: ReturnType<Sql>, siteUrl: string) => sql`coalesce((
-    select json_agg(${sql.unsafe(JSON_BEFORE)}${siteUrl + '/listings/'}::text${sql.unsafe(JSON_AFTER)} order by ids.ord)
+export const summariesOf = (ids: Statement, siteUrl: string) => stmt`coalesce((
+    select json_agg(${raw(JSON_BEFORE)}${siteUrl + '/listings/'}::text${raw(JSON_AFTER)} order by ids.ord)
     from unnest(${ids}) with ordinality as ids(id, ord)
-    ${sql.unsafe(JOINS)}), '[]'::json)`;
+    ${raw(JOINS)}), '[]'::json)`;
 
-/** A whole number written into a statement's text rather than bound (see pageBounds). */
-export function literalInt(sql: Sql, n: number) {
+/** A whole number as the text written into a statement rather than bound (see pageBounds). */
+export function wholeNumber(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a whole number: ${n}`);
-  return sql.unsafe(String(n));
+  return String(n);
 }
+
+export const literalInt = (sql: Sql, n: number) => sql.unsafe(wholeNumber(n));
 
 /**
  * LIMIT and OFFSET written into a statement as numbers, for a statement whose plan is a walk that
