@@ -74,7 +74,7 @@ const newestOf = (t: string) => `${t}.launched_at desc nulls last, ${t}.id desc`
  * listings, against |t| lookups. Listings changed since the last refresh (listing_stats_dirty) are
  * left out of the walk and looked up; every other listing's row in listing_stats is as the refresh
  * left it and current (the refresh's own invariant), so the order is the lookups' own. Fixed text (k
- * and the site come from the CTE k), two fragments rather than fifteen built on every search.
+ * and the site come from the CTE k), two parts made once rather than fifteen on every search.
  */
 const TIERS = raw(`n as (select count(*) as n from m),
       b as (select m.name, m.score from m order by m.name desc, m.score desc offset (select k.k from k) - 1 limit 1),

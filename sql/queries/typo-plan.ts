@@ -322,20 +322,26 @@ export function planTypoSearch(v: Vocabulary, q: string): TypoPlan | null {
     size: set?.size ?? 0,
     est: set === null ? null : [...set].reduce((sum, x) => sum + lexemeListings(v, x), 0),
   }));
-  const bounded = per.filter((p) => p.est !== null).map((p) => p.est!);
-  plan.matchesAtMost = bounded.length > 0 ? Math.min(...bounded) : null;
-  if (groups.length >= 2 && (wide || large || groups.includes(null))) plan.narrowGroup = rarest(per);
+  // The smallest estimate (the first group among equals): the bound, and the group to narrow to.
+  const rare = per.filter((p) => p.est !== null).sort((a, b) => a.est! - b.est! || a.g - b.g)[0];
+  plan.matchesAtMost = rare ? rare.est : null;
+  if (rare && groups.length >= 2 && (wide || large || groups.includes(null))) plan.narrowGroup = rarest(per, rare);
   return plan;
 }
 
+interface GroupEstimate {
+  g: number;
+  size: number;
+  est: number | null;
+}
+
 /**
- * The group far rarer than another (typo_tsqueries' last statement): the smallest estimate, if at
- * most 2,000 listings and some other group is unbounded, or of 20 lexemes and 8 times as many
- * listings, or of 500 times as many.
+ * Whether the rare group (the smallest estimate) is far rarer than another (typo_tsqueries' last
+ * statement): at most 2,000 listings and some other group is unbounded, or of 20 lexemes and 8
+ * times as many listings, or of 500 times as many.
  */
-function rarest(per: { g: number; size: number; est: number | null }[]): number | null {
-  const rare = per.filter((p) => p.est !== null).sort((a, b) => a.est! - b.est! || a.g - b.g)[0];
-  if (!rare || rare.est! > 2000) return null;
+function rarest(per: GroupEstimate[], rare: GroupEstimate): number | null {
+  if (rare.est! > 2000) return null;
   const floor = Math.max(rare.est!, 1);
   const larger = per.some((p) => p.g !== rare.g && (p.est === null || (p.size >= 20 && p.est >= 8 * floor) || p.est >= 500 * floor));
   return larger ? rare.g : null;
