@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import postgres from 'postgres';
 import { freshDatabase } from '../../test/db.ts';
+import type { Sql } from '../db.ts';
 import { makeCategory, makeUsers } from '../../test/builders.ts';
 import { ensureSite } from '../site.ts';
 import { listingAlternativeIds } from './listing-alternatives.ts';
@@ -81,4 +83,47 @@ test.each([1, 3, 6, 20, 100])('every page follows the looked-up order (per_page 
   // The approved ones first, then the category.
   expect(got.slice(0, 2).sort()).toEqual(['l-100', 'l-2']);
   expect(got.slice(2)).toEqual(all);
+});
+
+// At a million listings the cached plan of the category's part, which cannot see how small a page
+// is, joined the live check to every live listing (a hash join of 850k rows, 270 ms) or, allowed,
+// launched two parallel workers for six rows (5-6 ms, against 0.15 ms for the walk). The check is a
+// scalar lookup per entry read, so the plan can only walk the index: here with parallel plans made
+// free and the generic plan forced, the planning that chose those plans at that size.
+test("the category's part walks its index in order, one lookup per entry, never in parallel", async () => {
+  const statements: { text: string; params: unknown[] }[] = [];
+  const one = postgres(db.url, {
+    max: 1,
+    onnotice: () => {},
+    connection: {
+      plan_cache_mode: 'force_generic_plan',
+      parallel_setup_cost: '0',
+      parallel_tuple_cost: '0',
+      min_parallel_index_scan_size: '0',
+      min_parallel_table_scan_size: '0',
+    },
+    debug: (_c: number, text: string, params: unknown[]) => statements.push({ text, params }),
+  }) as unknown as Sql;
+  try {
+    await listingAlternativeIds(one, siteId, 'l-1', 1, 6);
+    const part = statements.find((s) => s.text.includes('listing_stats_category_rank') || s.text.includes('primary_category_live'))!;
+    const [{ 'QUERY PLAN': plan }] = await one.unsafe(`explain (format json) ${part.text}`, part.params as never[]);
+    const nodes: { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Parent Relationship'?: string }[] = [];
+    const walk = (n: Record<string, unknown>) => {
+      nodes.push(n as never);
+      for (const c of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(c);
+    };
+    walk(plan[0].Plan);
+    const types = nodes.map((n) => n['Node Type']);
+    expect(types).not.toContain('Gather');
+    expect(types).not.toContain('Gather Merge');
+    expect(types).not.toContain('Hash Join');
+    expect(types).not.toContain('Sort');
+    // listings is read only by its primary key, once per entry (a subplan), never scanned.
+    const listings = nodes.filter((n) => n['Relation Name'] === 'listings');
+    expect(listings.map((n) => [n['Node Type'], n['Index Name'], n['Parent Relationship']])).toEqual([['Index Scan', 'listings_pkey', 'SubPlan']]);
+    expect(nodes.some((n) => n['Index Name'] === 'listing_stats_category_rank')).toBe(true);
+  } finally {
+    await one.end();
+  }
 });

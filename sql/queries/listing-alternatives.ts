@@ -44,7 +44,10 @@ export async function listingAlternativeIds(sql: Sql, siteId: number, slug: stri
   // The category's live listings in votes order, straight from their index (listing_stats carries
   // the category as listings holds it now: migration 0024); each one read is checked to be live now,
   // as votes and the live flag are the last refresh's. Every value is read from k, so one plan is
-  // cached for every category.
+  // cached for every category. The check is a scalar lookup by primary key (a listing never changes
+  // site), not a semi-join: the cached plan cannot see how small a page is, and at a million
+  // listings it joined the check to all 850k live listings, or launched parallel workers for six
+  // rows (5-7 ms a call, against 0.15 ms for the walk; the test beside this file).
   const [row] = await sql<{ in_category: number; ids: string[] }[]>`
     with k as (select ${siteId}::int as site, ${me.category_id}::int as category, ${me.id}::bigint as me,
                       ${approved}::bigint[] as approved, ${take}::bigint as take, ${skip}::bigint as skip)
@@ -53,7 +56,7 @@ export async function listingAlternativeIds(sql: Sql, siteId: number, slug: stri
         select s.listing_id from listing_stats s
         where s.site_id = (select k.site from k) and s.live and s.primary_category_id = (select k.category from k)
           and s.listing_id <> (select k.me from k) and s.listing_id <> all((select k.approved from k)::bigint[])
-          and exists (select from listings l where l.id = s.listing_id and l.site_id = (select k.site from k) and l.status = 'live')
+          and (select l.status from listings l where l.id = s.listing_id) = 'live'
         order by s.votes desc, s.launched_at desc nulls last, s.listing_id desc
         limit (select k.take from k) offset (select k.skip from k)) as ids`;
   for (const id of row.ids) items.push({ id: Number(id), approved: false });
