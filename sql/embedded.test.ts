@@ -31,7 +31,7 @@ test('a failed embedded start says what failed, why, and what to do (never a bar
   }
 });
 
-test('the embedded server runs with its shared_buffers: a quarter of the memory, 128 MB to 1 GB, or EMBEDDED_PG_SHARED_BUFFERS_MB', async () => {
+test('the embedded server runs with its shared_buffers (a quarter of the memory, 128 MB to 1 GB, or EMBEDDED_PG_SHARED_BUFFERS_MB) and reads its pages itself', async () => {
   const GB = 2 ** 30;
   expect(defaultSharedBuffersMb(GB / 4)).toBe(128);
   expect(defaultSharedBuffersMb(2 * GB)).toBe(512);
@@ -43,9 +43,14 @@ test('the embedded server runs with its shared_buffers: a quarter of the memory,
   const { adminUrl } = await testServer();
   const sql = connect(adminUrl, { max: 1 });
   try {
-    const [{ mb }] = await sql<{ mb: number }[]>`select setting::int * 8 / 1024 as mb from pg_settings where name = 'shared_buffers'`;
-    if (!process.env.TEST_DATABASE_URL) expect(mb).toBe(defaultSharedBuffersMb());
-    else expect(mb).toBeGreaterThan(0);
+    const [{ mb, io }] = await sql<{ mb: number; io: string }[]>`
+      select (select setting::int * 8 / 1024 from pg_settings where name = 'shared_buffers') as mb,
+             (select setting from pg_settings where name = 'io_method') as io`;
+    if (!process.env.TEST_DATABASE_URL) {
+      expect(mb).toBe(defaultSharedBuffersMb());
+      // A page missing from shared buffers is read by the backend itself, from the kernel's cache.
+      expect(io).toBe('sync');
+    } else expect(mb).toBeGreaterThan(0);
   } finally {
     await sql.end();
   }

@@ -66,6 +66,13 @@ export async function startEmbeddedPostgres(dir: string, port: number, database 
       'max_connections=200',
       '-c',
       `shared_buffers=${opts.sharedBuffersMb ?? defaultSharedBuffersMb()}MB`,
+      // Reads in the backend that needs the page (PostgreSQL 18's default hands each one to an
+      // I/O worker and back): the embedded server's data is in the kernel's cache, and a page
+      // missing from shared buffers is a copy from it, not a disk read to wait for. At a million
+      // listings, where the long tail does not fit in 1 GB of buffers, a one-typo search took
+      // 1.28-1.63 ms against 1.57-1.90 ms (in-process, fresh queries after a restart).
+      '-c',
+      'io_method=sync',
       ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
     onLog: remember,
