@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Operation, OperationContext } from '../registry/operation.ts';
+import { type Operation, type OperationContext, Serialized } from '../registry/operation.ts';
 import type { CachedBody, Paging } from './cache.ts';
 import { runIdempotent } from './idempotency.ts';
 import { authorize } from './authorize.ts';
@@ -37,6 +37,9 @@ export function pagingOf(result: unknown): Paging | undefined {
   return typeof page === 'number' ? { page, has_more: has_more === true } : undefined;
 }
 
+/** An answer's body: a handler's own JSON text as it is, anything else stringified. */
+const bodyOf = (result: unknown) => (result instanceof Serialized ? result.json : JSON.stringify(result));
+
 export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** The cache key of a public read: the operation and its input in canonical order. */
@@ -46,7 +49,7 @@ export const readKey = (op: Operation, input: Record<string, unknown>) => `${op.
 export async function execute(op: Operation, input: Record<string, unknown>, ctx: OperationContext, cacheKey?: string): Promise<Executed> {
   authorize(op, ctx);
   if (!isCacheable(op)) {
-    const run = async () => JSON.stringify(await op.handler(input, ctx));
+    const run = async () => bodyOf(await op.handler(input, ctx));
     if (op.idempotent && ctx.idempotencyKey !== undefined) {
       const out = await runIdempotent(op, ctx, ctx.idempotencyKey, canonical(input), run);
       return { ...out, etag: etagOf(out.body) };
@@ -66,7 +69,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
     async (signal) => {
       const gen = ctx.cache.generation;
       const result = await op.handler(input, { ...ctx, signal, sql: readsFor(ctx, signal) });
-      const body = JSON.stringify(result);
+      const body = bodyOf(result);
       const paging = pagingOf(result);
       const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
       // Don't store a result computed while a write landed: it may predate the write.

@@ -14,7 +14,8 @@ import { MCP_PROTOCOL_VERSIONS, mcpPlugin } from './mount.ts';
 import { toolSpecOf } from './tools.ts';
 
 // A plain tools/call of a public read is answered without connecting an SDK server; what it
-// answers must be exactly what the SDK answers, so both are asked the same calls and compared.
+// answers must be what the SDK answers (the same JSON, status and media type), so both are asked
+// the same calls and compared.
 
 const SITE_URL = 'http://127.0.0.1:9';
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -51,7 +52,17 @@ async function ask(app: AnyElysia, body: unknown, headers: Record<string, string
   const res = await app.handle(
     new Request(`${SITE_URL}/mcp`, { method: 'POST', headers: { ...headers, 'x-request-id': 'same-id' }, body: JSON.stringify(body) }),
   );
-  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  const text = await res.text();
+  // Compared as JSON: a get_listing body is the stored document's text, whose objects inside keep
+  // PostgreSQL's `"name" : value` spacing, where the SDK writes the same values out again.
+  const answer = (() => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  })();
+  return { status: res.status, type: res.headers.get('content-type'), answer };
 }
 const call = (name: string, args?: unknown, id: string | number = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 

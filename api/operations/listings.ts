@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, type Operation } from '../registry/operation.ts';
+import { defineOperation, type Operation, Serialized } from '../registry/operation.ts';
 import { CountryCode, Faq, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry/schemas.ts';
 import { invalid, notFound, type FieldIssue } from '../../core/errors/index.ts';
 import { SEARCH_SORTS, searchListings } from '../../sql/queries/listings.ts';
-import { profileOf, profileParts } from '../../sql/queries/listing-profile.ts';
+import { profileJson, profileParts } from '../../sql/queries/listing-profile.ts';
 import { batchedRead } from '../http/batched-read.ts';
 import { listingAlternativeIds } from '../../sql/queries/listing-alternatives.ts';
 import { compareRows, compareSides } from '../../sql/queries/compare.ts';
@@ -256,7 +256,7 @@ export const listingsOperations: Operation[] = [
     handler: async ({ slug }, ctx) => {
       const parts = await profilePartsOf(ctx, ctx.site.id, slug);
       if (!parts) throw notFound(`No live listing with slug "${slug}".`);
-      return profileOf(parts, ctx.config.siteUrl);
+      return new Serialized(profileJson(parts, ctx.config.siteUrl));
     },
   }),
 

@@ -106,7 +106,17 @@ export interface OperationDef<
   responses?: Record<number, string>;
   /** Extra lines for the OpenAPI description: decisions where the spec says "not shown". */
   notes?: string;
-  handler: (input: In<P> & In<Q> & In<B>, ctx: ContextFor<S>) => Promise<Static<O>>;
+  handler: (input: In<P> & In<Q> & In<B>, ctx: ContextFor<S>) => Promise<Static<O> | Serialized<Static<O>>>;
+}
+
+/**
+ * An answer a handler returns already as JSON text (the edge sends it as it is, without a parse
+ * and a stringify of its own): for answers read from the database as JSON. Not for pages of a
+ * list: their paging is read from the answer's object.
+ */
+export class Serialized<T> {
+  declare readonly of?: T;
+  constructor(readonly json: string) {}
 }
 
 export type Operation = OperationDef<TObject | undefined, TObject | undefined, TObject | undefined, TSchema>;

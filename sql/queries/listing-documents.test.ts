@@ -3,7 +3,7 @@ import { makeCategory, makeListing } from '../../test/builders.ts';
 import { freshDatabase } from '../../test/db.ts';
 import type { Sql } from '../db.ts';
 import { ensureSite } from '../site.ts';
-import { type ListingProfileRow, profileOf, profileParts, storeDocument } from './listing-profile.ts';
+import { type ListingProfileRow, profileJson, profileOf, profileParts, storeDocument } from './listing-profile.ts';
 
 // A listing's profile is read from its stored document (migration 0021). Every write the profile
 // shows must mark the document stale, or get_listing would serve the old profile for good: each
@@ -283,4 +283,43 @@ test('a later migration that redefines the document marks every stored one stale
   }
   // 0021 itself defines it; the check reads the migrations that come after.
   expect(files).toContain('0021_listing_documents.sql');
+});
+
+// get_listing sends the stored document's text with its live members written in where it holds them
+// as null (profileJson), rather than parsing it and stringifying it again.
+test("the live members are written into the document's text, whatever its strings say", async () => {
+  const bait = 'say "profile_url":null, "links":null,"votes":null,"follows":null,"views":null and "featured_until":null';
+  const l = await makeListing(sql, { siteId, name: `Bait "votes":null`, columns: { tagline: bait, description: bait, pricing_model: 'paid' } });
+  await sql`insert into listing_faqs (listing_id, question, answer, position) values (${l.id}, ${bait}, ${`{"votes":null}`}, 0)`;
+  await sql`insert into listing_stats (listing_id, site_id, live, votes, week_votes, trend_log, follows, views, rating_avg, rating_count)
+            values (${l.id}, ${siteId}, true, 7, 7, 0, 2, 30, 4.5, 2)`;
+  const [parts] = await profileParts(sql, siteId, [l.slug]);
+  const api = `${SITE}/api/v1/listings/${l.slug}`;
+  const live = {
+    profile_url: `${SITE}/listings/${l.slug}`,
+    community_rating: { average: 4.5, count: 2 },
+    links: { website: `https://${l.slug}.test`, profile: `${SITE}/listings/${l.slug}`, badges: `${api}/badges`, alternatives: `${api}/alternatives` },
+    votes: 7,
+    follows: 2,
+    views: 30,
+    featured_until: null,
+  };
+  const text = profileJson(parts!, SITE);
+  const document = JSON.parse(parts!.body) as Record<string, unknown>;
+  const expected = { ...document, ...live };
+  expect(JSON.parse(text)).toEqual(expected);
+  // In the document's order, and written into its text (json_build_object's `"model" : ` kept), not re-serialised.
+  expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(document));
+  expect(text).toContain('"model" : "paid"');
+  expect((JSON.parse(text) as ListingProfileRow).faqs).toEqual([{ question: bait, answer: '{"votes":null}' }]);
+
+  // A document holding one of the members twice (a shape this code does not know), before its own
+  // or after it, is parsed and filled in.
+  for (const body of [parts!.body.replace(/^\{"id":\d+,/, '$&"extra":{"votes":null},'), parts!.body.replace(/\}$/, ',"extra":{"votes":null}}')]) {
+    expect(body).not.toBe(parts!.body);
+    const filled = JSON.parse(profileJson({ ...parts!, body }, SITE)) as Record<string, unknown>;
+    expect(filled.votes).toBe(7);
+    expect(filled.extra).toEqual({ votes: null });
+    expect(filled).toEqual({ ...(JSON.parse(body) as object), ...live });
+  }
 });

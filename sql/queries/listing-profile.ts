@@ -64,8 +64,11 @@ export interface ListingProfileRow {
 interface ProfileLookup {
   id: number;
   slug: string;
+  /** The listing's website as it is now (the document's url). */
+  url: string;
   version: string | null;
-  body: ListingProfileRow | null;
+  /** The stored document as JSON text (null when stale). */
+  body: string | null;
   community_rating: ListingProfileRow['community_rating'];
   votes: number;
   follows: number;
@@ -74,7 +77,7 @@ interface ProfileLookup {
 }
 
 /** A live listing's stored document with its live parts beside it. */
-export type ProfileParts = ProfileLookup & { body: ListingProfileRow };
+export type ProfileParts = ProfileLookup & { body: string };
 
 /**
  * The profiles' parts of these slugs' live listings of this site, in the slugs' order (undefined
@@ -89,7 +92,7 @@ export type ProfileParts = ProfileLookup & { body: ListingProfileRow };
 export async function profileParts(sql: Sql, siteId: number, slugs: readonly string[]): Promise<(ProfileParts | undefined)[]> {
   const iso = sql.unsafe(ISO);
   const rows = await sql<ProfileLookup[]>`
-    select l.id::int as id, l.slug, d.version::text as version, d.body,
+    select l.id::int as id, l.slug, l.url, d.version::text as version, d.body::text as body,
       json_build_object('average', s.rating_avg, 'count', coalesce(s.rating_count, 0)) as community_rating,
       coalesce(s.votes, 0)::int as votes, coalesce(s.follows, 0)::int as follows, coalesce(s.views, 0)::int as views,
       (select to_char(max(f.ends_at) at time zone 'utc', ${iso}) from listing_featured f
@@ -102,34 +105,61 @@ export async function profileParts(sql: Sql, siteId: number, slugs: readonly str
   // callers would otherwise wait for each other's builds in turn.
   const stale = rows.filter((row) => row.body === null);
   if (stale.length) await Promise.all(stale.map(async (row) => (row.body = await storeDocument(sql, row.id, row.version))));
-  const bySlug = new Map(rows.map((row) => [row.slug, row]));
-  const handedOut = new Set<string>();
-  return slugs.map((slug) => {
-    const row = bySlug.get(slug) as ProfileParts | undefined;
-    if (!row) return undefined;
-    // The same slug twice: each caller gets its own document (profileOf assigns into it).
-    if (handedOut.has(slug)) return { ...row, body: structuredClone(row.body) };
-    handedOut.add(slug);
-    return row;
-  });
+  // Text is never changed in place: the same slug twice shares its row.
+  const bySlug = new Map(rows.map((row) => [row.slug, row as ProfileParts]));
+  return slugs.map((slug) => bySlug.get(slug));
 }
 
-/** The public profile from its parts: the stored document with the live parts and links put in. */
-export function profileOf(parts: ProfileParts, siteUrl: string): ListingProfileRow {
-  const { body } = parts;
+/** The members the document holds as null, in its order, that a read fills in. */
+const LIVE_MEMBERS = ['profile_url', 'community_rating', 'links', 'votes', 'follows', 'views', 'featured_until'] as const;
+type LiveMembers = Pick<ListingProfileRow, (typeof LIVE_MEMBERS)[number]>;
+
+function liveMembers(parts: ProfileParts, siteUrl: string): LiveMembers {
   const profileUrl = `${siteUrl}/listings/${parts.slug}`;
   const api = `${siteUrl}/api/v1/listings/${parts.slug}`;
-  // Assigned in place: the document holds these members as null, in the profile's order.
-  return Object.assign(body, {
+  return {
     profile_url: profileUrl,
     community_rating: parts.community_rating,
-    links: { website: body.url, profile: profileUrl, badges: `${api}/badges`, alternatives: `${api}/alternatives` },
+    links: { website: parts.url, profile: profileUrl, badges: `${api}/badges`, alternatives: `${api}/alternatives` },
     votes: parts.votes,
     follows: parts.follows,
     views: parts.views,
     featured_until: parts.featured_until,
-  });
+  };
 }
+
+/**
+ * The public profile as JSON text: the stored document's text with its live members written in
+ * where it holds them as null. A read sends a listing once and never reads it again, so parsing
+ * the document into objects only to stringify them back was a tenth of the edge's CPU on long-tail
+ * get_listing. row_to_json writes the document's own members as `"name":null` with no space (the
+ * objects inside are built with json_build_object, which writes `"name" : value`), and a string
+ * value cannot hold an unescaped quote, so a member found exactly once is the document's own; a
+ * document where one is not (a shape this code does not know) is parsed and filled in instead.
+ */
+export function profileJson(parts: ProfileParts, siteUrl: string): string {
+  const doc = parts.body;
+  const live = liveMembers(parts, siteUrl);
+  let out = '';
+  let from = 0;
+  for (const name of LIVE_MEMBERS) {
+    const token = `"${name}":null`;
+    const at = doc.indexOf(token);
+    if (at < from || doc.indexOf(token, at + token.length) >= 0) return filledIn(parts, siteUrl);
+    out += `${doc.slice(from, at)}"${name}":${JSON.stringify(live[name])}`;
+    from = at + token.length;
+  }
+  return out + doc.slice(from);
+}
+
+/** The same by parsing the document, filling its members in and writing it out again. */
+function filledIn(parts: ProfileParts, siteUrl: string): string {
+  const body = JSON.parse(parts.body) as ListingProfileRow;
+  return JSON.stringify(Object.assign(body, liveMembers(parts, siteUrl)));
+}
+
+/** The public profile from its parts, as an object. */
+export const profileOf = (parts: ProfileParts, siteUrl: string): ListingProfileRow => JSON.parse(profileJson(parts, siteUrl));
 
 /**
  * Builds a listing's document and stores it unless a write changed the listing since `seen` (the
@@ -137,8 +167,8 @@ export function profileOf(parts: ProfileParts, siteUrl: string): ListingProfileR
  * waits on a writer: a document row a writer holds is skipped (its writer is changing the version),
  * and one it changed since the reader's look has another version. Exported for its tests.
  */
-export async function storeDocument(sql: Sql, id: number, seen: string | null): Promise<ListingProfileRow> {
-  const [{ body }] = await sql<{ body: ListingProfileRow }[]>`
+export async function storeDocument(sql: Sql, id: number, seen: string | null): Promise<string> {
+  const [{ body }] = await sql<{ body: string }[]>`
     with fresh as (select listing_document(${id}) as body),
     mine as (
       select listing_id from listing_documents
@@ -150,7 +180,7 @@ export async function storeDocument(sql: Sql, id: number, seen: string | null): 
       insert into listing_documents (listing_id, body) select ${id}, body from fresh
       where ${seen}::bigint is null on conflict (listing_id) do nothing
     )
-    select body from fresh`;
+    select body::text as body from fresh`;
   return body;
 }
 
