@@ -70,7 +70,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
       const gen = ctx.cache.generation;
       const result = await op.handler(input, { ...ctx, signal, sql: readsFor(ctx, signal) });
       const body = bodyOf(result);
-      const paging = pagingOf(result);
+      const paging = result instanceof Serialized ? result.paging : pagingOf(result);
       const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
       // Don't store a result computed while a write landed: it may predate the write.
       if (gen === ctx.cache.generation) await ctx.cache.set(key, value);

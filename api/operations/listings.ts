@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, type Operation, Serialized } from '../registry/operation.ts';
+import { defineOperation, type Operation, Serialized, serializedList } from '../registry/operation.ts';
 import { CountryCode, Faq, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry/schemas.ts';
 import { invalid, notFound, type FieldIssue } from '../../core/errors/index.ts';
-import { SEARCH_SORTS, searchListings } from '../../sql/queries/listings.ts';
+import { SEARCH_SORTS, searchListingsJson } from '../../sql/queries/listings.ts';
 import { profileJson, profileParts } from '../../sql/queries/listing-profile.ts';
 import { batchedRead } from '../http/batched-read.ts';
 import { listingAlternativeIds } from '../../sql/queries/listing-alternatives.ts';
@@ -212,7 +212,7 @@ export const listingsOperations: Operation[] = [
     ),
     handler: async (input, { sql, site, config, vocabulary }) => {
       const { page, per_page } = input;
-      const { items, total } = await searchListings(
+      const { itemsJson, total } = await searchListingsJson(
         sql,
         site.id,
         {
@@ -230,7 +230,7 @@ export const listingsOperations: Operation[] = [
         config.siteUrl,
         vocabulary,
       );
-      return { items, ...pageInfo(page, per_page, total) };
+      return serializedList(itemsJson, pageInfo(page, per_page, total));
     },
   }),
 

@@ -111,12 +111,22 @@ export interface OperationDef<
 
 /**
  * An answer a handler returns already as JSON text (the edge sends it as it is, without a parse
- * and a stringify of its own): for answers read from the database as JSON. Not for pages of a
- * list: their paging is read from the answer's object.
+ * and a stringify of its own): for answers read from the database as JSON. A list answer carries
+ * its paging beside the text (serializedList).
  */
 export class Serialized<T> {
   declare readonly of?: T;
-  constructor(readonly json: string) {}
+  constructor(
+    readonly json: string,
+    /** A list answer's page (page, has_more), for its Link header. */
+    readonly paging?: { page: number; has_more: boolean },
+  ) {}
+}
+
+/** A list answer, { items, page, per_page, total, has_more }, around its items' JSON text. */
+export function serializedList<T>(itemsJson: string, info: { page: number; per_page: number; total: number; has_more: boolean }): Serialized<T> {
+  const { page, per_page, total, has_more } = info;
+  return new Serialized(`{"items":${itemsJson},"page":${page},"per_page":${per_page},"total":${total},"has_more":${has_more}}`, { page, has_more });
 }
 
 export type Operation = OperationDef<TObject | undefined, TObject | undefined, TObject | undefined, TSchema>;

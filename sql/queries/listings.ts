@@ -109,8 +109,25 @@ export async function searchListings(
   siteUrl: string,
   vocabulary?: SearchVocabulary,
 ) {
+  const { itemsJson, total } = await searchListingsJson(sql, siteId, f, page, perPage, siteUrl, vocabulary);
+  return { items: JSON.parse(itemsJson) as ListingSummaryRow[], total };
+}
+
+/**
+ * The same with the summaries as the JSON text the database wrote: a search answers them as they
+ * are (the edge parsed and stringified each page again, a few percent of a long-tail search).
+ */
+export async function searchListingsJson(
+  sql: Sql,
+  siteId: number,
+  f: SearchFilters,
+  page: number,
+  perPage: number,
+  siteUrl: string,
+  vocabulary?: SearchVocabulary,
+) {
   const { items, total } = await searchPage(sql, siteId, f, page, perPage, siteUrl, vocabulary);
-  return { items: items ?? [], total };
+  return { itemsJson: items ?? '[]', total };
 }
 
 /** The page of a search as ids, and the count of every match. */
@@ -179,7 +196,7 @@ async function searchPage(
   const newest = (t: string) => raw(newestOf(t));
 
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
-  if (q && !/[\p{L}\p{N}]/u.test(q)) return { ids: [], items: [], total: 0 };
+  if (q && !/[\p{L}\p{N}]/u.test(q)) return { ids: [], items: '[]', total: 0 };
   if (q) {
     // A score only for relevance: ts_rank (not the cover-density ts_rank_cd) over search_rank, the
     // small name/tagline/keywords vector, so no large description vector is read or detoasted.
@@ -211,7 +228,7 @@ async function searchPage(
     // and the tiers' own steps would cost more than they save.
     // The page's ids as an array, and with the site's URL its summaries from them (summariesOf).
     const out = (ids: Statement) =>
-      siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(raw('p.ids'), siteUrl)} as items from (select ${ids} as ids) p`;
+      siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(raw('p.ids'), siteUrl)}::text as items from (select ${ids} as ids) p`;
     // With tq: the vocabulary version its plan was checked against. walk: with the tiers (TIES_AT).
     const vocabularyOf = (tq: boolean) => raw(tq ? '(select tq.vocabulary from tq)' : 'null::text');
     const pageOf = (m: Statement, tq = false, walk = walkTies) =>
@@ -279,7 +296,7 @@ async function searchPage(
         order by ${stat} desc, ${newest('l')} limit ${perPage} offset ${offset}`;
   const count = run<{ total: number }>(sql, stmt`with ${cat()} select count(*)::int as total from listings l where ${filters()}`);
   if (siteUrl !== null) {
-    const [[{ items }], [{ total }]] = await Promise.all([run<Found>(sql, stmt`select ${summariesOf(stmt`array(${ids})`, siteUrl)} as items`), count]);
+    const [[{ items }], [{ total }]] = await Promise.all([run<Found>(sql, stmt`select ${summariesOf(stmt`array(${ids})`, siteUrl)}::text as items`), count]);
     return { items, total };
   }
   const [rows, [{ total }]] = await Promise.all([run<{ id: bigint }>(sql, ids), count]);
@@ -292,5 +309,6 @@ interface Found {
   /** The vocabulary version a planned search was checked against (null otherwise). */
   vocabulary: string | null;
   ids?: bigint[];
-  items?: ListingSummaryRow[];
+  /** The page's summaries as JSON text. */
+  items?: string;
 }
