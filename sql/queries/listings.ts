@@ -100,16 +100,8 @@ const WALKED = raw(`select x.id from (
       ) x order by x.name desc, x.score desc, x.votes desc, ${newestOf('x')}`);
 
 /** The page of a search as its listings' summaries, and the count of every match. */
-export async function searchListings(
-  sql: Sql,
-  siteId: number,
-  f: SearchFilters,
-  page: number,
-  perPage: number,
-  siteUrl: string,
-  vocabulary?: SearchVocabulary,
-) {
-  const { itemsJson, total } = await searchListingsJson(sql, siteId, f, page, perPage, siteUrl, vocabulary);
+export async function searchListings(...args: Parameters<typeof searchListingsJson>) {
+  const { itemsJson, total } = await searchListingsJson(...args);
   return { items: JSON.parse(itemsJson) as ListingSummaryRow[], total };
 }
 
