@@ -32,6 +32,7 @@ function canonical(value: unknown): string {
 
 /** The page a list answer reports (page, has_more), or undefined for anything else. */
 export function pagingOf(result: unknown): Paging | undefined {
+  if (result instanceof Serialized) return result.paging;
   if (result === null || typeof result !== 'object') return undefined;
   const { page, has_more } = result as { page?: unknown; has_more?: unknown };
   return typeof page === 'number' ? { page, has_more: has_more === true } : undefined;
@@ -70,7 +71,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
       const gen = ctx.cache.generation;
       const result = await op.handler(input, { ...ctx, signal, sql: readsFor(ctx, signal) });
       const body = bodyOf(result);
-      const paging = result instanceof Serialized ? result.paging : pagingOf(result);
+      const paging = pagingOf(result);
       const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
       // Don't store a result computed while a write landed: it may predate the write.
       if (gen === ctx.cache.generation) await ctx.cache.set(key, value);

@@ -125,8 +125,8 @@ export class Serialized<T> {
 
 /** A list answer, { items, page, per_page, total, has_more }, around its items' JSON text. */
 export function serializedList<T>(itemsJson: string, info: { page: number; per_page: number; total: number; has_more: boolean }): Serialized<T> {
-  const { page, per_page, total, has_more } = info;
-  return new Serialized(`{"items":${itemsJson},"page":${page},"per_page":${per_page},"total":${total},"has_more":${has_more}}`, { page, has_more });
+  // The page's members written as JSON writes them, after the items.
+  return new Serialized(`{"items":${itemsJson},${JSON.stringify(info).slice(1)}`, { page: info.page, has_more: info.has_more });
 }
 
 export type Operation = OperationDef<TObject | undefined, TObject | undefined, TObject | undefined, TSchema>;

@@ -145,7 +145,7 @@ export function profileJson(parts: ProfileParts, siteUrl: string): string {
   for (const name of LIVE_MEMBERS) {
     const token = `"${name}":null`;
     const at = doc.indexOf(token);
-    if (at < from || doc.indexOf(token, at + token.length) >= 0) return filledIn(parts, siteUrl);
+    if (at < from || doc.indexOf(token, at + token.length) >= 0) return filledIn(parts.body, live);
     out += `${doc.slice(from, at)}"${name}":${JSON.stringify(live[name])}`;
     from = at + token.length;
   }
@@ -153,10 +153,7 @@ export function profileJson(parts: ProfileParts, siteUrl: string): string {
 }
 
 /** The same by parsing the document, filling its members in and writing it out again. */
-function filledIn(parts: ProfileParts, siteUrl: string): string {
-  const body = JSON.parse(parts.body) as ListingProfileRow;
-  return JSON.stringify(Object.assign(body, liveMembers(parts, siteUrl)));
-}
+const filledIn = (doc: string, live: LiveMembers): string => JSON.stringify(Object.assign(JSON.parse(doc) as ListingProfileRow, live));
 
 /** The public profile from its parts, as an object. */
 export const profileOf = (parts: ProfileParts, siteUrl: string): ListingProfileRow => JSON.parse(profileJson(parts, siteUrl));
