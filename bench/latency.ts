@@ -9,7 +9,7 @@ import { oneTypo, prng } from './scenarios.ts';
  * names with one typo each, as the long-tail bench scenario asks them, and single words of the
  * directory found in at least 1% of its listings, with one typo (broad queries); alternatives are a listing's
  * first six, as its page shows them. BENCH_LATENCY_REQUESTS
- * (400) of each, after 50 to warm the plans; BENCH_ONLY=name,... runs only those. The database is the
+ * (400) of each, after 50 to warm the plans; lists without q (browse: ...) by a sort and page drawn each time; BENCH_ONLY=name,... runs only those. The database is the
  * bench's (BENCH_LISTINGS, DATA_DIR).
  */
 const requests = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
@@ -61,5 +61,12 @@ await measure('long tail: get_listing', () => `/api/v1/listings/${pick(slugs)}`)
 await measure('long tail: get_alternatives', () => `/api/v1/listings/${pick(slugs)}/alternatives?per_page=6`);
 await measure('long tail: typo search', () => `/api/v1/listings?q=${encodeURIComponent(typoOf(pick(names)))}`);
 await measure('typo search: one broad word', () => `/api/v1/listings?q=${encodeURIComponent(oneTypo(rnd, pick(words)))}`);
+// Lists without q, as agents browse: every live listing by a counter, the upcoming ones, and a
+// filter few listings (or none) match, each on one of its first pages.
+const sorts = ['relevance', 'votes', 'trending', 'most_viewed', 'most_followed', 'newest'];
+const firstPages = () => `sort=${pick(sorts)}&page=${1 + Math.floor(rnd() * 3)}`;
+await measure('browse: all live', () => `/api/v1/listings?${firstPages()}`);
+await measure('browse: upcoming', () => `/api/v1/listings?status=upcoming&${firstPages()}`);
+await measure('browse: a rare filter', () => `/api/v1/listings?pricing_model=${pick(['enterprise', 'barter', 'donationware'])}&${firstPages()}`);
 await close();
 process.exit(0);
