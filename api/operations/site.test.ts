@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { makeCategory, makeCompany, makeListing } from '../../test/builders.ts';
+import { siteInfo } from '../../sql/queries/site.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -30,6 +31,21 @@ describe('get_site_info', () => {
     expect(body.urls.openapi).toBe(`${app.url}/api/v1/openapi.json`);
     expect(body.urls.mcp).toBe(`${app.url}/mcp`);
     expect(body.urls.docs).toBe(`${app.url}/docs`);
+  });
+
+  test('counts listings changed since the last refresh exactly (read from listing_counts and its pending moves)', async () => {
+    const count = async (status: string) =>
+      (await app.sql<{ n: number }[]>`select count(*)::int as n from listings where site_id = ${app.siteId} and status = ${status}`)[0]!.n;
+    const c = await makeCompany(app.sql, { name: 'Later', domain: 'later.test' });
+    await makeListing(app.sql, { siteId: app.siteId, companyId: c.id, slug: 'later', domain: 'later.test', status: 'live' });
+    await app.sql`update listings set status = 'live' where site_id = ${app.siteId} and slug = 'c'`;
+    await app.sql`update listings set status = 'scheduled' where site_id = ${app.siteId} and slug = 'd'`;
+    const counts = await siteInfo(app.sql, app.siteId);
+    expect(counts).toMatchObject({ live_listings: 4, upcoming_listings: 1 });
+    expect(counts.live_listings).toBe(await count('live'));
+    await app.sql`delete from listings where site_id = ${app.siteId} and slug = 'later'`;
+    await app.sql`select refresh_directory_views()`;
+    expect(await siteInfo(app.sql, app.siteId)).toMatchObject({ live_listings: await count('live'), upcoming_listings: await count('scheduled') });
   });
 
   test('rejects unknown query parameters with a problem naming them', async () => {
