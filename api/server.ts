@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { Config } from '../core/config.ts';
-import { connect, type Sql } from '../sql/db.ts';
+import { type ConnectOptions, connect, type Sql } from '../sql/db.ts';
 import { guardDatabase } from '../core/database-guard.ts';
 import { ensureSite } from '../sql/site.ts';
 import { buildApp } from './app.ts';
@@ -18,16 +18,20 @@ export interface RunningEdge {
 }
 
 /** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
+/** The settings of the edge's two pools' connections. */
+export const edgePoolOptions = (config: Config): ConnectOptions => ({
+  max: config.db.poolSize,
+  connectTimeoutMs: config.db.connectTimeoutMs,
+  statementTimeoutMs: config.db.statementTimeoutMs,
+  workMemMb: config.db.workMemMb,
+  parallelWorkers: config.db.parallelWorkers,
+});
+
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
   // The database's bound on one query: its statement timeout plus the wait for a connection.
   const boundMs = config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : Infinity;
-  const poolOptions = {
-    max: config.db.poolSize,
-    connectTimeoutMs: config.db.connectTimeoutMs,
-    statementTimeoutMs: config.db.statementTimeoutMs,
-    workMemMb: config.db.workMemMb,
-  };
+  const poolOptions = edgePoolOptions(config);
   const guardOptions = {
     url: databaseUrl,
     retryAfterSeconds: config.db.retryAfterSeconds,

@@ -28,7 +28,7 @@ export async function inProcessApp(opts: { cacheTtlSeconds: number; connections:
     REDIS_URL: '',
   });
   const log = pino({ level: 'warn' });
-  const pool = connect(db.url, { max: opts.connections, workMemMb: config.db.workMemMb });
+  const pool = connect(db.url, { max: opts.connections, workMemMb: config.db.workMemMb, parallelWorkers: config.db.parallelWorkers });
   const { sql, health } = guardDatabase(pool, { url: db.url, retryAfterSeconds: 5, connectTimeoutMs: 5000, deadlineMs: 30_000 });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const cache = createCache({ ttlSeconds: opts.cacheTtlSeconds, redisUrl: null, initialGeneration: 0 });

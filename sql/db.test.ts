@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { loadConfig } from '../core/config.ts';
 import { freshDatabase } from '../test/db.ts';
+import { edgePoolOptions } from '../api/server.ts';
 import { connect } from './db.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -9,19 +10,22 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => db?.drop());
 
-test("the edge's connections carry their settings: UTC, the statement timeout and work_mem", async () => {
-  const config = loadConfig({});
+test("the edge's connections carry their settings: UTC, the statement timeout, work_mem, no parallel workers", async () => {
+  const config = loadConfig({ DB_STATEMENT_TIMEOUT_MS: '1500' });
   expect(config.db.workMemMb).toBe(16);
-  const sql = connect(db.url, { max: 1, statementTimeoutMs: 1500, workMemMb: config.db.workMemMb });
+  const sql = connect(db.url, { ...edgePoolOptions(config), max: 1 });
   try {
-    const [row] = await sql<{ tz: string; timeout: string; mem: string }[]>`
-      select current_setting('TimeZone') as tz, current_setting('statement_timeout') as timeout, current_setting('work_mem') as mem`;
-    expect(row).toEqual({ tz: 'UTC', timeout: '1500ms', mem: '16MB' });
+    const [row] = await sql<{ tz: string; timeout: string; mem: string; parallel: string }[]>`
+      select current_setting('TimeZone') as tz, current_setting('statement_timeout') as timeout, current_setting('work_mem') as mem,
+             current_setting('max_parallel_workers_per_gather') as parallel`;
+    expect(row).toEqual({ tz: 'UTC', timeout: '1500ms', mem: '16MB', parallel: '0' });
   } finally {
     await sql.end();
   }
   expect(loadConfig({ DB_WORK_MEM_MB: '64' }).db.workMemMb).toBe(64);
   expect(() => loadConfig({ DB_WORK_MEM_MB: '0' })).toThrow(/DB_WORK_MEM_MB/);
+  expect(loadConfig({ DB_PARALLEL_WORKERS: '2' }).db.parallelWorkers).toBe(2);
+  expect(() => loadConfig({ DB_PARALLEL_WORKERS: '-1' })).toThrow(/DB_PARALLEL_WORKERS/);
 });
 
 test('a statement that fails part way through its rows leaves the next one on its connection whole', async () => {

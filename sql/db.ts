@@ -10,6 +10,8 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
   /** work_mem of these connections in MB (default: the server's). */
   workMemMb?: number;
+  /** max_parallel_workers_per_gather of these connections (default: the server's). */
+  parallelWorkers?: number;
 }
 
 /**
@@ -28,6 +30,7 @@ export function connect(url: string, opts: ConnectOptions = {}): Sql {
       TimeZone: 'UTC', // weeks and days are UTC whatever the server's default
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
       ...(opts.workMemMb ? { work_mem: `${opts.workMemMb}MB` } : {}),
+      ...(opts.parallelWorkers !== undefined ? { max_parallel_workers_per_gather: String(opts.parallelWorkers) } : {}),
     },
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
