@@ -4,6 +4,7 @@ import { guardDatabase } from '../core/database-guard.ts';
 import { connect } from '../sql/db.ts';
 import { ensureSite } from '../sql/site.ts';
 import { buildApp } from '../api/app.ts';
+import { edgePoolOptions } from '../api/server.ts';
 import { createCache } from '../api/http/cache.ts';
 import { createRateLimiter, notePeerAddress } from '../api/http/rate-limit.ts';
 import { benchDatabase } from './database.ts';
@@ -28,7 +29,7 @@ export async function inProcessApp(opts: { cacheTtlSeconds: number; connections:
     REDIS_URL: '',
   });
   const log = pino({ level: 'warn' });
-  const pool = connect(db.url, { max: opts.connections, workMemMb: config.db.workMemMb, parallelWorkers: config.db.parallelWorkers });
+  const pool = connect(db.url, { ...edgePoolOptions(config), max: opts.connections });
   const { sql, health } = guardDatabase(pool, { url: db.url, retryAfterSeconds: 5, connectTimeoutMs: 5000, deadlineMs: 30_000 });
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const cache = createCache({ ttlSeconds: opts.cacheTtlSeconds, redisUrl: null, initialGeneration: 0 });

@@ -300,15 +300,17 @@ async function searchPage(
           ${domain === undefined ? raw('where x.c is not null order by x.c desc') : raw(`order by coalesce(x.c, ${NONE[statKey]}) desc`)}, ${newest('x')} ${bounds}`;
   const walks = f.status === 'live' && domain === undefined;
   const ids = walks ? stmt`case when (select c.walk from choice c) then array(${walk}) else array(${sorted}) end` : stmt`array(${sorted})`;
+  const choice = walks
+    ? raw(`, choice as (select (select n.n from n)::float8 ^ 2 >= ${wholeNumber(4 * (offset + perPage))} * greatest(coalesce((
+        select sum(c.listings) from listing_counts c where c.site_id = ${wholeNumber(siteId)}), 0), 1) as walk)`)
+    : EMPTY;
   // The site's live listings with no other filter, the most asked list, counted without reading them.
   const unfiltered =
     f.status === 'live' && f.category === undefined && f.stage === undefined && f.country === undefined && f.pricingModel === undefined && domain === undefined;
   const count = unfiltered ? raw(`select ${exactListingCount(siteId, 'live')} as n`) : stmt`select count(*)::int as n from listings l where ${filters(true)}`;
   const [row] = await run<Found>(
     sql,
-    stmt`with ${cat()}, n as (${count}),
-      choice as (select (select n.n from n)::float8 ^ 2 >= ${raw(wholeNumber(4 * (offset + perPage)))} * greatest(coalesce((
-        select sum(c.listings) from listing_counts c where c.site_id = ${raw(wholeNumber(siteId))}), 0), 1) as walk)
+    stmt`with ${cat()}, n as (${count})${choice}
       select (select n.n from n) as total, ${siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(ids, siteUrl)}::text as items`}`,
   );
   return row!;
