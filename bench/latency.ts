@@ -61,12 +61,20 @@ await measure('long tail: get_listing', () => `/api/v1/listings/${pick(slugs)}`)
 await measure('long tail: get_alternatives', () => `/api/v1/listings/${pick(slugs)}/alternatives?per_page=6`);
 await measure('long tail: typo search', () => `/api/v1/listings?q=${encodeURIComponent(typoOf(pick(names)))}`);
 await measure('typo search: one broad word', () => `/api/v1/listings?q=${encodeURIComponent(oneTypo(rnd, pick(words)))}`);
-// Lists without q, as agents browse: every live listing by a counter, the upcoming ones, and a
-// filter few listings (or none) match, each on one of its first pages.
+// Lists without q, as agents browse: every live listing by a counter, the upcoming ones, a filter
+// few listings (or none) match, a category (a top one or a subcategory), and a stage or country,
+// each on one of its first pages.
+const categories = (await db.sql`select slug from categories order by slug`).map((r) => r.slug as string);
+const facets = (
+  await db.sql`select distinct 'stage=' || stage as f from listings where site_id = ${db.siteId} and status = 'live' and stage is not null
+               union select distinct 'country=' || country from listings where site_id = ${db.siteId} and status = 'live' and country is not null`
+).map((r) => r.f as string);
 const sorts = ['relevance', 'votes', 'trending', 'most_viewed', 'most_followed', 'newest'];
 const firstPages = () => `sort=${pick(sorts)}&page=${1 + Math.floor(rnd() * 3)}`;
 await measure('browse: all live', () => `/api/v1/listings?${firstPages()}`);
 await measure('browse: upcoming', () => `/api/v1/listings?status=upcoming&${firstPages()}`);
 await measure('browse: a rare filter', () => `/api/v1/listings?pricing_model=${pick(['enterprise', 'barter', 'donationware'])}&${firstPages()}`);
+await measure('browse: a category', () => `/api/v1/listings?category=${pick(categories)}&${firstPages()}`);
+await measure('browse: a stage or country', () => `/api/v1/listings?${pick(facets)}&${firstPages()}`);
 await close();
 process.exit(0);

@@ -52,6 +52,7 @@ const DERIVED_TABLES = [
   'category_members',
   'category_counts',
   'primary_category_counts',
+  'listing_facet_counts',
   'search_words',
   'search_lexemes',
   'listing_documents',

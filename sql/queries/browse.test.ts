@@ -8,7 +8,9 @@ import { type SearchFilters, type SearchSort, searchListingIds } from './listing
 // Lists without q reach their page one of two ways: walking the sort's order and keeping the
 // matches, or reading the matches and sorting them. The statement counts the matches first and
 // walks only when they are many (a filter matching few listings made the walk read the whole
-// directory). Either way the page must be the one the documented order gives, and total exact.
+// directory). Either way the page must be the one the documented order gives, and total exact,
+// for listings changed since the last refresh too (a live category's matches come from
+// category_members for the others).
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let siteId: number;
@@ -18,6 +20,8 @@ beforeAll(async () => {
   db = await freshDatabase();
   siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
   const cat = await makeCategory(db.sql, { slug: 'tools' });
+  const ai = await makeCategory(db.sql, { slug: 'tools-ai', parentId: cat.id });
+  const games = await makeCategory(db.sql, { slug: 'games' });
   const users = (await makeUsers(db.sql, 6)).map((u) => Number(u.id));
   // 300 live listings: two thirds freemium, three enterprise (rare), the rest paid; launch times
   // repeat so ids break ties. 20 upcoming (next week) and 5 overdue (a past week), never shown.
@@ -25,15 +29,25 @@ beforeAll(async () => {
     with c as (insert into companies (name, domain, website_url)
                select 'Co ' || i, 'co' || i || '.test', 'https://co' || i || '.test' from generate_series(1, ${LIVE + 25}) i
                returning id, domain)
-    insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, launch_week, primary_category_id, pricing_model, country)
+    insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, launch_week, primary_category_id, pricing_model, country, stage)
     select ${siteId}, c.id, 'l-' || n, 'Item ' || n, 'https://' || c.domain, c.domain,
            case when n <= ${LIVE} then 'live' else 'scheduled' end,
            case when n <= ${LIVE} then timestamptz '2026-01-01' + (n % 7) * interval '1 day' end,
            case when n <= ${LIVE + 20} then date_trunc('week', now() at time zone 'utc')::date + 7 else date '2025-12-29' end,
-           ${cat.id}::int,
+           case when n % 4 = 0 then ${games.id}::int else ${cat.id}::int end,
            case when n % 100 = 0 then 'Enterprise' when n % 3 = 0 then 'paid' else 'freemium' end,
-           case when n % 50 = 0 then 'NZ' else 'US' end
+           case when n % 50 = 0 then 'NZ' else 'US' end,
+           case when n % 5 = 0 then 'growing' else 'launched' end
     from c cross join lateral (select substring(c.domain from 'co(\\d+)')::int as n) x`;
+  // Tags: every fourth listing's primary category (as the API writes it), and every eighth (a game)
+  // tagged with the subcategory tools-ai too, so the tools filter finds it by its tag alone.
+  await db.sql`
+    insert into listing_categories (listing_id, category_id, is_primary)
+    select id, primary_category_id, n % 8 <> 0 from listings cross join lateral (select substring(slug from 3)::int as n) x
+    where site_id = ${siteId} and n % 4 = 0
+    union all
+    select id, ${ai.id}, n % 8 = 0 from listings cross join lateral (select substring(slug from 3)::int as n) x
+    where site_id = ${siteId} and n % 8 = 0`;
   // Votes 0 to 5 and follows 0 to 3 per listing, many equal, upcoming ones too; views on some days.
   await db.sql`
     insert into votes (listing_id, user_id)
@@ -44,27 +58,44 @@ beforeAll(async () => {
     select l.id, u from listings l cross join unnest(${users}::bigint[]) with ordinality as v(u, k)
     where l.site_id = ${siteId} and k <= (l.id * 104729) % 4`;
   await db.sql`insert into listing_views (listing_id, day, views) select id, date '2026-01-02', (id * 31) % 9 from listings where site_id = ${siteId}`;
+  // The upcoming listing that launches after the refresh leads every counter: were it shown before
+  // the next refresh, it would be on the first page.
+  const soon = `l-${LIVE + 3}`;
+  await db.sql`insert into votes (listing_id, user_id) select l.id, u from listings l, unnest(${users}::bigint[]) u where l.slug = ${soon} on conflict do nothing`;
+  await db.sql`insert into follows (listing_id, user_id) select l.id, u from listings l, unnest(${users}::bigint[]) u where l.slug = ${soon} on conflict do nothing`;
+  await db.sql`update listing_views set views = 1000 where listing_id = (select id from listings where slug = ${soon})`;
   await db.sql`select refresh_directory_views()`;
+  await db.sql`analyze`;
   // Since the refresh: a new live listing (no counters until the next one) and one taken down.
   await db.sql`
     with c as (insert into companies (name, domain, website_url) values ('New', 'new.test', 'https://new.test') returning id)
     insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, launch_week, primary_category_id, pricing_model, country)
     select ${siteId}, c.id, 'new-one', 'New one', 'https://new.test', 'new.test', 'live', now(), date '2025-12-29', ${cat.id}, 'Enterprise', 'NZ' from c`;
   await db.sql`update listings set status = 'hidden' where slug = 'l-10'`;
+  // A listing launched since (counters as an upcoming one, not live at the refresh), a game tagged
+  // tools-ai and one untagged, a game moved to tools and a tool moved to games.
+  await db.sql`update listings set status = 'live', launched_at = now() where slug = ${soon}`;
+  await db.sql`insert into listing_categories (listing_id, category_id) select id, ${ai.id} from listings where slug = 'l-12'`;
+  await db.sql`delete from listing_categories where category_id = ${ai.id} and listing_id = (select id from listings where slug = 'l-16')`;
+  await db.sql`update listings set primary_category_id = ${cat.id} where slug = 'l-20'`;
+  await db.sql`update listings set primary_category_id = ${games.id} where slug = 'l-21'`;
 }, 60_000);
 afterAll(() => db.drop());
 
 const COUNTER = { relevance: 's.votes', votes: 's.votes', trending: 's.trend_log', most_viewed: 's.views', most_followed: 's.follows' } as const;
 
-/** Every match in the documented order: counter sorts leave out listings without counters yet. */
-async function expected(where: string, sort: SearchSort): Promise<{ ids: number[]; total: number }> {
+/**
+ * Every match in the documented order. Counter sorts show the live listings that were live at the
+ * last refresh, in its counters' order (upcoming ones: those with counters).
+ */
+async function expected(where: string, sort: SearchSort, live: boolean): Promise<{ ids: number[]; total: number }> {
   const matches = `from listings l where l.site_id = ${siteId} and ${where}`;
   const [{ total }] = await db.sql.unsafe(`select count(*)::int as total ${matches}`);
   const rows =
     sort === 'newest'
       ? await db.sql.unsafe(`select l.id::int as id ${matches} order by l.launched_at desc nulls last, l.id desc`)
       : await db.sql.unsafe(
-          `select l.id::int as id ${matches} and exists (select from listing_stats s where s.listing_id = l.id)
+          `select l.id::int as id ${matches} and exists (select from listing_stats s where s.listing_id = l.id ${live ? 'and s.live' : ''})
            order by (select ${COUNTER[sort]} from listing_stats s where s.listing_id = l.id) desc, l.launched_at desc nulls last, l.id desc`,
         );
   return { ids: rows.map((r) => Number(r.id)), total };
@@ -72,18 +103,36 @@ async function expected(where: string, sort: SearchSort): Promise<{ ids: number[
 
 const LIVE_NOW = "l.status = 'live'";
 const UPCOMING = "l.status = 'scheduled' and l.launch_week >= date_trunc('week', now() at time zone 'utc')::date";
+/** Tagged with the category or a subcategory of it, or primary in one of them. */
+const IN_CATEGORY = (slug: string) => `l.id in (
+  select lc.listing_id from listing_categories lc join categories c on c.id = lc.category_id left join categories p on p.id = c.parent_id
+  where '${slug}' in (c.slug, p.slug)
+  union
+  select l2.id from listings l2 join categories c on c.id = l2.primary_category_id left join categories p on p.id = c.parent_id
+  where '${slug}' in (c.slug, p.slug))`;
 const CASES: { name: string; f: Partial<SearchFilters>; where: string }[] = [
   { name: 'no filter', f: {}, where: LIVE_NOW },
   { name: 'a broad pricing model', f: { pricingModel: 'FREEMIUM' }, where: `${LIVE_NOW} and lower(l.pricing_model) = 'freemium'` },
   { name: 'a rare pricing model', f: { pricingModel: 'enterprise' }, where: `${LIVE_NOW} and lower(l.pricing_model) = 'enterprise'` },
   { name: 'a pricing model no one uses', f: { pricingModel: 'barter' }, where: 'false' },
   { name: 'a rare country', f: { country: 'nz' }, where: `${LIVE_NOW} and l.country = 'NZ'` },
+  { name: 'a broad stage', f: { stage: 'launched' }, where: `${LIVE_NOW} and l.stage = 'launched'` },
+  { name: 'a stage and a country', f: { stage: 'growing', country: 'US' }, where: `${LIVE_NOW} and l.stage = 'growing' and l.country = 'US'` },
   { name: 'upcoming', f: { status: 'upcoming' }, where: UPCOMING },
   {
     name: 'upcoming, a broad pricing model',
     f: { status: 'upcoming', pricingModel: 'freemium' },
     where: `${UPCOMING} and lower(l.pricing_model) = 'freemium'`,
   },
+  { name: 'a broad category, by its subcategory too', f: { category: 'tools' }, where: `${LIVE_NOW} and ${IN_CATEGORY('tools')}` },
+  { name: 'a subcategory', f: { category: 'tools-ai' }, where: `${LIVE_NOW} and ${IN_CATEGORY('tools-ai')}` },
+  {
+    name: 'a category and a pricing model',
+    f: { category: 'games', pricingModel: 'paid' },
+    where: `${LIVE_NOW} and ${IN_CATEGORY('games')} and lower(l.pricing_model) = 'paid'`,
+  },
+  { name: 'an unknown category', f: { category: 'nothing-here' }, where: 'false' },
+  { name: 'upcoming, a category', f: { status: 'upcoming', category: 'tools' }, where: `${UPCOMING} and ${IN_CATEGORY('tools')}` },
 ];
 const SORTS: SearchSort[] = ['relevance', 'votes', 'trending', 'most_viewed', 'most_followed', 'newest'];
 
@@ -91,7 +140,7 @@ test.each(CASES)(
   '$name: every sort pages through the documented order, total exact',
   async ({ f, where }) => {
     for (const sort of SORTS) {
-      const want = await expected(where, sort);
+      const want = await expected(where, sort, f.status !== 'upcoming');
       for (const perPage of [3, 20, 100]) {
         const got: number[] = [];
         for (let page = 1; page <= 400; page++) {
@@ -120,8 +169,8 @@ test('the unfiltered total counts listings changed since the last refresh', asyn
   expect((await searchListingIds(db.sql, siteId, { status: 'live', sort: 'relevance' }, 1, 5)).total).toBe(n);
 });
 
-/** The statement a list ran, explained as it ran: which of its two ways read rows. */
-async function waysRead(f: SearchFilters): Promise<{ walked: boolean; sorted: boolean }> {
+/** The statement a list ran, explained as it ran: which of its two ways read rows, and whether it read its matches (m). */
+async function readWays(f: SearchFilters): Promise<{ walked: boolean; sorted: boolean; matches?: boolean; sortedTies?: boolean }> {
   const seen: { text: string; values: unknown[] }[] = [];
   const spy = new Proxy(db.sql, {
     get(target, key) {
@@ -136,19 +185,124 @@ async function waysRead(f: SearchFilters): Promise<{ walked: boolean; sorted: bo
   const { text, values } = seen.at(-1)!;
   const rows = await db.sql.unsafe(`explain (analyze, costs off, timing off, summary off) ${text}`, values as never[]);
   const lines = rows.map((r: Record<string, string>) => r['QUERY PLAN']!);
-  // The sort reads the matches in a subquery of its own (x); the walk joins the counters to listings.
-  const sortedAt = lines.findIndex((l) => l.includes('Subquery Scan on x'));
-  const walkedAt = lines.findIndex((l) => /Nested Loop|Hash Join|Merge Join/.test(l) && !l.includes('Left'));
+  // The sort probes each match's counters by primary key; the walk reads an index in the sort's order.
+  const sortedAt = lines.findIndex((l) => l.includes('using listing_stats_pkey on listing_stats'));
+  const walkedAt = lines.findIndex((l) => /using (listing_stats_(?!pkey)\w+|listings_live_launched) on/.test(l));
+  const matchesAt = lines.findIndex((l) => l.trim() === 'CTE m');
   return {
     sorted: sortedAt >= 0 && !lines[sortedAt]!.includes('never executed'),
     walked: walkedAt >= 0 && !lines[walkedAt]!.includes('never executed'),
+    ...(matchesAt >= 0 ? { matches: !lines[matchesAt + 1]!.includes('never executed') } : {}),
+    // A walk whose index orders ties otherwise than the list sorts each tie group it crosses.
+    ...(f.sort !== 'newest' ? { sortedTies: lines.some((l) => l.includes('Incremental Sort') && !l.includes('never executed')) } : {}),
   };
 }
 
 test('a filter matching few listings sorts them; one matching many walks the order; upcoming is never walked', async () => {
+  const waysRead = async (f: SearchFilters) => {
+    const { walked, sorted } = await readWays(f);
+    return { walked, sorted };
+  };
   expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'enterprise' })).toEqual({ walked: false, sorted: true });
   expect(await waysRead({ status: 'live', sort: 'trending', country: 'NZ' })).toEqual({ walked: false, sorted: true });
   expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'freemium' })).toEqual({ walked: true, sorted: false });
   expect(await waysRead({ status: 'live', sort: 'relevance' })).toEqual({ walked: true, sorted: false });
   expect(await waysRead({ status: 'upcoming', sort: 'votes' })).toEqual({ walked: false, sorted: true });
+  expect(await waysRead({ status: 'live', sort: 'votes', category: 'tools' })).toEqual({ walked: true, sorted: false });
+  expect(await waysRead({ status: 'live', sort: 'votes', category: 'tools-ai' })).toEqual({ walked: false, sorted: true });
+});
+
+test('a stage, country or pricing model alone is counted without reading its matches; a broad one walks, in the exact order', async () => {
+  const waysRead = readWays;
+  expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'freemium' })).toEqual({
+    walked: true,
+    sorted: false,
+    matches: false,
+    sortedTies: false,
+  });
+  expect(await waysRead({ status: 'live', sort: 'newest', stage: 'launched' })).toEqual({ walked: true, sorted: false, matches: false });
+  expect(await waysRead({ status: 'live', sort: 'trending', country: 'US' })).toEqual({ walked: true, sorted: false, matches: false, sortedTies: false });
+  // Follows and views tie in large groups (0 to 3 follows here): their walks too read the list's order (migration 0028).
+  expect(await waysRead({ status: 'live', sort: 'most_followed', stage: 'launched' })).toEqual({
+    walked: true,
+    sorted: false,
+    matches: false,
+    sortedTies: false,
+  });
+  expect(await waysRead({ status: 'live', sort: 'most_viewed', pricingModel: 'freemium' })).toEqual({
+    walked: true,
+    sorted: false,
+    matches: false,
+    sortedTies: false,
+  });
+  // Two filters together are counted from their matches.
+  expect((await waysRead({ status: 'live', sort: 'votes', country: 'US', stage: 'launched' })).matches).toBe(true);
+});
+
+test('the totals of stages, countries, pricing models and categories stay exact through every kind of change', async () => {
+  const totals = async () => {
+    const got: Record<string, number> = {};
+    for (const f of [{ stage: 'growing' }, { stage: 'launched' }, { stage: 'scaling' }, { country: 'us' }, { country: 'NZ' }, { country: 'DE' }]) {
+      got[JSON.stringify(f)] = (await searchListingIds(db.sql, siteId, { status: 'live', sort: 'votes', ...f }, 1, 5)).total;
+    }
+    for (const p of ['freemium', 'Paid', 'enterprise', 'barter']) {
+      got[p] = (await searchListingIds(db.sql, siteId, { status: 'live', sort: 'votes', pricingModel: p }, 1, 5)).total;
+    }
+    for (const c of ['tools', 'tools-ai', 'games']) {
+      got[c] = (await searchListingIds(db.sql, siteId, { status: 'live', sort: 'votes', category: c }, 1, 5)).total;
+    }
+    return got;
+  };
+  const inCategories = async () => {
+    const got: Record<string, number> = {};
+    for (const c of ['tools', 'tools-ai', 'games']) {
+      const [{ n }] = await db.sql.unsafe(`select count(*)::int as n from listings l where l.site_id = ${siteId} and ${LIVE_NOW} and ${IN_CATEGORY(c)}`);
+      got[c] = n as number;
+    }
+    return got;
+  };
+  const counted = async () => {
+    const [r] = await db.sql<Record<string, number>[]>`
+      select count(*) filter (where stage = 'growing')::int as g, count(*) filter (where stage = 'launched')::int as l,
+             count(*) filter (where stage = 'scaling')::int as s, count(*) filter (where country = 'US')::int as us,
+             count(*) filter (where country = 'NZ')::int as nz, count(*) filter (where country = 'DE')::int as de,
+             count(*) filter (where lower(pricing_model) = 'freemium')::int as fr, count(*) filter (where lower(pricing_model) = 'paid')::int as pa,
+             count(*) filter (where lower(pricing_model) = 'enterprise')::int as en
+      from listings where site_id = ${siteId} and status = 'live'`;
+    return {
+      '{"stage":"growing"}': r!.g!,
+      '{"stage":"launched"}': r!.l!,
+      '{"stage":"scaling"}': r!.s!,
+      '{"country":"us"}': r!.us!,
+      '{"country":"NZ"}': r!.nz!,
+      '{"country":"DE"}': r!.de!,
+      freemium: r!.fr!,
+      Paid: r!.pa!,
+      enterprise: r!.en!,
+      barter: 0,
+      ...(await inCategories()),
+    };
+  };
+  await db.sql`select refresh_directory_views()`;
+  expect(await totals()).toEqual(await counted());
+  // Since the refresh: a new live listing, one deleted, values changed (one only in case), a bulk
+  // change of many rows, one hidden and one made live, and a change to a listing not live.
+  await db.sql`
+    with c as (insert into companies (name, domain, website_url) values ('Facet', 'facet.test', 'https://facet.test') returning id)
+    insert into listings (site_id, company_id, slug, name, url, domain, status, launched_at, launch_week, stage, country, pricing_model)
+    select ${siteId}, c.id, 'facet-new', 'Facet new', 'https://facet.test', 'facet.test', 'live', now(), date '2025-12-29', 'scaling', 'DE', 'Enterprise' from c`;
+  await db.sql`delete from listings where slug = 'l-2'`;
+  await db.sql`update listings set stage = 'scaling', country = 'DE' where slug = 'l-4'`;
+  await db.sql`update listings set pricing_model = upper(pricing_model) where slug in ('l-5', 'l-6')`;
+  await db.sql`update listings set pricing_model = 'Freemium' where slug = 'l-9'`;
+  await db.sql`update listings set stage = 'growing' where site_id = ${siteId} and slug like 'l-1_'`;
+  await db.sql`update listings set status = 'hidden' where slug = 'l-25'`;
+  await db.sql`update listings set status = 'live', launched_at = now() where slug = ${`l-${LIVE + 4}`}`;
+  await db.sql`update listings set country = 'DE' where slug = ${`l-${LIVE + 5}`}`;
+  await db.sql`delete from listings where slug in ('l-8', 'l-7')`; // a game tagged tools-ai, and a tool
+  expect(await totals()).toEqual(await counted());
+  await db.sql`select refresh_directory_views()`;
+  expect(await totals()).toEqual(await counted());
+  const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from listing_facet_count_deltas`;
+  expect(n).toBe(0);
 });

@@ -1,3 +1,4 @@
+import { raw, type Statement, stmt } from '../statement.ts';
 import { wholeNumber } from './summaries.ts';
 
 /**
@@ -11,4 +12,17 @@ export function exactListingCount(siteId: number, status: 'live' | 'scheduled'):
   const of = (t: string) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.status = '${status}'`;
   return `((select coalesce(sum(c.listings), 0) from listing_counts c where ${of('c')})
     + (select coalesce(sum(d.delta), 0) from listing_count_deltas d where ${of('d')}))::int`;
+}
+
+/** A facet of live listings kept counted (migration 0027): the filter's name there and its value as stored. */
+export type Facet = { facet: 'stage' | 'country' | 'pricing'; value: string };
+
+/**
+ * A site's live listings with one stage, country or pricing model (lower case), exactly and without
+ * reading them: listing_facet_counts as of the last refresh plus the moves since, as above.
+ */
+export function exactFacetCount(siteId: number, { facet, value }: Facet): Statement {
+  const of = (t: string) => raw(`${t}.site_id = ${wholeNumber(siteId)} and ${t}.facet = '${facet}' and ${t}.value = `);
+  return stmt`((select coalesce(sum(c.listings), 0) from listing_facet_counts c where ${of('c')}${value})
+    + (select coalesce(sum(d.delta), 0) from listing_facet_count_deltas d where ${of('d')}${value}))::int`;
 }
