@@ -42,16 +42,16 @@ async function activity(tx: Tx) {
   await tx`insert into some_listings select id, company_id from listings
       where site_id = ${site.id} and status = 'live' and launch_week = date_trunc('week', now() at time zone 'utc')::date limit 500`;
   await tx`insert into votes (listing_id, user_id)
-      select (select id from some_listings offset floor(random() * 5000) limit 1), u.id
+      select (select id from some_listings offset floor(random() * (select count(*) from some_listings)) limit 1), u.id
       from some_users u, generate_series(1, ${Math.ceil(busy.votes / 5000)}) g limit ${busy.votes} on conflict do nothing`;
   await tx`insert into follows (listing_id, user_id)
-      select l.id, (select id from some_users offset floor(random() * 5000) limit 1) from some_listings l limit ${busy.follows}
+      select l.id, (select id from some_users offset floor(random() * (select count(*) from some_users)) limit 1) from some_listings l limit ${busy.follows}
       on conflict do nothing`;
   await tx`insert into listing_views (listing_id, day, views)
-      select id, (now() at time zone 'utc')::date, 1 from some_listings limit ${busy.views}
+      select distinct id, (now() at time zone 'utc')::date, 1 from some_listings limit ${busy.views}
       on conflict (listing_id, day) do update set views = listing_views.views + 1`;
   await tx`insert into reviews (listing_id, user_id, rating)
-      select l.id, (select id from some_users offset floor(random() * 5000) limit 1), 1 + floor(random() * 5)::int
+      select l.id, (select id from some_users offset floor(random() * (select count(*) from some_users)) limit 1), 1 + floor(random() * 5)::int
       from some_listings l offset 100 limit ${busy.reviews} on conflict do nothing`;
   await tx`update listings set status = case status when 'live' then 'hidden' else 'live' end
       where id in (select id from some_listings offset 200 limit ${busy.statusChanges})`;
