@@ -60,10 +60,12 @@ beforeAll(async () => {
   await db.sql`insert into listing_views (listing_id, day, views) select id, date '2026-01-02', (id * 31) % 9 from listings where site_id = ${siteId}`;
   // The upcoming listing that launches after the refresh leads every counter: were it shown before
   // the next refresh, it would be on the first page.
+  // So does the one taken down after it (l-10): were it still shown, it would be too.
   const soon = `l-${LIVE + 3}`;
-  await db.sql`insert into votes (listing_id, user_id) select l.id, u from listings l, unnest(${users}::bigint[]) u where l.slug = ${soon} on conflict do nothing`;
-  await db.sql`insert into follows (listing_id, user_id) select l.id, u from listings l, unnest(${users}::bigint[]) u where l.slug = ${soon} on conflict do nothing`;
-  await db.sql`update listing_views set views = 1000 where listing_id = (select id from listings where slug = ${soon})`;
+  const leaders = [soon, 'l-10'];
+  await db.sql`insert into votes (listing_id, user_id) select l.id, u from listings l, unnest(${users}::bigint[]) u where l.slug = any(${leaders}) on conflict do nothing`;
+  await db.sql`insert into follows (listing_id, user_id) select l.id, u from listings l, unnest(${users}::bigint[]) u where l.slug = any(${leaders}) on conflict do nothing`;
+  await db.sql`update listing_views set views = 1000 where listing_id in (select id from listings where slug = any(${leaders}))`;
   await db.sql`select refresh_directory_views()`;
   await db.sql`analyze`;
   // Since the refresh: a new live listing (no counters until the next one) and one taken down.
@@ -170,7 +172,7 @@ test('the unfiltered total counts listings changed since the last refresh', asyn
 });
 
 /** The statement a list ran, explained as it ran: which of its two ways read rows, and whether it read its matches (m). */
-async function readWays(f: SearchFilters): Promise<{ walked: boolean; sorted: boolean; matches?: boolean; sortedTies?: boolean }> {
+async function readWays(f: SearchFilters, page = 1): Promise<{ walked: boolean; sorted: boolean; matches?: boolean; sortedTies?: boolean }> {
   const seen: { text: string; values: unknown[] }[] = [];
   const spy = new Proxy(db.sql, {
     get(target, key) {
@@ -181,7 +183,7 @@ async function readWays(f: SearchFilters): Promise<{ walked: boolean; sorted: bo
       };
     },
   }) as Sql;
-  await searchListingIds(spy, siteId, f, 1, 20);
+  await searchListingIds(spy, siteId, f, page, 20);
   const { text, values } = seen.at(-1)!;
   const rows = await db.sql.unsafe(`explain (analyze, costs off, timing off, summary off) ${text}`, values as never[]);
   const lines = rows.map((r: Record<string, string>) => r['QUERY PLAN']!);
@@ -237,6 +239,14 @@ test('a stage, country or pricing model alone is counted without reading its mat
   });
   // Two filters together are counted from their matches.
   expect((await waysRead({ status: 'live', sort: 'votes', country: 'US', stage: 'launched' })).matches).toBe(true);
+});
+
+test('a page past the last match reads neither way', async () => {
+  for (const f of [{}, { pricingModel: 'freemium' }, { category: 'tools' }, { status: 'upcoming' as const }]) {
+    const { walked, sorted } = await readWays({ status: 'live', sort: 'votes', ...f }, 1000);
+    expect({ f, walked, sorted }).toEqual({ f, walked: false, sorted: false });
+    expect((await searchListingIds(db.sql, siteId, { status: 'live', sort: 'votes', ...f }, 1000, 20)).ids).toEqual([]);
+  }
 });
 
 test('the totals of stages, countries, pricing models and categories stay exact through every kind of change', async () => {
