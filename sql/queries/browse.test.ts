@@ -214,7 +214,7 @@ test('a filter matching few listings sorts them; one matching many walks the ord
   expect(await waysRead({ status: 'live', sort: 'votes', category: 'tools-ai' })).toEqual({ walked: false, sorted: true });
 });
 
-test('a stage, country or pricing model alone is counted without reading its matches; a broad one walks, in the exact order', async () => {
+test('a stage, country, pricing model or category alone is counted without reading its matches; a broad one walks, in the exact order', async () => {
   const waysRead = readWays;
   expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'freemium' })).toEqual({
     walked: true,
@@ -237,6 +237,9 @@ test('a stage, country or pricing model alone is counted without reading its mat
     matches: false,
     sortedTies: false,
   });
+  // A category alone is counted from category_counts and walks probing its members.
+  expect(await waysRead({ status: 'live', sort: 'votes', category: 'tools' })).toEqual({ walked: true, sorted: false, matches: false, sortedTies: false });
+  expect(await waysRead({ status: 'live', sort: 'newest', category: 'tools' })).toEqual({ walked: true, sorted: false, matches: false });
   // Two filters together are counted from their matches.
   expect((await waysRead({ status: 'live', sort: 'votes', country: 'US', stage: 'launched' })).matches).toBe(true);
 });

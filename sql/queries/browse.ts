@@ -14,6 +14,19 @@ const stillLive = (siteId: number) =>
   raw(`and s.listing_id not in (select d.listing_id from listing_stats_dirty d join listings dl on dl.id = d.listing_id
             where dl.status <> 'live' or dl.site_id <> ${wholeNumber(siteId)})`);
 
+/**
+ * A live category's matches, counted from category_counts (its members as of the last refresh), less
+ * its members changed since, plus the changed listings that match now (dm). A deleted listing leaves
+ * category_members at once but category_counts at the next refresh (which recounts, flagged by
+ * board_totals in views_dirty): until then its matches are counted.
+ */
+const categoryCount = (siteId: number) => `select (case when exists (select from views_dirty v where v.view_name = 'board_totals')
+      then (select count(*) from m)
+      else coalesce((select k.listings from category_counts k where k.site_id = ${wholeNumber(siteId)} and k.category_id = (select cx.id from cx)), 0)
+        - (select count(*) from category_members cm where cm.category_id = (select cx.id from cx) and cm.site_id = ${wholeNumber(siteId)}
+             and cm.listing_id in (select d.listing_id from listing_stats_dirty d))
+        + (select count(*) from dm) end)::int as n`;
+
 /** A list's page, as ids or as its listings' summaries (JSON text), and how many match. */
 export interface BrowsePage {
   total: number;
@@ -31,8 +44,9 @@ export interface BrowsePage {
  * at the order's end), nor a domain's handful.
  *
  * The unfiltered live list, and one filtered by a stage, country or pricing model alone, are counted
- * from listing_counts or listing_facet_counts and their pending moves, and walk with each listing
- * read checked against the filters: the matches are read only when they are few enough to sort.
+ * from listing_counts or listing_facet_counts and their pending moves, and walk checking the listings
+ * they read: the matches are read only when they are few enough to sort, and a page past the last
+ * match reads nothing.
  *
  * A live category's matches come from category_members (its listings and its subcategories', as
  * of the last refresh) for every listing unchanged since then, and from the listings themselves for
@@ -63,28 +77,52 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
     f.pricingModel !== undefined ? { facet: 'pricing', value: f.pricingModel.trim().toLowerCase() } : null,
   ];
   const facet = live && f.category === undefined && domain === undefined && facets.filter(Boolean).length === 1 ? facets.find(Boolean)! : null;
-  // Counted without m, the walk checks each listing it reads rather than m's members, so m is read
-  // only when the matches are few enough to sort.
-  const perRow = unfiltered || facet !== null;
+  const otherFilters = f.stage !== undefined || f.country !== undefined || f.pricingModel !== undefined || domain !== undefined;
+  // A category alone: counted from category_counts, less its members changed since the refresh, plus
+  // the changed listings that match now (dm); the walk probes category_members for each listing.
+  const categoryAlone = fromMembers && !otherFilters;
+  // Counted without m, the walk checks the listings it reads rather than m's members (the unfiltered
+  // one only those changed since the refresh), so m is read only when the matches are few enough to sort.
+  const perRow = unfiltered || facet !== null || categoryAlone;
 
+  // A live category's matches: its members unchanged since the refresh, and the changed listings
+  // that match now (dm, a handful: probed one by one).
+  const dirtyMatches = fromMembers
+    ? stmt`, cx as (select c.id from categories c where c.slug = ${f.category!}),
+      dm as materialized (select l.id, l.launched_at from listings l where l.id in (select d.listing_id from listing_stats_dirty d) and ${filters(true, 'row')})`
+    : EMPTY;
   const matches = fromMembers
     ? stmt`select cm.listing_id as id, cm.launched_at from category_members cm
-        ${f.stage !== undefined || f.country !== undefined || f.pricingModel !== undefined || domain !== undefined ? stmt`join listings l on l.id = cm.listing_id and ${filters(true, 'none')}` : EMPTY}
-        where cm.site_id = ${site} and cm.category_id = (select c.id from categories c where c.slug = ${f.category!})
+        ${otherFilters ? stmt`join listings l on l.id = cm.listing_id and ${filters(true, 'none')}` : EMPTY}
+        where cm.site_id = ${site} and cm.category_id = (select cx.id from cx)
           and not (cm.listing_id in (select d.listing_id from listing_stats_dirty d))
         union all
-        select l.id, l.launched_at from listings l where l.id in (select d.listing_id from listing_stats_dirty d) and ${filters(true, 'row')}`
+        select dm.id, dm.launched_at from dm`
     : stmt`select l.id, l.launched_at from listings l where ${filters(true)}`;
+  // A listing read by a walk is in a category alone's matches: changed and matching now, or
+  // unchanged and a member (offset 0: probed per listing, never a hash of every member).
+  const inCategory = (id: string) =>
+    raw(`and (not (${id} not in (select dm.id from dm))
+          or (${id} not in (select d.listing_id from listing_stats_dirty d)
+              and exists (select from category_members cm where cm.category_id = (select cx.id from cx) and cm.listing_id = ${id} offset 0)))`);
 
   // m's members, as a hashed filter on the walk (NOT NOT IN: IN would become a join that reads all
   // of m and the order's index); or each listing read, joined, checked against the filters.
   const member = (id: string) => raw(`not (${id} not in (select m.id from m))`);
   const walk =
     f.sort === 'newest'
-      ? stmt`select l.id from listings l where ${perRow ? filters(true) : stmt`l.site_id = ${site} and l.status = 'live' and ${member('l.id')}`}
+      ? stmt`select l.id from listings l where ${
+          categoryAlone
+            ? stmt`l.site_id = ${site} and l.status = 'live' ${inCategory('l.id')}`
+            : perRow
+              ? filters(true)
+              : stmt`l.site_id = ${site} and l.status = 'live' and ${member('l.id')}`
+        }
           order by ${newest('l')} ${bounds}`
       : stmt`select s.listing_id from listing_stats s ${facet !== null ? stmt`join listings l on l.id = s.listing_id and ${filters(true)}` : EMPTY}
-          where s.site_id = ${site} and s.live ${unfiltered ? stillLive(siteId) : facet !== null ? EMPTY : stmt`and ${member('s.listing_id')}`}
+          where s.site_id = ${site} and s.live ${
+            unfiltered ? stillLive(siteId) : facet !== null ? EMPTY : categoryAlone ? inCategory('s.listing_id') : stmt`and ${member('s.listing_id')}`
+          }
           order by ${stat} desc, s.launched_at desc nulls last, s.listing_id desc ${bounds}`;
   // Each match's counters by primary key (offset 0: one probe per match, never a hash of all of
   // listing_stats). A domain's listings without counters yet count as zero, as they always have.
@@ -112,10 +150,12 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
     ? raw(`select ${exactListingCount(siteId, 'live')} as n`)
     : facet !== null
       ? stmt`select ${exactFacetCount(siteId, facet)} as n`
-      : raw('select count(*)::int as n from m');
+      : categoryAlone
+        ? raw(categoryCount(siteId))
+        : raw('select count(*)::int as n from m');
   const [row] = await run<BrowsePage>(
     sql,
-    stmt`with ${f.category !== undefined ? stmt`${cat()}, ` : EMPTY}m as materialized (${matches}), n as (${count})${choice}
+    stmt`with ${f.category !== undefined ? stmt`${cat()}${dirtyMatches}, ` : EMPTY}m as materialized (${matches}), n as (${count})${choice}
       select (select n.n from n) as total, ${siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(ids, siteUrl)}::text as items`}`,
   );
   return row!;
