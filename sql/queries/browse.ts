@@ -1,31 +1,16 @@
 import type { Sql } from '../db.ts';
-import { EMPTY, raw, run, stmt } from '../statement.ts';
+import { EMPTY, raw, run, type Statement, stmt } from '../statement.ts';
 import { exactFacetCount, exactListingCount, type Facet } from './listing-counts.ts';
 import { listingFilters, NONE, newestOf, type SearchFilters, STAT } from './listing-filters.ts';
 import { offsetOf, summariesOf, wholeNumber } from './summaries.ts';
 
 /**
- * Live now, for a listing_stats row live at the last refresh: the refresh keeps `live` current for
- * every listing it has not been told about since, so only the few in listing_stats_dirty are looked
- * up. The unfiltered walk reads the counter's index alone with it: joined to listings, a deep page
- * was planned as a hash join of every live listing (page 500 by follows: 49 ms at 100k).
+ * A live category's listings as of the last refresh (category_counts, as get_category counts them):
+ * counting them now took a probe of every listing changed since the refresh, and a busy minute
+ * changes thousands (each view notes its listing): 127 ms at a million with 6,000.
  */
-const stillLive = (siteId: number) =>
-  raw(`and s.listing_id not in (select d.listing_id from listing_stats_dirty d join listings dl on dl.id = d.listing_id
-            where dl.status <> 'live' or dl.site_id <> ${wholeNumber(siteId)})`);
-
-/**
- * A live category's matches, counted from category_counts (its members as of the last refresh), less
- * its members changed since, plus the changed listings that match now (dm). A deleted listing leaves
- * category_members at once but category_counts at the next refresh (which recounts, flagged by
- * board_totals in views_dirty): until then its matches are counted.
- */
-const categoryCount = (siteId: number) => `select (case when exists (select from views_dirty v where v.view_name = 'board_totals')
-      then (select count(*) from m)
-      else coalesce((select k.listings from category_counts k where k.site_id = ${wholeNumber(siteId)} and k.category_id = (select cx.id from cx)), 0)
-        - (select count(*) from category_members cm where cm.category_id = (select cx.id from cx) and cm.site_id = ${wholeNumber(siteId)}
-             and cm.listing_id in (select d.listing_id from listing_stats_dirty d))
-        + (select count(*) from dm) end)::int as n`;
+const categoryCount = (siteId: number) =>
+  `select coalesce((select k.listings from category_counts k where k.site_id = ${wholeNumber(siteId)} and k.category_id = (select cx.id from cx)), 0)::int as n`;
 
 /** A list's page, as ids or as its listings' summaries (JSON text), and how many match. */
 export interface BrowsePage {
@@ -44,15 +29,15 @@ export interface BrowsePage {
  * at the order's end), nor a domain's handful.
  *
  * The unfiltered live list, and one filtered by a stage, country or pricing model alone, are counted
- * from listing_counts or listing_facet_counts and their pending moves, and walk checking the listings
- * they read: the matches are read only when they are few enough to sort, and a page past the last
- * match reads nothing.
+ * exactly from listing_counts or listing_facet_counts and their pending moves; a category alone as of
+ * the last refresh. They walk checking each listing they read: the matches are read only when they
+ * are few enough to sort, and a page past the last match reads nothing.
  *
- * A live category's matches come from category_members (its listings and its subcategories', as
- * of the last refresh) for every listing unchanged since then, and from the listings themselves for
- * those changed (listing_stats_dirty): the refresh keeps category_members current for every
- * listing it has not been told about, so the two together are exactly the matches now, without the
- * union of tags and primary categories joined to every live listing (20 ms at 100k, for 12k matches).
+ * A live category's matches, when read, come from category_members (its listings and its
+ * subcategories', as of the last refresh) for every listing unchanged since then, and from the
+ * listings themselves for those changed (listing_stats_dirty): the refresh keeps category_members
+ * current for every listing it has not been told about, so the two together are exactly the matches
+ * now, without the union of tags and primary categories joined to every live listing (20 ms at 100k).
  *
  * Counter sorts show the listings live at the last refresh (about a minute) that are live now, in
  * the counters' and launch times' order as of that refresh: one launched since joins at the next.
@@ -78,51 +63,55 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
   ];
   const facet = live && f.category === undefined && domain === undefined && facets.filter(Boolean).length === 1 ? facets.find(Boolean)! : null;
   const otherFilters = f.stage !== undefined || f.country !== undefined || f.pricingModel !== undefined || domain !== undefined;
-  // A category alone: counted from category_counts, less its members changed since the refresh, plus
-  // the changed listings that match now (dm); the walk probes category_members for each listing.
+  // A category alone: counted as of the last refresh (categoryCount), and walked as a facet is.
   const categoryAlone = fromMembers && !otherFilters;
-  // Counted without m, the walk checks the listings it reads rather than m's members (the unfiltered
-  // one only those changed since the refresh), so m is read only when the matches are few enough to sort.
+  // Counted without m, the walk checks each listing it reads, so m is read only when the matches are
+  // few enough to sort.
   const perRow = unfiltered || facet !== null || categoryAlone;
 
   // A live category's matches: its members unchanged since the refresh, and the changed listings
-  // that match now (dm, a handful: probed one by one).
-  const dirtyMatches = fromMembers
-    ? stmt`, cx as (select c.id from categories c where c.slug = ${f.category!}),
-      dm as materialized (select l.id, l.launched_at from listings l where l.id in (select d.listing_id from listing_stats_dirty d) and ${filters(true, 'row')})`
-    : EMPTY;
+  // that match now.
   const matches = fromMembers
     ? stmt`select cm.listing_id as id, cm.launched_at from category_members cm
         ${otherFilters ? stmt`join listings l on l.id = cm.listing_id and ${filters(true, 'none')}` : EMPTY}
         where cm.site_id = ${site} and cm.category_id = (select cx.id from cx)
           and not (cm.listing_id in (select d.listing_id from listing_stats_dirty d))
         union all
-        select dm.id, dm.launched_at from dm`
+        select l.id, l.launched_at from listings l where l.id in (select d.listing_id from listing_stats_dirty d) and ${filters(true, 'row')}`
     : stmt`select l.id, l.launched_at from listings l where ${filters(true)}`;
-  // A listing read by a walk is in a category alone's matches: changed and matching now, or
-  // unchanged and a member (offset 0: probed per listing, never a hash of every member).
-  const inCategory = (id: string) =>
-    raw(`and (not (${id} not in (select dm.id from dm))
-          or (${id} not in (select d.listing_id from listing_stats_dirty d)
-              and exists (select from category_members cm where cm.category_id = (select cx.id from cx) and cm.listing_id = ${id} offset 0)))`);
-
   // m's members, as a hashed filter on the walk (NOT NOT IN: IN would become a join that reads all
-  // of m and the order's index); or each listing read, joined, checked against the filters.
+  // of m and the order's index).
   const member = (id: string) => raw(`not (${id} not in (select m.id from m))`);
+  // Or each listing read, checked as it is now (a probe of listings, and of its tags for a category:
+  // offset 0, never a join, which a deep page planned as a hash join of every live listing), or, for
+  // one unchanged since the refresh when the check needs no more than that: live (as listing_stats
+  // says) and, for a category, among its members (an index probe, no listing read). Only the ids of
+  // the listings changed since are hashed: a busy minute changes thousands (each view notes its
+  // listing), and probing them all cost 26 ms a page at a million with 6,000.
+  const now = (id: string) => stmt`exists (select from listings l where l.id = ${raw(id)} and ${filters(true, 'row')} offset 0)`;
+  // changed: the check of a listing changed since the refresh (the walk's own listings row, or now()).
+  const changedOr = (id: string, changed: Statement, unchanged: string) =>
+    stmt`(case when ${raw(id)} in (select d.listing_id from listing_stats_dirty d) then ${changed} else ${raw(unchanged)} end)`;
+  const memberOf = (id: string) => `exists (select from category_members cm where cm.category_id = (select cx.id from cx) and cm.listing_id = ${id} offset 0)`;
   const walk =
     f.sort === 'newest'
       ? stmt`select l.id from listings l where ${
           categoryAlone
-            ? stmt`l.site_id = ${site} and l.status = 'live' ${inCategory('l.id')}`
+            ? stmt`l.site_id = ${site} and l.status = 'live' and ${changedOr('l.id', stmt`(${filters(true, 'row')})`, memberOf('l.id'))}`
             : perRow
               ? filters(true)
               : stmt`l.site_id = ${site} and l.status = 'live' and ${member('l.id')}`
         }
           order by ${newest('l')} ${bounds}`
-      : stmt`select s.listing_id from listing_stats s ${facet !== null ? stmt`join listings l on l.id = s.listing_id and ${filters(true)}` : EMPTY}
-          where s.site_id = ${site} and s.live ${
-            unfiltered ? stillLive(siteId) : facet !== null ? EMPTY : categoryAlone ? inCategory('s.listing_id') : stmt`and ${member('s.listing_id')}`
-          }
+      : stmt`select s.listing_id from listing_stats s where s.site_id = ${site} and s.live and ${
+          unfiltered
+            ? changedOr('s.listing_id', now('s.listing_id'), 'true')
+            : categoryAlone
+              ? changedOr('s.listing_id', now('s.listing_id'), memberOf('s.listing_id'))
+              : facet !== null
+                ? now('s.listing_id')
+                : member('s.listing_id')
+        }
           order by ${stat} desc, s.launched_at desc nulls last, s.listing_id desc ${bounds}`;
   // Each match's counters by primary key (offset 0: one probe per match, never a hash of all of
   // listing_stats). A domain's listings without counters yet count as zero, as they always have.
@@ -155,7 +144,7 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
         : raw('select count(*)::int as n from m');
   const [row] = await run<BrowsePage>(
     sql,
-    stmt`with ${f.category !== undefined ? stmt`${cat()}${dirtyMatches}, ` : EMPTY}m as materialized (${matches}), n as (${count})${choice}
+    stmt`with ${f.category !== undefined ? stmt`${cat()}, cx as (select c.id from categories c where c.slug = ${f.category}), ` : EMPTY}m as materialized (${matches}), n as (${count})${choice}
       select (select n.n from n) as total, ${siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(ids, siteUrl)}::text as items`}`,
   );
   return row!;
