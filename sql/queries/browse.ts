@@ -43,7 +43,9 @@ export interface BrowsePage {
  * the counters' and launch times' order as of that refresh: one launched since joins at the next.
  */
 export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string | null) {
-  const { domain, filters, cat } = listingFilters(siteId, f);
+  const { domain, filters: bound, cat, facetValues } = listingFilters(siteId, f);
+  // The stage, country and pricing model read from fv: a cached plan for any value.
+  const filters = (literal: boolean, category: 'set' | 'row' | 'none' = 'set') => bound(literal, category, true);
   const site = raw(wholeNumber(siteId));
   const offset = offsetOf(page, perPage);
   const statKey = f.sort === 'relevance' || f.sort === 'newest' ? 'votes' : f.sort;
@@ -57,9 +59,9 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
   const fromMembers = live && f.category !== undefined;
   // One stage, country or pricing model alone: counted without reading the matches (migration 0027).
   const facets: (Facet | null)[] = [
-    f.stage !== undefined ? { facet: 'stage', value: f.stage } : null,
-    f.country !== undefined ? { facet: 'country', value: f.country.toUpperCase() } : null,
-    f.pricingModel !== undefined ? { facet: 'pricing', value: f.pricingModel.trim().toLowerCase() } : null,
+    f.stage !== undefined ? 'stage' : null,
+    f.country !== undefined ? 'country' : null,
+    f.pricingModel !== undefined ? 'pricing' : null,
   ];
   const facet = live && f.category === undefined && domain === undefined && facets.filter(Boolean).length === 1 ? facets.find(Boolean)! : null;
   const otherFilters = f.stage !== undefined || f.country !== undefined || f.pricingModel !== undefined || domain !== undefined;
@@ -138,13 +140,13 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
   const count = unfiltered
     ? raw(`select ${exactListingCount(siteId, 'live')} as n`)
     : facet !== null
-      ? stmt`select ${exactFacetCount(siteId, facet)} as n`
+      ? raw(`select ${exactFacetCount(siteId, facet)} as n`)
       : categoryAlone
         ? raw(categoryCount(siteId))
         : raw('select count(*)::int as n from m');
   const [row] = await run<BrowsePage>(
     sql,
-    stmt`with ${f.category !== undefined ? stmt`${cat()}, cx as (select c.id from categories c where c.slug = ${f.category}), ` : EMPTY}m as materialized (${matches}), n as (${count})${choice}
+    stmt`with ${facetValues()}, ${f.category !== undefined ? stmt`${cat()}, cx as (select c.id from categories c where c.slug = ${f.category}), ` : EMPTY}m as materialized (${matches}), n as (${count})${choice}
       select (select n.n from n) as total, ${siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(ids, siteUrl)}::text as items`}`,
   );
   return row!;

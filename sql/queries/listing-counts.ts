@@ -1,4 +1,3 @@
-import { raw, type Statement, stmt } from '../statement.ts';
 import { wholeNumber } from './summaries.ts';
 
 /**
@@ -14,15 +13,16 @@ export function exactListingCount(siteId: number, status: 'live' | 'scheduled'):
     + (select coalesce(sum(d.delta), 0) from listing_count_deltas d where ${of('d')}))::int`;
 }
 
-/** A facet of live listings kept counted (migration 0027): the filter's name there and its value as stored. */
-export type Facet = { facet: 'stage' | 'country' | 'pricing'; value: string };
+/** A facet of live listings kept counted (migration 0027), named as there. */
+export type Facet = 'stage' | 'country' | 'pricing';
 
 /**
  * A site's live listings with one stage, country or pricing model (lower case), exactly and without
- * reading them: listing_facet_counts as of the last refresh plus the moves since, as above.
+ * reading them: listing_facet_counts as of the last refresh plus the moves since, as above. The value
+ * is read from the CTE fv (listingFilters' facetValues), so no plan sees it.
  */
-export function exactFacetCount(siteId: number, { facet, value }: Facet): Statement {
-  const of = (t: string) => raw(`${t}.site_id = ${wholeNumber(siteId)} and ${t}.facet = '${facet}' and ${t}.value = `);
-  return stmt`((select coalesce(sum(c.listings), 0) from listing_facet_counts c where ${of('c')}${value})
-    + (select coalesce(sum(d.delta), 0) from listing_facet_count_deltas d where ${of('d')}${value}))::int`;
+export function exactFacetCount(siteId: number, facet: Facet): string {
+  const of = (t: string) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.facet = '${facet}' and ${t}.value = (select fv.${facet} from fv)`;
+  return `((select coalesce(sum(c.listings), 0) from listing_facet_counts c where ${of('c')})
+    + (select coalesce(sum(d.delta), 0) from listing_facet_count_deltas d where ${of('d')}))::int`;
 }

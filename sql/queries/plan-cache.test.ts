@@ -63,6 +63,10 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await listingAlternativeIds(one, siteId, slugs[i]!, 1 + (i % 2), 6 + i);
     await categoryListingIds(one, siteId, categories[i % categories.length]!, 1 + (i % 4), 10 + i);
     await latestUpdates(one, siteId, 1, 5);
+    // Lists without q by one pricing model or country, rare, broad or used by none: counted from
+    // listing_facet_counts, the value of which no plan may see.
+    await searchListingIds(one, siteId, { status: 'live', sort: 'votes', pricingModel: ['enterprise', 'Freemium', 'barter', 'paid'][i % 4] }, 1, 20);
+    await searchListingIds(one, siteId, { status: 'live', sort: 'trending', country: ['US', 'nz', 'ZZ', 'de', 'FR'][i % 5] }, 2, 20);
     // get_listing's misses of one turn: one slug or several (api/http/batched-read.ts).
     await profileParts(one, siteId, slugs.slice(0, 1 + (i % 4)));
   }
@@ -81,6 +85,8 @@ test('the hot reads keep a cached plan over calls with different values', async 
     'from category_members m',
     'from listing_updates u',
     'left join listing_documents d',
+    "c.facet = 'pricing'",
+    "c.facet = 'country'",
   ]) {
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: 15, replanned: false });
