@@ -276,6 +276,18 @@ describe('search_listings filters', () => {
     expect((await slugs('category=email')).sort()).toEqual(['mailer', 'mailer-plus']);
   });
 
+  test('with q too, category includes its subcategories and extra categories (checked per match)', async () => {
+    expect(await slugs('q=mailer&category=dev-tools')).toEqual(['mailer']); // by its extra tag
+    expect((await slugs('q=mailer&category=marketing')).sort()).toEqual(['mailer', 'mailer-plus']); // mailer-plus via email
+    expect((await slugs('q=mailer&category=email')).sort()).toEqual(['mailer', 'mailer-plus']); // mailer by its extra tag
+    expect(await slugs('q=mailer&category=code-review')).toEqual([]);
+    expect(await slugs('q=reviewbot&category=dev-tools')).toEqual(['reviewbot']); // its primary is a subcategory
+    // Matched by the name as a whole (no word matches), then filtered the same way.
+    expect((await slugs('q=mailerplus&category=email')).sort()).toEqual(['mailer', 'mailer-plus']);
+    expect(await slugs('q=mailerplus&category=code-review')).toEqual([]);
+    expect(await slugs('q=mailerplus&category=productivity')).toEqual([]);
+  });
+
   test('an unknown category matches nothing; a malformed one is a 400', async () => {
     expect(await search('category=no-such-thing')).toMatchObject({ items: [], total: 0 });
     const { status, body } = await app.json('/listings?category=Not_A_Slug');

@@ -48,8 +48,9 @@ export function listingFilters(siteId: number, f: SearchFilters) {
   /** The category's and its subcategories' listings, by their tags or primary category. */
   const inCategory = (perRow: boolean) =>
     perRow
-      ? // Probed for each row (offset 0: never a hash of every tag of the category), for the rows a walk
-        // reads or the listings changed since the last refresh.
+      ? // Probed for each row (offset 0: never a hash of every tag of the category): a search's matches,
+        // the rows a walk reads, the listings changed since the last refresh. A top category's tags
+        // hashed for a search that matched a handful took 110 ms at a million listings.
         stmt`and (l.primary_category_id in (select id from cat)
                or exists (select from listing_categories lc where lc.listing_id = l.id and lc.category_id in (select id from cat) offset 0))`
       : // As a semi-join on ids, so both category indexes serve it.

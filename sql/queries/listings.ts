@@ -179,7 +179,7 @@ async function searchPage(
   const byWords = (plan: TypoPlan | null) =>
     pageOf(
       stmt`tq as materialized (${typoQueries(q, plan)}),
-    m as materialized (select ${match(false)} from listings l where ${filters(true)}
+    m as materialized (select ${match(false)} from listings l where ${filters(true, 'row')}
       and l.search @@ (select coalesce(tq.narrow, tq.matched) from tq)
       and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`,
       true,
@@ -198,7 +198,7 @@ async function searchPage(
     // Only when no words match: names similar to q as a whole (run-together or badly misspelt
     // names). A statement of its own, run only then: estimating `%` for a plan compares q with the
     // sampled names, which was over half of the search statement's planning time.
-    [row] = await pageOf(stmt`m as materialized (select ${match(true)} from listings l where ${filters(true)} and lower(l.name) % ${qName})`);
+    [row] = await pageOf(stmt`m as materialized (select ${match(true)} from listings l where ${filters(true, 'row')} and lower(l.name) % ${qName})`);
   }
   return row!;
 }
