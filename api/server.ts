@@ -17,7 +17,6 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
-/** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 /** The settings of the edge's two pools' connections. */
 export const edgePoolOptions = (config: Config): ConnectOptions => ({
   max: config.db.poolSize,
@@ -27,6 +26,7 @@ export const edgePoolOptions = (config: Config): ConnectOptions => ({
   parallelWorkers: config.db.parallelWorkers,
 });
 
+/** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
 export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
   // The database's bound on one query: its statement timeout plus the wait for a connection.

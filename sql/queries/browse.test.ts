@@ -186,7 +186,7 @@ test('the unfiltered total counts listings changed since the last refresh', asyn
 });
 
 /** The statement a list ran, explained as it ran: which of its two ways read rows, and whether it read its matches (m). */
-async function readWays(f: SearchFilters, page = 1): Promise<{ walked: boolean; sorted: boolean; matches?: boolean; sortedTies?: boolean }> {
+async function waysRead(f: SearchFilters, page = 1): Promise<{ walked: boolean; sorted: boolean; matches?: boolean; sortedTies?: boolean }> {
   const seen: { text: string; values: unknown[] }[] = [];
   const spy = new Proxy(db.sql, {
     get(target, key) {
@@ -215,21 +215,20 @@ async function readWays(f: SearchFilters, page = 1): Promise<{ walked: boolean; 
 }
 
 test('a filter matching few listings sorts them; one matching many walks the order; upcoming is never walked', async () => {
-  const waysRead = async (f: SearchFilters) => {
-    const { walked, sorted } = await readWays(f);
+  const ways = async (f: SearchFilters) => {
+    const { walked, sorted } = await waysRead(f);
     return { walked, sorted };
   };
-  expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'enterprise' })).toEqual({ walked: false, sorted: true });
-  expect(await waysRead({ status: 'live', sort: 'trending', country: 'NZ' })).toEqual({ walked: false, sorted: true });
-  expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'freemium' })).toEqual({ walked: true, sorted: false });
-  expect(await waysRead({ status: 'live', sort: 'relevance' })).toEqual({ walked: true, sorted: false });
-  expect(await waysRead({ status: 'upcoming', sort: 'votes' })).toEqual({ walked: false, sorted: true });
-  expect(await waysRead({ status: 'live', sort: 'votes', category: 'tools' })).toEqual({ walked: true, sorted: false });
-  expect(await waysRead({ status: 'live', sort: 'votes', category: 'tools-ai' })).toEqual({ walked: false, sorted: true });
+  expect(await ways({ status: 'live', sort: 'votes', pricingModel: 'enterprise' })).toEqual({ walked: false, sorted: true });
+  expect(await ways({ status: 'live', sort: 'trending', country: 'NZ' })).toEqual({ walked: false, sorted: true });
+  expect(await ways({ status: 'live', sort: 'votes', pricingModel: 'freemium' })).toEqual({ walked: true, sorted: false });
+  expect(await ways({ status: 'live', sort: 'relevance' })).toEqual({ walked: true, sorted: false });
+  expect(await ways({ status: 'upcoming', sort: 'votes' })).toEqual({ walked: false, sorted: true });
+  expect(await ways({ status: 'live', sort: 'votes', category: 'tools' })).toEqual({ walked: true, sorted: false });
+  expect(await ways({ status: 'live', sort: 'votes', category: 'tools-ai' })).toEqual({ walked: false, sorted: true });
 });
 
 test('a stage, country, pricing model or category alone is counted without reading its matches; a broad one walks, in the exact order', async () => {
-  const waysRead = readWays;
   expect(await waysRead({ status: 'live', sort: 'votes', pricingModel: 'freemium' })).toEqual({
     walked: true,
     sorted: false,
@@ -260,7 +259,7 @@ test('a stage, country, pricing model or category alone is counted without readi
 
 test('a page past the last match reads neither way', async () => {
   for (const f of [{}, { pricingModel: 'freemium' }, { category: 'tools' }, { status: 'upcoming' as const }]) {
-    const { walked, sorted } = await readWays({ status: 'live', sort: 'votes', ...f }, 1000);
+    const { walked, sorted } = await waysRead({ status: 'live', sort: 'votes', ...f }, 1000);
     expect({ f, walked, sorted }).toEqual({ f, walked: false, sorted: false });
     expect((await searchListingIds(db.sql, siteId, { status: 'live', sort: 'votes', ...f }, 1000, 20)).ids).toEqual([]);
   }

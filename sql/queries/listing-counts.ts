@@ -8,10 +8,13 @@ import { wholeNumber } from './summaries.ts';
  * SQL text (an int expression) with the site and status written in: both are ours, never input.
  */
 export function exactListingCount(siteId: number, status: 'live' | 'scheduled'): string {
-  const of = (t: string) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.status = '${status}'`;
-  return `((select coalesce(sum(c.listings), 0) from listing_counts c where ${of('c')})
-    + (select coalesce(sum(d.delta), 0) from listing_count_deltas d where ${of('d')}))::int`;
+  return keptCount('listing_counts', 'listing_count_deltas', (t) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.status = '${status}'`);
 }
+
+/** A kept count (its table's `listings`) plus its queue's pending moves (`delta`), rows chosen by where(alias). */
+const keptCount = (counts: string, deltas: string, where: (t: string) => string) =>
+  `((select coalesce(sum(c.listings), 0) from ${counts} c where ${where('c')})
+    + (select coalesce(sum(d.delta), 0) from ${deltas} d where ${where('d')}))::int`;
 
 /** A facet of live listings kept counted (migration 0027), named as there. */
 export type Facet = 'stage' | 'country' | 'pricing';
@@ -22,7 +25,9 @@ export type Facet = 'stage' | 'country' | 'pricing';
  * is read from the CTE fv (listingFilters' facetValues), so no plan sees it.
  */
 export function exactFacetCount(siteId: number, facet: Facet): string {
-  const of = (t: string) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.facet = '${facet}' and ${t}.value = (select fv.${facet} from fv)`;
-  return `((select coalesce(sum(c.listings), 0) from listing_facet_counts c where ${of('c')})
-    + (select coalesce(sum(d.delta), 0) from listing_facet_count_deltas d where ${of('d')}))::int`;
+  return keptCount(
+    'listing_facet_counts',
+    'listing_facet_count_deltas',
+    (t) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.facet = '${facet}' and ${t}.value = (select fv.${facet} from fv)`,
+  );
 }

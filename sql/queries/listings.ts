@@ -114,14 +114,12 @@ async function searchPage(
 ) {
   const q = f.q?.trim() ? f.q : undefined;
   if (!q) return browsePage(sql, siteId, f, page, perPage, siteUrl);
+  // Text without a letter or digit has no words and no trigrams: it matches nothing.
+  if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
   const qName = nameText(q);
   const offset = offsetOf(page, perPage);
   const { filters, cat } = listingFilters(siteId, f);
-
   const newest = (t: string) => raw(newestOf(t));
-
-  // Text without a letter or digit has no words and no trigrams: it matches nothing.
-  if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
   // A score only for relevance: ts_rank (not the cover-density ts_rank_cd) over search_rank, the
   // small name/tagline/keywords vector, so no large description vector is read or detoasted.
   const relevance = f.sort === 'relevance';
