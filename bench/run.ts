@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../test/ports.ts';
 import { benchDatabase } from './database.ts';
 import { scenarios } from './scenarios.ts';
+import { judgeTargets } from './targets.ts';
 import { EDGE_RUNTIME_ENV } from '../deploy/runtime-env.ts';
 
 /**
@@ -149,6 +150,14 @@ try {
     );
   }
   if (soakLine) console.log(`\n${soakLine}`);
+  // The issue's targets on this run's rows: informative, never a failure (they are ratios to a
+  // ceiling that moves with the machine; see the README's benchmarks section).
+  const judged = judgeTargets(rows, ceiling);
+  if (judged.length) {
+    const width = Math.max(...judged.map((t) => t.what.length));
+    console.log(`\n${'target'.padEnd(width)}  ${'this run'.padEnd(18)}`);
+    for (const t of judged) console.log(`${t.what.padEnd(width)}  ${t.value.padEnd(18)}  ${t.met ? 'met' : 'NOT MET'}`);
+  }
   if (rows.some((r) => r.bad > 0)) process.exitCode = 1;
   // Submit-to-ready for 20 small sites (edge + worker processes, extractive drafter), on the same database.
   if (!only || only.includes('submit_to_ready')) {
