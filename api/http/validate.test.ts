@@ -1,7 +1,9 @@
-import { expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import 'elysia'; // registers Elysia's own, looser string formats on import
 import { FormatRegistry } from '@sinclair/typebox';
-import './validate.ts';
+import { DomainError } from '../../core/errors/index.ts';
+import { operations } from '../registry/index.ts';
+import { validateInput } from './validate.ts';
 
 test("the API's string formats are ours, whichever module registered first", () => {
   const date = FormatRegistry.Get('date')!;
@@ -14,4 +16,29 @@ test("the API's string formats are ours, whichever module registered first", () 
     false,
     false,
   ]);
+});
+
+describe('field messages', () => {
+  const search = operations.find((o) => o.name === 'search_listings')!;
+  const messages = (query: Record<string, unknown>) => {
+    try {
+      validateInput(search, { query }, { convert: true });
+      return {};
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return Object.fromEntries(err.fields.map((f) => [f.field, f.message]));
+    }
+  };
+
+  test('an enum names the values it takes', () => {
+    expect(messages({ sort: 'bad', status: 'gone' })).toEqual({
+      sort: 'expected one of "relevance", "newest", "votes", "trending", "most_viewed", "most_followed"',
+      status: 'expected one of "live", "upcoming"',
+    });
+  });
+
+  test("a pattern is quoted as the schema has it, and only the message's first letter is lowered", () => {
+    expect(messages({ country: 'USA' })).toEqual({ country: "expected string to match '^[A-Za-z]{2}$'" });
+    expect(messages({ per_page: '101', unknown: 'x' })).toEqual({ per_page: 'expected integer to be less or equal to 100', unknown: 'is not a known field' });
+  });
 });

@@ -1,5 +1,6 @@
 import type { TObject } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { DomainError, invalidFields, type FieldIssue } from '../../core/errors/index.ts';
 import { registerFormats } from '../../core/schema/formats.ts';
@@ -51,6 +52,27 @@ function fieldName(path: string): string {
   );
 }
 
+/** The values a union of literals (an enum) allows; null for any other union. */
+function literalsOf(schema: { anyOf?: unknown[] }): unknown[] | null {
+  const members = schema.anyOf as { const?: unknown }[] | undefined;
+  if (!members?.length || !members.every((m) => m !== null && typeof m === 'object' && 'const' in m)) return null;
+  return members.map((m) => m.const);
+}
+
+/**
+ * One field's message: an enum names the values it takes (TypeBox says only "Expected union
+ * value"), and TypeBox's own message keeps its case but for the first letter, since it quotes
+ * patterns and formats (a country's ^[A-Za-z]{2}$ read as ^[a-za-z]{2}$ when all of it was lowered).
+ */
+function issueMessage(e: ValueError): string {
+  if (e.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known field';
+  if (e.type === ValueErrorType.Union) {
+    const values = literalsOf(e.schema as { anyOf?: unknown[] });
+    if (values) return `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return e.message.charAt(0).toLowerCase() + e.message.slice(1);
+}
+
 /** Validates one part of the input; strings from the path and query are converted to the schema's types. */
 function part(
   schema: TObject | undefined,
@@ -85,8 +107,7 @@ function part(
       const field = fieldName(e.path);
       if (seen.has(field)) continue; // the first message per field is the most specific
       seen.add(field);
-      const message = e.type === 42 ? 'is not a known field' : e.message.toLowerCase();
-      issues.push({ field, in: where, message });
+      issues.push({ field, in: where, message: issueMessage(e) });
     }
   }
   return v as Record<string, unknown>;
