@@ -41,4 +41,19 @@ describe('field messages', () => {
     expect(messages({ country: 'USA' })).toEqual({ country: "expected string to match '^[A-Za-z]{2}$'" });
     expect(messages({ per_page: '101', unknown: 'x' })).toEqual({ per_page: 'expected integer to be less or equal to 100', unknown: 'is not a known field' });
   });
+
+  test('another union says what each alternative wants of the value', () => {
+    const update = operations.find((o) => o.name === 'update_my_listing')!;
+    const fieldsOf = (body: unknown) => {
+      try {
+        validateInput(update, { path: { listing_id: '1' }, body }, { convert: true });
+        return {};
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        return Object.fromEntries(err.fields.map((f) => [f.field, f.message]));
+      }
+    };
+    expect(fieldsOf({ fields: { founded_year: 1700 } })).toEqual({ 'fields.founded_year': 'expected integer to be greater or equal to 1800, or null' });
+    expect(fieldsOf({ fields: { founded_year: 'soon' } })).toEqual({ 'fields.founded_year': 'expected integer, or null' });
+  });
 });

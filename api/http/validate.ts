@@ -60,8 +60,8 @@ function literalsOf(schema: { anyOf?: unknown[] }): unknown[] | null {
 }
 
 /**
- * One field's message: an enum names the values it takes (TypeBox says only "Expected union
- * value"), and TypeBox's own message keeps its case but for the first letter, since it quotes
+ * One field's message: an enum names the values it takes and another union what each of its
+ * alternatives wants (TypeBox says only "Expected union value"), and TypeBox's own message keeps its case but for the first letter, since it quotes
  * patterns and formats (a country's ^[A-Za-z]{2}$ read as ^[a-za-z]{2}$ when all of it was lowered).
  */
 function issueMessage(e: ValueError): string {
@@ -69,6 +69,13 @@ function issueMessage(e: ValueError): string {
   if (e.type === ValueErrorType.Union) {
     const values = literalsOf(e.schema as { anyOf?: unknown[] });
     if (values) return `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+    // Each alternative's own complaint about the value itself ("expected integer to be greater or
+    // equal to 1800, or null"); one about a member inside it says too little out of context.
+    const firsts = e.errors.map((it) => it.First());
+    if (firsts.length && firsts.every((f) => f !== undefined && f.path === e.path)) {
+      const [head, ...rest] = [...new Set(firsts.map((f) => issueMessage(f!)))];
+      return [head, ...rest.map((m) => m.replace(/^expected /, ''))].join(', or ');
+    }
   }
   return e.message.charAt(0).toLowerCase() + e.message.slice(1);
 }
