@@ -60,9 +60,10 @@ function literalsOf(schema: { anyOf?: unknown[] }): unknown[] | null {
 }
 
 /**
- * One field's message: an enum names the values it takes and another union what each of its
- * alternatives wants (TypeBox says only "Expected union value"), and TypeBox's own message keeps its case but for the first letter, since it quotes
- * patterns and formats (a country's ^[A-Za-z]{2}$ read as ^[a-za-z]{2}$ when all of it was lowered).
+ * One field's message. An enum names the values it takes, and another union what each of its
+ * alternatives wants (TypeBox says only "Expected union value"). TypeBox's own messages keep their
+ * case but for the first letter, since they quote patterns and formats (a country's ^[A-Za-z]{2}$
+ * read ^[a-za-z]{2}$ when all of it was lowered).
  */
 function issueMessage(e: ValueError): string {
   if (e.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known field';
