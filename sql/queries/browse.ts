@@ -54,17 +54,17 @@ export async function browsePage(sql: Sql, siteId: number, f: SearchFilters, pag
   // The page's bounds written in (a walk's plan is only right for a known small limit): a plan per page shape.
   const bounds = raw(offset > 0 ? `limit ${wholeNumber(perPage)} offset ${wholeNumber(offset)}` : `limit ${wholeNumber(perPage)}`);
   const live = f.status === 'live';
-  const unfiltered =
-    live && f.category === undefined && f.stage === undefined && f.country === undefined && f.pricingModel === undefined && domain === undefined;
-  const fromMembers = live && f.category !== undefined;
-  // One stage, country or pricing model alone: counted without reading the matches (migration 0027).
   const facets: (Facet | null)[] = [
     f.stage !== undefined ? 'stage' : null,
     f.country !== undefined ? 'country' : null,
     f.pricingModel !== undefined ? 'pricing' : null,
   ];
+  // Any filter but the category.
+  const otherFilters = facets.some(Boolean) || domain !== undefined;
+  const unfiltered = live && f.category === undefined && !otherFilters;
+  const fromMembers = live && f.category !== undefined;
+  // One stage, country or pricing model alone: counted without reading the matches (migration 0027).
   const facet = live && f.category === undefined && domain === undefined && facets.filter(Boolean).length === 1 ? facets.find(Boolean)! : null;
-  const otherFilters = f.stage !== undefined || f.country !== undefined || f.pricingModel !== undefined || domain !== undefined;
   // A category alone: counted as of the last refresh (categoryCount), and walked as a facet is.
   const categoryAlone = fromMembers && !otherFilters;
   // Counted without m, the walk checks each listing it reads, so m is read only when the matches are
