@@ -1,4 +1,3 @@
-import { SearchVocabulary } from '../sql/queries/search-vocabulary.ts';
 import { Elysia } from 'elysia';
 import { errorHeaders, problem, problemFromError, problemResponse } from './http/problem.ts';
 import { DomainError } from '../core/errors/index.ts';
@@ -30,10 +29,7 @@ export { API_PREFIX } from './http/prefix.ts';
  * U+0000 in a URL, which PostgreSQL cannot hold, is refused by each reader before a query sees it.
  */
 export function buildApp(appDeps: AppDeps) {
-  const deps = withEdgeMetrics({
-    ...appDeps,
-    vocabulary: appDeps.vocabulary ?? new SearchVocabulary(appDeps.sql, (err) => appDeps.log.warn({ err }, 'search vocabulary not loaded')),
-  });
+  const deps = withEdgeMetrics({ ...appDeps });
   const { config } = deps;
   const always = securityHeaders(config);
   let allowedMethods: ((pathname: string) => string[]) | undefined;

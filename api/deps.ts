@@ -1,4 +1,3 @@
-import type { SearchVocabulary } from '../sql/queries/search-vocabulary.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.ts';
 import type { Sql } from '../sql/db.ts';
@@ -25,8 +24,6 @@ export interface AppDeps {
   limiter: RateLimiter;
   /** The database breaker's view (readiness); absent when the pool is not guarded. */
   dbHealth?: DatabaseHealth;
-  /** The edge's copy of the search vocabulary (typo correction planned here); buildApp makes one when none is given. */
-  vocabulary?: SearchVocabulary;
   /** Prometheus metrics of this edge; buildApp makes a registry when none is given. */
   metrics?: EdgeMetrics;
 }

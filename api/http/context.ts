@@ -2,7 +2,7 @@ import type { Resolved } from '../auth/principal.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OperationContext } from '../registry/operation.ts';
 
-export type ContextDeps = Pick<AppDeps, 'sql' | 'readSql' | 'site' | 'config' | 'cache' | 'vocabulary'>;
+export type ContextDeps = Pick<AppDeps, 'sql' | 'readSql' | 'site' | 'config' | 'cache'>;
 
 /**
  * The context an operation runs in for one request, once its credential is resolved. Credentials
@@ -16,7 +16,6 @@ export function operationContext(deps: ContextDeps, request: Request, credential
     site: deps.site,
     config: deps.config,
     cache: deps.cache,
-    vocabulary: deps.vocabulary,
     principal: credential.principal,
     credentialRejected: credential.rejected,
     requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),

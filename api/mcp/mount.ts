@@ -67,7 +67,7 @@ const leavesNoState = (body: unknown) =>
 
 /** The MCP server at /mcp: one tool per operation, credentials resolved for the MCP resource. */
 export function mcpPlugin(
-  deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter' | 'vocabulary'>,
+  deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'>,
   ops: Operation[] = operations,
   // Off only in the test that compares the plain-read path with the SDK's own answer.
   opts: { plainReads?: boolean } = {},

@@ -205,12 +205,12 @@ export const listingsOperations: Operation[] = [
     output: ListOf(ListingSummary),
     notes: notes(
       'Search: every word of q must match. A word matches itself and its English stem; from 3 characters also words starting with it; from 4 letters also up to six words of live and upcoming listings one typo away (one letter changed, added or removed, or two neighbours swapped), the most similar first; from 7 letters also two edits away where the two share a spelling with one letter removed from each, and, for a word no listing uses with nothing one typo away, the nearest words within two edits. Common English words (the, for, ...) are ignored unless q has nothing else. Only when no listing matches the words (with the other filters), listings whose name is similar to q as a whole (trigram similarity of at least 0.3, e.g. a run-together name like notionclone) match instead. A blank q is the same as no q; a q without any letter or digit matches nothing. total always counts every match exactly.',
-      'Sorts: relevance with q = exact name matches first, then names starting with q, then text rank over name, tagline and keywords (the name weighs most; a match only in the description ranks after them), or name similarity when matched by name, then most votes, then newest; relevance without q = most votes first, then newest. newest = most recently launched first (upcoming listings: most recently added). votes, trending (votes decayed with a 3-day half-life), most_viewed and most_followed sort by that counter, highest first, newest breaking ties.',
+      'Sorts: relevance with q = exact name matches first, then names starting with q, then names that are q with its typos corrected (as many words, each matched), then text rank over name, tagline and keywords (the name weighs most; a match only in the description ranks after them), or name similarity when matched by name, then most votes, then newest; relevance without q = most votes first, then newest. newest = most recently launched first (upcoming listings: most recently added). votes, trending (votes decayed with a 3-day half-life), most_viewed and most_followed sort by that counter, highest first, newest breaking ties.',
       'Counters (votes, trending, views, follows) come from ranking views refreshed about every minute; a listing added since the last refresh shows zero, and without q a listing added or launched since then is left out of counter-sorted pages (total still counts it) until the next one.',
       "Filters: an unknown category, stage or pricing model is not an error: nothing matches it, so the list is empty. country is compared in upper case. domain also accepts a URL (scheme, port and path are ignored). Without q and with no other filter, a category's total is as of the last ranking refresh (about a minute), as get_category counts it; its pages are current.",
       'status=upcoming lists listings scheduled for this launch week or a later one; they have no launched_at.',
     ),
-    handler: async (input, { sql, site, config, vocabulary }) => {
+    handler: async (input, { sql, site, config }) => {
       const { page, per_page } = input;
       const { itemsJson, total } = await searchListingsJson(
         sql,
@@ -228,7 +228,6 @@ export const listingsOperations: Operation[] = [
         page,
         per_page,
         config.siteUrl,
-        vocabulary,
       );
       return serializedList(itemsJson, pageInfo(page, per_page, total));
     },

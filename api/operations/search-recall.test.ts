@@ -3,8 +3,11 @@ import { searchListingIds } from '../../sql/queries/listings.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 // Search quality guard: typo recall over 1,000 listings. Each query is a listing's name with one
-// typo (a letter changed, added or removed, or two neighbours swapped) in its longest word, the
-// way people mistype a product they heard of; the listing must be in the first five results.
+// typo (a letter changed, added or removed, or two neighbours swapped) in one of its words of four
+// letters or more, the way people mistype a product they heard of; the listing must be in the first
+// five results. Names come in families that share their first word ("Brafin", "Brafin Hub",
+// "Brafin Cloud Notes", ...), as products of one maker or namesakes do: the hard case is a short
+// name whose corrected query is exactly it, among longer names that share its first word.
 
 const LISTINGS = 1000;
 const RECALL_FLOOR = 0.98;
@@ -112,19 +115,28 @@ function synthetic(n: number): Synthetic[] {
   const rnd = prng(14);
   const names = new Set<string>();
   const out: Synthetic[] = [];
-  while (out.length < n) {
-    const first = brand(rnd);
-    const name = rnd() < 0.6 ? `${first} ${pick(rnd, SECOND)}` : first;
-    if (names.has(name.toLowerCase())) continue;
+  const add = (name: string) => {
+    if (out.length >= n || names.has(name.toLowerCase())) return;
     names.add(name.toLowerCase());
-    const longest = name.split(' ').reduce((a, b) => (b.length > a.length ? b : a));
+    const words = name.split(' ').filter((w) => w.length >= 4);
+    const target = words.length ? pick(rnd, words) : name.split(' ')[0]!;
     out.push({
       slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${out.length}`,
       name,
       tagline: `${pick(rnd, WORDS)} ${pick(rnd, WORDS)} for ${pick(rnd, WORDS)} teams`,
       description: `${name} helps with ${pick(rnd, WORDS)} and ${pick(rnd, WORDS)}.`,
-      query: name.replace(longest, typo(rnd, longest)),
+      query: name.replace(target, typo(rnd, target)),
     });
+  };
+  while (out.length < n) {
+    const first = brand(rnd);
+    // Half the first words stand alone; the others name a family of two to eight listings, the
+    // bare word among them half the time.
+    const family = rnd() < 0.5 ? 1 : 2 + Math.floor(rnd() * 7);
+    if (family === 1 || rnd() < 0.5) add(first);
+    for (let i = names.has(first.toLowerCase()) ? 1 : 0; i < family; i++) {
+      add(rnd() < 0.7 ? `${first} ${pick(rnd, SECOND)}` : `${first} ${pick(rnd, SECOND)} ${pick(rnd, SECOND)}`);
+    }
   }
   return out;
 }

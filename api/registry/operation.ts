@@ -1,4 +1,3 @@
-import type { SearchVocabulary } from '../../sql/queries/search-vocabulary.ts';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Config } from '../../core/config.ts';
 import type { Sql } from '../../sql/db.ts';
@@ -45,8 +44,6 @@ export interface OperationContext {
   signal?: AbortSignal;
   /** The pool of public reads (AppDeps.readSql): execute() runs cacheable operations on it. */
   readSql?: Sql;
-  /** The edge's copy of the search vocabulary (AppDeps.vocabulary), for searches it plans itself. */
-  vocabulary?: SearchVocabulary;
 }
 
 /**

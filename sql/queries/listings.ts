@@ -2,26 +2,12 @@ import type { Sql } from '../db.ts';
 import { raw, run, type Statement, stmt } from '../statement.ts';
 import { browsePage } from './browse.ts';
 import { listingFilters, NONE, newestOf, type SearchFilters, STAT } from './listing-filters.ts';
-import type { SearchVocabulary } from './search-vocabulary.ts';
 import { offsetOf, summariesOf, type ListingSummaryRow } from './summaries.ts';
-import { planTypoSearch, type TypoPlan } from './typo-plan.ts';
 
 export { normalizeDomain, SEARCH_SORTS, type SearchFilters, type SearchSort } from './listing-filters.ts';
 
 /** Free text as compared with names: trimmed, lower case, single spaces. */
 const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
-
-/**
- * The typo-tolerant tsqueries of q (typo_tsqueries in SQL: stop words, short terms, swaps): ranked
- * scores, matched finds (the same listings, with prefixes spelled out where GIN can skip faster).
- * Planned by the edge from its copy of the vocabulary when it has one (typo-plan.ts), with the
- * vocabulary's version beside them: a plan made from another version is not the statement's.
- */
-const typoQueries = (q: string, plan: TypoPlan | null) =>
-  plan === null
-    ? stmt`select ranked, matched, narrow, null::text as vocabulary from typo_tsqueries(${q})`
-    : stmt`select t.ranked, t.matched, t.narrow, (select v.version::text from search_vocabulary v) as vocabulary
-          from typo_tsqueries_planned(${plan.terms}::text[], ${plan.near}::text[], ${plan.nearGroup}::int[], ${plan.known}::text[], ${plan.narrowGroup}::int) t`;
 
 /** Matches from which relevance reads a large tie at the page's end by walking the votes order. */
 const TIES_AT = 500;
@@ -76,22 +62,14 @@ export async function searchListings(...args: Parameters<typeof searchListingsJs
  * The same with the summaries as the JSON text the database wrote: a search answers them as they
  * are (the edge parsed and stringified each page again, a few percent of a long-tail search).
  */
-export async function searchListingsJson(
-  sql: Sql,
-  siteId: number,
-  f: SearchFilters,
-  page: number,
-  perPage: number,
-  siteUrl: string,
-  vocabulary?: SearchVocabulary,
-) {
-  const { items, total } = await searchPage(sql, siteId, f, page, perPage, siteUrl, vocabulary);
+export async function searchListingsJson(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string) {
+  const { items, total } = await searchPage(sql, siteId, f, page, perPage, siteUrl);
   return { itemsJson: items ?? '[]', total };
 }
 
 /** The page of a search as ids, and the count of every match. */
-export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, vocabulary?: SearchVocabulary) {
-  const { ids, total } = await searchPage(sql, siteId, f, page, perPage, null, vocabulary);
+export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number) {
+  const { ids, total } = await searchPage(sql, siteId, f, page, perPage, null);
   return { ids: ids ?? [], total };
 }
 
@@ -103,15 +81,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
  * rows that can reach the page.
  * Without q: browse.ts.
  */
-async function searchPage(
-  sql: Sql,
-  siteId: number,
-  f: SearchFilters,
-  page: number,
-  perPage: number,
-  siteUrl: string | null,
-  vocabulary: SearchVocabulary | undefined,
-) {
+async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string | null) {
   const q = f.q?.trim() ? f.q : undefined;
   if (!q) return browsePage(sql, siteId, f, page, perPage, siteUrl);
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
@@ -125,9 +95,18 @@ async function searchPage(
   const relevance = f.sort === 'relevance';
   const score = (byName: boolean) =>
     !relevance ? raw('0::real') : byName ? stmt`similarity(lower(l.name), ${qName})` : raw('ts_rank(l.search_rank, (select ranked from tq))');
-  // name: 2 = the name is q, 1 = it starts with q, 0 = neither (lower() runs twice only on prefixes).
+  // name: 3 = the name is q, 2 = it starts with q, 1 = it is q with its typos corrected (as many
+  // words as q, each matched by q's alternatives: "zeloulwu" finds "Zeloulu" before "Zeloulu Hub"
+  // and "Zeloulu Cloud Notes", which rank the same by text), 0 = none of these. The last is checked
+  // only for names about as long as q, so a broad word's thousands of matches parse no name.
+  const words = new Set(qName.split(/[^\p{L}\p{N}]+/u).filter(Boolean)).size;
+  const corrected = (byName: boolean) =>
+    byName || !relevance
+      ? raw('0')
+      : stmt`case when abs(length(l.name) - ${qName.length}::int) <= 2 and length(to_tsvector('simple', l.name)) = ${words}::int
+               and to_tsvector('simple', l.name) @@ (select tq.ranked from tq) then 1 else 0 end`;
   const match = (byName: boolean) => stmt`l.id, l.launched_at, ${score(byName)} as score,
-    case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 2 else 1 end else 0 end as name`;
+    case when starts_with(lower(l.name), ${qName}) then case when lower(l.name) = ${qName} then 3 else 2 end else ${corrected(byName)} end as name`;
   const counter = (col: keyof typeof STAT, t: string) => raw(counterOf(col, t));
   const K = offset + perPage;
   const ordered =
@@ -151,47 +130,32 @@ async function searchPage(
   // The page's ids as an array, and with the site's URL its summaries from them (summariesOf).
   const out = (ids: Statement) =>
     siteUrl === null ? stmt`${ids} as ids` : stmt`${summariesOf(raw('p.ids'), siteUrl)}::text as items from (select ${ids} as ids) p`;
-  // With tq: the vocabulary version its plan was checked against. walk: with the tiers (TIES_AT).
-  const vocabularyOf = (tq: boolean) => raw(tq ? '(select tq.vocabulary from tq)' : 'null::text');
-  const pageOf = (m: Statement, tq = false, walk = walkTies) =>
+  const pageOf = (m: Statement) =>
     run<Found>(
       sql,
-      walk
+      walkTies
         ? stmt`
     with ${cat()}, ${m}, ${bounds}, ${TIERS}
-    select (select n.n from n)::int as total, ${vocabularyOf(tq)} as vocabulary,
+    select (select n.n from n)::int as total,
            ${out(stmt`case when (select n.n from n) < ${TIES_AT} then array(${ordered} ${pageWindow})
                 else array(${WALKED} ${pageWindow}) end`)}`
         : stmt`
     with ${cat()}, ${m}, ${bounds}
-    select (select count(*) from m)::int as total, ${vocabularyOf(tq)} as vocabulary,
+    select (select count(*) from m)::int as total,
            ${out(stmt`array(${ordered} ${pageWindow})`)}`,
     );
   // The GIN index answers the tsquery exactly; the heap row gives the filters and the order. When
   // one term's group is far rarer than another's (narrow), the index finds that group alone and
   // each of its few listings is checked against the whole query (ts_match_vq: @@ the index cannot
   // take over), the same rows without the index intersecting the rare group with a large one.
-  // A plan that bounds the matches under TIES_AT leaves the tiers out: the statement without them
-  // is the same page (the tiers only find it sooner among many), and a statement's unexecuted
-  // nodes still cost their start and end (about a tenth of a long-tail search's database time).
-  const byWords = (plan: TypoPlan | null) =>
-    pageOf(
-      stmt`tq as materialized (${typoQueries(q, plan)}),
+  // The typo-tolerant tsqueries of q (typo_tsqueries: stop words, short terms, near words): ranked
+  // scores, matched finds the same listings (prefixes spelled out where GIN can skip faster).
+  let [row] = await pageOf(
+    stmt`tq as materialized (select ranked, matched, narrow from typo_tsqueries(${q})),
     m as materialized (select ${match(false)} from listings l where ${filters(true, 'row')}
       and l.search @@ (select coalesce(tq.narrow, tq.matched) from tq)
       and ((select tq.narrow from tq) is null or ts_match_vq(l.search, (select tq.matched from tq))))`,
-      true,
-      walkTies && !(plan?.matchesAtMost != null && plan.matchesAtMost < TIES_AT),
-    );
-  const copy = vocabulary?.current() ?? null;
-  const plan = copy === null ? null : planTypoSearch(copy, q);
-  let [row] = await byWords(plan);
-  if (plan !== null && row!.vocabulary !== plan.version) {
-    // The vocabulary moved since the copy was read: this search asks the database, and so do
-    // later ones until the copy loaded now is in.
-    void vocabulary!.moved();
-    [row] = await byWords(null);
-  }
+  );
   if (row.total === 0) {
     // Only when no words match: names similar to q as a whole (run-together or badly misspelt
     // names). A statement of its own, run only then: estimating `%` for a plan compares q with the
@@ -204,8 +168,6 @@ async function searchPage(
 /** What a search statement answers: the count, and the page as ids or as summaries. */
 interface Found {
   total: number;
-  /** The vocabulary version a planned search was checked against (null otherwise). */
-  vocabulary: string | null;
   ids?: bigint[];
   /** The page's summaries as JSON text. */
   items?: string;

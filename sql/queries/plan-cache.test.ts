@@ -7,7 +7,6 @@ import { ensureSite } from '../site.ts';
 import { categoryListingIds } from './categories.ts';
 import { listingAlternativeIds } from './listing-alternatives.ts';
 import { searchListingIds, searchListings } from './listings.ts';
-import { SearchVocabulary } from './search-vocabulary.ts';
 import { listingSummaries } from './summaries.ts';
 import { profileParts } from './listing-profile.ts';
 import { latestUpdates } from './updates.ts';
@@ -49,9 +48,6 @@ test('the hot reads keep a cached plan over calls with different values', async 
   const categories = (
     await one<{ id: number }[]>`select distinct primary_category_id::int as id from listings where primary_category_id is not null limit 15`
   ).map((r) => r.id);
-  // Searches planned by the edge (migration 0025) are a statement of their own.
-  const vocabulary = new SearchVocabulary(one);
-  await vocabulary.reload();
   for (let i = 0; i < 15; i++) {
     // Names with their last letter changed: a typo search of a few matches.
     const q = names[i]!.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'));
@@ -59,7 +55,6 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await listingSummaries(one, ids.length ? ids : [0n], 'http://localhost');
     // The search as the API runs it: the page's summaries from the same statement.
     await searchListings(one, siteId, { q, status: 'live', sort: 'relevance' }, 1 + (i % 3), 5 + i, 'http://localhost');
-    await searchListings(one, siteId, { q, status: 'live', sort: 'relevance' }, 1 + (i % 3), 5 + i, 'http://localhost', vocabulary);
     await listingAlternativeIds(one, siteId, slugs[i]!, 1 + (i % 2), 6 + i);
     await categoryListingIds(one, siteId, categories[i % categories.length]!, 1 + (i % 4), 10 + i);
     await latestUpdates(one, siteId, 1, 5);
@@ -81,7 +76,6 @@ test('the hot reads keep a cached plan over calls with different values', async 
   for (const part of [
     ['end as ids', 'typo_tsqueries('],
     ['as items from (select case', 'typo_tsqueries('],
-    'typo_tsqueries_planned',
     'unnest((select',
     'primary_category_live',
     'from category_members m',
