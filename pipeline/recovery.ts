@@ -36,14 +36,18 @@ export interface Recovered {
   failedDrafts: number;
 }
 
+/** The draft a submission job works on, from its key (core/jobs/catalogue.ts: `task:draft_id`). */
+const draftOfKey = (task: string, key: string | null) => (key?.startsWith(`${task}:`) ? key.slice(task.length + 1) : null);
+
 export async function recoverStaleJobs(sql: Sql, horizons: Record<string, number>): Promise<Recovered> {
   const tasks = Object.keys(horizons);
   const seconds = tasks.map((t) => horizons[t]!);
-  const stale = await sql<{ id: string; task: string; locked_by: string; attempts: number; max_attempts: number; draft_id: string | null }[]>`
-    select j.id::text, t.identifier as task, j.locked_by, j.attempts, j.max_attempts, j.payload->>'draft_id' as draft_id
-    from graphile_worker._private_jobs j
-    join graphile_worker._private_tasks t on t.id = j.task_id
-    join unnest(${tasks}::text[], ${seconds}::int[]) as h(task, secs) on h.task = t.identifier
+  // graphile_worker.jobs is the worker's public view of its jobs (no payload: a draft is named by
+  // the job's key, which the catalogue makes from the payload's draft_id).
+  const stale = await sql<{ id: string; task: string; key: string | null; locked_by: string; attempts: number; max_attempts: number }[]>`
+    select j.id::text, j.task_identifier as task, j.key, j.locked_by, j.attempts, j.max_attempts
+    from graphile_worker.jobs j
+    join unnest(${tasks}::text[], ${seconds}::int[]) as h(task, secs) on h.task = j.task_identifier
     where j.locked_at is not null and j.locked_at < now() - make_interval(secs => h.secs)`;
   if (stale.length === 0) return { unlocked: 0, workers: [], failedDrafts: 0 };
   const workers = [...new Set(stale.map((j) => j.locked_by))];
@@ -51,8 +55,9 @@ export async function recoverStaleJobs(sql: Sql, horizons: Record<string, number
   let failedDrafts = 0;
   for (const j of stale) {
     const gaveUp = GAVE_UP[j.task];
-    if (j.attempts >= j.max_attempts && gaveUp && j.draft_id) {
-      if (await failDraft(sql, j.draft_id, gaveUp.reason, gaveUp.detail)) failedDrafts++;
+    const draftId = draftOfKey(j.task, j.key);
+    if (j.attempts >= j.max_attempts && gaveUp && draftId) {
+      if (await failDraft(sql, draftId, gaveUp.reason, gaveUp.detail)) failedDrafts++;
     }
   }
   return { unlocked: stale.length, workers, failedDrafts };
