@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,18 @@ export function workerRelease(): string {
   const entry = fileURLToPath(import.meta.resolve('graphile-worker'));
   return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
+
+const functionsDir = join(import.meta.dirname, 'functions');
+
+/**
+ * The functions, views and triggers as they are now (sql/functions/NN_what.sql, in name order):
+ * each file only creates or replaces, so applying them again is harmless.
+ */
+const functionFiles = () =>
+  readdirSync(functionsDir)
+    .filter((f) => /^\d{2}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ name: f, text: readFileSync(join(functionsDir, f), 'utf8') }));
 
 const migrationFiles = () =>
   readdirSync(dir)
@@ -34,7 +47,9 @@ async function runWorkerMigrations(connectionString: string) {
 }
 
 /**
- * Applies pending migrations, each in its own transaction, under an advisory lock, then installs
+ * Applies pending migrations in one transaction under an advisory lock, then in the same
+ * transaction the files of sql/functions (where functions, views and triggers are defined: a
+ * migration only creates tables and moves data), then installs
  * graphile-worker's schema (its own migrations, its own lock): the edge enqueues jobs with
  * graphile_worker.add_job inside its transactions, so the schema must exist before either side runs.
  */
@@ -58,6 +73,20 @@ export async function migrate(
       await tx`insert into schema_migrations (name) values (${file})`;
       await tx.unsafe(readFileSync(join(dir, file), 'utf8'));
       applied.push(file);
+    }
+    // Re-applied after any migration and whenever the files changed, not on every start: replacing
+    // a trigger locks its table against writes, and replacing a function drops every connection's
+    // cached plans that use it, which an edge starting beside running ones should not cost them.
+    await tx`create table if not exists schema_functions (id boolean primary key default true check (id), hash text not null, applied_at timestamptz not null default now())`;
+    await tx`comment on table schema_functions is 'The hash of the sql/functions files last applied (sql/migrate.ts applies them again when it differs).'`;
+    const functions = functionFiles();
+    const hash = createHash('sha256')
+      .update(functions.map((f) => `${f.name}\n${f.text}`).join('\n'))
+      .digest('hex');
+    const [last] = await tx<{ hash: string }[]>`select hash from schema_functions`;
+    if (applied.length > 0 || last?.hash !== hash) {
+      for (const f of functions) await tx.unsafe(f.text);
+      await tx`insert into schema_functions (hash) values (${hash}) on conflict (id) do update set hash = excluded.hash, applied_at = now()`;
     }
   });
   // graphile-worker's schema changes only with its release: each release's migrations run once
