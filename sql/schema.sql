@@ -1832,6 +1832,28 @@ begin
 end $function$;
 comment on function listing_stats_category() is 'Sets a listing_stats row''s primary category from its listing as the row is inserted.';
 
+CREATE OR REPLACE FUNCTION public.listing_summaries_json(ids bigint[], profile_base text)
+ RETURNS json
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select coalesce((
+    select json_agg(json_build_object(
+      'id', l.id::int, 'slug', l.slug, 'name', l.name, 'url', l.url, 'profile_url', profile_base || l.slug,
+      'tagline', l.tagline, 'logo_url', l.logo_url, 'status', l.status, 'plan', l.plan,
+      'category', case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name) end,
+      'pricing_model', l.pricing_model, 'country', l.country,
+      'launch_week', to_char(l.launch_week, 'YYYY-MM-DD'),
+      'launched_at', to_char(l.launched_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+      'votes', coalesce(s.votes, 0)::int, 'follows', coalesce(s.follows, 0)::int, 'views', coalesce(s.views, 0)::int)
+      order by x.ord)
+    from unnest(ids) with ordinality as x(id, ord)
+    join listings l on l.id = x.id
+    left join categories c on c.id = l.primary_category_id
+    left join listing_stats s on s.listing_id = l.id), '[]'::json)
+$function$;
+comment on function listing_summaries_json(ids bigint[], profile_base text) is 'The summaries of the listings ids names, in their order, as a JSON array (profile_base: the site''s listing URL, slug appended).';
+
 CREATE OR REPLACE FUNCTION public.note_category_document()
  RETURNS trigger
  LANGUAGE plpgsql

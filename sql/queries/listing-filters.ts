@@ -30,6 +30,9 @@ export function normalizeDomain(raw: string): string {
 const reversed = (s: string) => [...s].reverse().join('');
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
+/** A domain filter as compared on the reversed domain: the domain itself, and a LIKE pattern for its subdomains. */
+export const reversedDomain = (domain: string) => ({ exact: reversed(domain), subdomains: likeEscape(reversed(domain)) + '.%' });
+
 // Counter columns of listing_stats a sort may use (fixed strings, never input).
 // trend_log orders as the trending score does (see trending_now); -infinity is "no votes".
 export const STAT = { votes: 's.votes', trending: 's.trend_log', most_viewed: 's.views', most_followed: 's.follows' } as const;

@@ -1,5 +1,5 @@
 import type { Sql } from '../db.ts';
-import { raw, type Statement, stmt } from '../statement.ts';
+import { type Statement, stmt } from '../statement.ts';
 
 export interface ListingSummaryRow {
   id: number;
@@ -23,7 +23,8 @@ export interface ListingSummaryRow {
 
 /**
  * A summary's members in order, each with its SQL over l (the listing), c (its primary category) and
- * s (its counters); PROFILE_URL stands for the site's listing URL, bound. One list for both forms below.
+ * s (its counters); PROFILE_URL stands for the site's listing URL, bound. The JSON form
+ * (listing_summaries_json in sql/functions/50_summaries.sql) lists the same; summaries.test.ts holds them equal.
  */
 const MEMBERS: [string, string][] = [
   ['id', 'l.id::int'],
@@ -47,7 +48,6 @@ const MEMBERS: [string, string][] = [
 const [COLUMNS_BEFORE, COLUMNS_AFTER] = MEMBERS.map(([k, e]) => `${e} as ${k}`)
   .join(', ')
   .split('PROFILE_URL');
-const [JSON_BEFORE, JSON_AFTER] = `json_build_object(${MEMBERS.map(([k, e]) => `'${k}', ${e}`).join(', ')})`.split('PROFILE_URL');
 const JOINS = `join listings l on l.id = ids.id
     left join categories c on c.id = l.primary_category_id
     left join listing_stats s on s.listing_id = l.id`;
@@ -78,10 +78,7 @@ export async function listingSummaries(sql: Sql, ids: (number | bigint | string)
  * their second statement too: a summary per ranked row as JSON cost the database what the round trip
  * saved (community-all-time, 20 a page: 1.02-1.55 against 1.06-1.13 ms).
  */
-export const summariesOf = (ids: Statement, siteUrl: string) => stmt`coalesce((
-    select json_agg(${raw(JSON_BEFORE)}${siteUrl + '/listings/'}::text${raw(JSON_AFTER)} order by ids.ord)
-    from unnest(${ids}) with ordinality as ids(id, ord)
-    ${raw(JOINS)}), '[]'::json)`;
+export const summariesOf = (ids: Statement, siteUrl: string) => stmt`listing_summaries_json(${ids}, ${siteUrl + '/listings/'}::text)`;
 
 /** A whole number as the text written into a statement rather than bound (see pageBounds). */
 export function wholeNumber(n: number): string {

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { freshDatabase } from '../../test/db.ts';
+import { seedSynthetic } from '../../seeds/synthetic.ts';
+import { connect, type Sql } from '../db.ts';
+import { ensureSite } from '../site.ts';
+import { SEARCH_SQL, searchParameters } from './listings.ts';
+import type { SearchFilters } from './listing-filters.ts';
+
+// The plan of search.sql as PostgreSQL caches it (generic: the plan every call after the fifth
+// runs). The GIN index over the words finds the matches alone (the fence on site and status keeps
+// the (site_id, status) index out of it), and the names' trigram index is read only when no word
+// matched.
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let one: Sql;
+let siteId: number;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
+  await seedSynthetic(db.sql, siteId, 3000);
+  await db.sql`analyze`;
+  one = connect(db.url, { max: 1 });
+  await one`set plan_cache_mode = force_generic_plan`;
+}, 120_000);
+afterAll(async () => {
+  await one?.end();
+  await db.drop();
+});
+
+const plan = async (f: SearchFilters & { q: string }, siteUrl: string | null = null) =>
+  (
+    await one.unsafe<{ 'QUERY PLAN': string }[]>(
+      `explain (analyze, costs off, timing off, summary off) ${SEARCH_SQL}`,
+      searchParameters(siteId, f, 1, 20, siteUrl) as never[],
+    )
+  )
+    .map((r) => r['QUERY PLAN'])
+    .join('\n');
+
+const node = (text: string, index: string) => text.split('\n').find((l) => l.includes(`Index Scan on ${index}`)) ?? null;
+
+test('words are found by the GIN index alone; the names are not read', async () => {
+  const [{ name }] = await db.sql<
+    { name: string }[]
+  >`select lower(name) as name from listings where site_id = ${siteId} and status = 'live' order by id limit 1`;
+  for (const sort of ['relevance', 'votes', 'newest'] as const) {
+    const text = await plan({ q: name.replace(/.$/, 'x'), status: 'live', sort }, 'http://localhost');
+    expect(node(text, 'listings_search')).toContain('Bitmap Index Scan');
+    expect(node(text, 'listings_search')).not.toContain('never executed');
+    expect(text).not.toContain('listings_browse');
+    expect(node(text, 'listings_name_trgm') ?? '(never executed)').toContain('(never executed)');
+  }
+});
+
+test('only when no word matches, names similar to q as a whole are found by the trigram index', async () => {
+  const [{ a, b }] = await db.sql<{ a: string; b: string }[]>`
+    select split_part(lower(name), ' ', 1) as a, split_part(lower(name), ' ', 2) as b from listings
+    where site_id = ${siteId} and status = 'live' and name like '% %' order by id limit 1`;
+  const text = await plan({ q: `${a}${b}`, status: 'live', sort: 'relevance', country: 'US' });
+  expect(node(text, 'listings_name_trgm')).not.toBeNull();
+  expect(node(text, 'listings_name_trgm')).not.toContain('never executed');
+  expect(text).not.toContain('listings_browse');
+});
