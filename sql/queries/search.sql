@@ -22,7 +22,7 @@ p as (select $1::text as q, $2::text as q_name, $3::int as words, $4::int as sit
 k as (select $13::bigint + $14::bigint as k, $13::bigint as per_page, $14::bigint as off),
 cat as materialized (
   select c.id from categories c where c.slug = (select p.category from p)
-  union select ch.id from categories ch join categories p on p.id = ch.parent_id where p.slug = (select p.category from p)),
+  union select ch.id from categories ch join categories parent on parent.id = ch.parent_id where parent.slug = (select p.category from p)),
 tq as materialized (select t.ranked, t.matched, t.narrow from typo_tsqueries($1::text) t),
 -- Each match's tiers for relevance: name 3 = the name is q, 2 = it starts with q, 1 = it is q with
 -- its typos corrected (as many words, each matched by q's alternatives, checked only for names about
