@@ -66,7 +66,8 @@ describe('compose.yaml', () => {
     expect(s.edge.depends_on.migrate.condition).toBe('service_completed_successfully');
     expect(s.worker.depends_on.migrate.condition).toBe('service_completed_successfully');
     expect(compose.configs.nginx.content).toContain('server edge:3000 resolve');
-    expect(s.balancer.ports).toEqual(['8080:80']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, not a template
+    expect(s.balancer.ports).toEqual(['${BALANCER_BIND:-127.0.0.1}:8080:80']);
   });
 
   test('carries every setting a real site needs, and each is one the service reads', () => {
@@ -164,4 +165,17 @@ test('the worker runs with its runtime settings wherever it starts: compose, Kub
   for (const [k, v] of pairs) expect(compose.environment[k]).toBe(v);
   expect(deploymentEnv('directory-worker')).toEqual(WORKER_RUNTIME_ENV);
   for (const [k, v] of pairs) expect(npmScript('start:worker')).toContain(`${k}=${v}`);
+});
+
+test('compose and Kubernetes run the same image', () => {
+  const compose = parse(read('compose.yaml'), { merge: true });
+  const composeImages = new Set(['edge', 'worker', 'migrate'].map((s) => compose.services[s].image));
+  const k8sImages = new Set(
+    resources.flatMap(({ doc }) => {
+      const pod = doc.spec?.template?.spec ?? doc.spec?.jobTemplate?.spec?.template?.spec;
+      return (pod?.containers ?? []).map((c: { image: string }) => c.image);
+    }),
+  );
+  expect([...composeImages]).toEqual(['listing-directory:latest']);
+  expect([...k8sImages]).toEqual(['listing-directory:latest']);
 });

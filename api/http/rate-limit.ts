@@ -5,11 +5,11 @@ import { problem, problemResponse } from './problem.ts';
 import { RedisGuard, type RedisGuardOptions } from './redis-guard.ts';
 
 /**
- * Rate limits (issue 3 item 5).
+ * Rate limits.
  *
  * Who is counted: a request with a valid credential counts against the person it belongs to
  * (`user:<id>`), as an authenticated read or a write, whichever of their API keys or OAuth grants
- * it uses: minting more keys or grants does not multiply the budget (issue 15); anything else (no credential, or one that
+ * it uses: minting more keys or grants does not multiply the budget; anything else (no credential, or one that
  * failed to authenticate) is anonymous traffic and counts against the client address (`ip:<addr>`,
  * IPv6 grouped by /64 because one host usually owns a whole /64). Authenticated requests do NOT
  * also count against their address: agents of many users often share egress addresses (NAT,
