@@ -179,3 +179,14 @@ test('compose and Kubernetes run the same image', () => {
   expect([...composeImages]).toEqual(['listing-directory:latest']);
   expect([...k8sImages]).toEqual(['listing-directory:latest']);
 });
+
+test('engines says what runs what: Node.js and npm install, the Bun that npm installs runs everything', () => {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+  // npm itself and the install scripts (Bun's, Deno's, patch-package) are all that Node.js runs.
+  const image = read('Dockerfile').match(/^FROM node:(\d+)/m)?.[1];
+  expect(Bun.semver.satisfies(`${image}.0.0`, pkg.engines.node)).toBe(true);
+  // The runtime is the bun package itself, so engines.bun is its floor.
+  expect(pkg.engines.bun).toBe(`>=${pkg.dependencies.bun.replace(/^\^/, '')}`);
+  expect(Bun.semver.satisfies(Bun.version, pkg.engines.bun)).toBe(true);
+  for (const script of ['start', 'start:edge', 'start:worker', 'ops', 'migrate', 'bench']) expect(pkg.scripts[script]).toMatch(/(^|\s)bun /);
+});

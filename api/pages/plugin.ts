@@ -15,6 +15,7 @@ import { renderListing, type Personal } from './listing-page.tsx';
 import { viewerState, liveListingId, vote, unvote, follow, unfollow, saveReview, flagReview, type ActionOutcome } from '../../core/community/actions.ts';
 import { readCheckedForm, field, signInPath } from '../site/common.tsx';
 import { ASSETS } from './assets.ts';
+import { faviconResponse } from './favicon.ts';
 import { seoRoutes } from './seo.ts';
 
 export type { PageDeps };
@@ -284,6 +285,7 @@ export function publicPagesPlugin(deps: PageDeps) {
       }),
       none,
     )
+    .get('/favicon.ico', ({ request }) => faviconResponse(request), none)
     .get(
       '/assets/:file',
       ({ params }) => {
