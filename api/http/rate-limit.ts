@@ -142,7 +142,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   }
   return {
     get store() {
-      return guard && guard.available() && guard.client.status === 'ready' ? 'redis' : 'memory';
+      return guard?.available() && guard.client.status === 'ready' ? 'redis' : 'memory';
     },
     async consume(cls, key) {
       const limit = limitOf(opts.limits, cls);
