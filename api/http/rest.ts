@@ -1,8 +1,8 @@
-import { isAbandoned } from '../../core/cancellable-sql.ts';
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { etagMatches, execute, isCacheable, pagingOf, readKey } from './execute.ts';
+import { execute, isCacheable, pagingOf, readKey } from './execute.ts';
+import { abandonedAnswer, answerRead } from './public-read.ts';
 import { planLinks, readMemo, type ReadPlan } from './read-memo.ts';
 import type { Paging } from './cache.ts';
 import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
@@ -123,14 +123,12 @@ export function restRoutes(
           const link = plan ? planLinks(plan, paging, links) : links(paging);
           if (link) headers.link = link;
         }
-        headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';
-        if (cacheable && etagMatches(request.headers.get('if-none-match'), out.etag)) {
-          return new Response(null, { status: 304, headers });
-        }
+        if (cacheable) return answerRead(request, out, headers, deps.httpMaxAge);
+        headers['cache-control'] = 'no-store';
         return new Response(out.body, { status, headers });
       } catch (err) {
-        // Nobody is left to read the answer: nginx's 499 keeps it apart from failures in the metrics.
-        if (isAbandoned(err)) return new Response(null, { status: 499, headers: base });
+        const gone = abandonedAnswer(err, base);
+        if (gone) return gone;
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
         return problemResponse(p, {
