@@ -43,7 +43,7 @@ export function notFoundPage(deps: PageDeps, request: Request): Response | null 
  * personal state never enters a shared cache.
  */
 export function publicPagesPlugin(deps: PageDeps) {
-  const { config, cache, log, limiter } = deps;
+  const { config, log, limiter } = deps;
   const maxAge = config.httpCacheMaxAge;
   const sessionCookie = cookieSettings(config).session;
   const processSalt = randomBytes(16).toString('hex');
