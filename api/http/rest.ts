@@ -7,6 +7,7 @@ import { planLinks, readMemo, type ReadPlan } from './read-memo.ts';
 import type { Paging } from './cache.ts';
 import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
+import { readBody, TOO_LARGE } from './body.ts';
 import type { RateGate } from './rate-gate.ts';
 import { authorize } from './authorize.ts';
 import { idempotencyHeaders } from './idempotency.ts';
@@ -27,11 +28,9 @@ const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
 
 /** Reads a JSON body within the size cap: 413 past it, 415 for another media type, 400 for bad JSON. */
 async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
-  const buf = await request.arrayBuffer();
-  if (buf.byteLength > maxBytes) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
-  if (buf.byteLength === 0) return undefined;
+  const buf = await readBody(request, maxBytes);
+  if (buf === TOO_LARGE) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
+  if (!buf?.byteLength) return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new DomainError('unsupported_media_type', 'Request bodies must be application/json.');
