@@ -28,7 +28,7 @@ export async function benchDatabase(target: number) {
   if (n < target) {
     console.log(`filling the bench database: ${target - n} synthetic listings...`);
     const t = Date.now();
-    // One line per step: a million listings take tens of minutes, and the README promises progress.
+    // One line per step: a million listings take tens of minutes, and docs/performance.md promises progress.
     await seedSynthetic(sql, site.id, target - n, (done, total, step) =>
       console.log(`  [${done}/${total}] ${step} (${((Date.now() - t) / 1000).toFixed(0)} s)`),
     );

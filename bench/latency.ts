@@ -4,7 +4,7 @@ import { oneTypo, prng } from './scenarios.ts';
 /**
  * `bun bench/latency.ts`: what one long-tail read costs, with nothing else running: distinct
  * requests, one at a time, with the cache off, straight to the app's handler (no sockets), so the
- * figures compare directory sizes (item 4 of the hot-path issue: 100k against 1M) rather than
+ * figures compare directory sizes (100k against 1M) rather than
  * the load generator. Listings are drawn uniformly over every live slug; searches are distinct
  * names with one typo each, as the long-tail bench scenario asks them, and single words of the
  * directory found in at least 1% of its listings, with one typo (broad queries); alternatives are a listing's

@@ -150,8 +150,8 @@ try {
     );
   }
   if (soakLine) console.log(`\n${soakLine}`);
-  // The issue's targets on this run's rows: informative, never a failure (they are ratios to a
-  // ceiling that moves with the machine; see the README's benchmarks section).
+  // The hot path's targets on this run's rows: informative, never a failure (they are ratios to a
+  // ceiling that moves with the machine; see docs/performance.md).
   const judged = judgeTargets(rows, ceiling);
   if (judged.length) {
     const width = Math.max(...judged.map((t) => t.what.length));

@@ -1,5 +1,5 @@
 /**
- * The hot path's targets (issue 14), judged on one run's rows: each is a share of the same run's
+ * The hot path's targets, judged on one run's rows: each is a share of the same run's
  * hello-world ceiling, a share of another scenario, a p99 or a memory peak. A target whose scenario
  * did not run (BENCH_ONLY) is left out rather than judged.
  */

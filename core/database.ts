@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from './config.ts';
 import { connect, type Sql } from '../sql/db.ts';
 import { embeddedUrl, runningPostmaster, startEmbeddedPostgres } from '../sql/embedded.ts';
@@ -27,6 +27,11 @@ export interface ResolveOptions {
   database?: string;
   /** Use an embedded server already running on the data directory (the operator CLI beside `npm start`). */
   reuseRunning?: boolean;
+  /**
+   * Only an embedded server already running on the data directory: when none runs, fail with
+   * NoRunningDatabaseError instead of starting one (which would create an empty database).
+   */
+  runningOnly?: boolean;
   /** Embedded server only: false runs it without fsync (the bench's throwaway data); default durable. */
   durable?: boolean;
 }
@@ -42,7 +47,7 @@ export async function resolveDatabase(config: Config, opts: ResolveOptions = {})
   if (external) return { url: external, embedded: false, stop: async () => {} };
   const dir = opts.dataDir ?? join(config.dataDir, 'pg');
   const port = opts.port ?? config.embeddedPgPort;
-  const holder = opts.reuseRunning ? runningPostmaster(dir) : null;
+  const holder = opts.reuseRunning || opts.runningOnly ? runningPostmaster(dir) : null;
   if (holder) {
     // The running server's own port (from its postmaster.pid), whatever EMBEDDED_PG_PORT says here.
     const url = embeddedUrl(holder.port, opts.database);
@@ -56,6 +61,7 @@ export async function resolveDatabase(config: Config, opts: ResolveOptions = {})
       await probe.end({ timeout: 1 });
     }
   }
+  if (opts.runningOnly) throw new NoRunningDatabaseError(dir, config.dataDir);
   const pg = await startEmbeddedPostgres(dir, port, opts.database, { durable: opts.durable, sharedBuffersMb: config.embeddedPgSharedBuffersMb });
   return { url: pg.url, embedded: true, stop: pg.stop, exited: pg.exited, pid: pg.pid };
 }
@@ -107,5 +113,20 @@ export async function prepareDatabase(config: Config, opts: PrepareOptions = {})
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/**
+ * No database to work on: DATABASE_URL is unset and no embedded server answers on the data
+ * directory. Says where it looked and how to point the command at the database `npm start` runs.
+ */
+export class NoRunningDatabaseError extends Error {
+  constructor(databaseDir: string, dataDir: string) {
+    super(
+      `no database to work on: DATABASE_URL is unset and no embedded PostgreSQL is running in ${resolve(databaseDir)} (DATA_DIR=${dataDir}). ` +
+        'This command works on the database `npm start` runs and never creates one: start `npm start` in this directory first, ' +
+        'or set DATA_DIR to the directory `npm start` uses, or DATABASE_URL to the PostgreSQL you mean.',
+    );
+    this.name = 'NoRunningDatabaseError';
   }
 }

@@ -66,7 +66,8 @@ describe('compose.yaml', () => {
     expect(s.edge.depends_on.migrate.condition).toBe('service_completed_successfully');
     expect(s.worker.depends_on.migrate.condition).toBe('service_completed_successfully');
     expect(compose.configs.nginx.content).toContain('server edge:3000 resolve');
-    expect(s.balancer.ports).toEqual(['8080:80']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, not a template
+    expect(s.balancer.ports).toEqual(['${BALANCER_BIND:-127.0.0.1}:8080:80']);
   });
 
   test('carries every setting a real site needs, and each is one the service reads', () => {
@@ -164,4 +165,28 @@ test('the worker runs with its runtime settings wherever it starts: compose, Kub
   for (const [k, v] of pairs) expect(compose.environment[k]).toBe(v);
   expect(deploymentEnv('directory-worker')).toEqual(WORKER_RUNTIME_ENV);
   for (const [k, v] of pairs) expect(npmScript('start:worker')).toContain(`${k}=${v}`);
+});
+
+test('compose and Kubernetes run the same image', () => {
+  const compose = parse(read('compose.yaml'), { merge: true });
+  const composeImages = new Set(['edge', 'worker', 'migrate'].map((s) => compose.services[s].image));
+  const k8sImages = new Set(
+    resources.flatMap(({ doc }) => {
+      const pod = doc.spec?.template?.spec ?? doc.spec?.jobTemplate?.spec?.template?.spec;
+      return (pod?.containers ?? []).map((c: { image: string }) => c.image);
+    }),
+  );
+  expect([...composeImages]).toEqual(['listing-directory:latest']);
+  expect([...k8sImages]).toEqual(['listing-directory:latest']);
+});
+
+test('engines says what runs what: Node.js and npm install, the Bun that npm installs runs everything', () => {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+  // npm itself and the install scripts (Bun's, Deno's, patch-package) are all that Node.js runs.
+  const image = read('Dockerfile').match(/^FROM node:(\d+)/m)?.[1];
+  expect(Bun.semver.satisfies(`${image}.0.0`, pkg.engines.node)).toBe(true);
+  // The runtime is the bun package itself, so engines.bun is its floor.
+  expect(pkg.engines.bun).toBe(`>=${pkg.dependencies.bun.replace(/^\^/, '')}`);
+  expect(Bun.semver.satisfies(Bun.version, pkg.engines.bun)).toBe(true);
+  for (const script of ['start', 'start:edge', 'start:worker', 'ops', 'migrate', 'bench']) expect(pkg.scripts[script]).toMatch(/(^|\s)bun /);
 });

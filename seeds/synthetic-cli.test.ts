@@ -7,7 +7,7 @@ import { connect } from '../sql/db.ts';
 import { EmbeddedInUseError, startEmbeddedPostgres, type EmbeddedDb } from '../sql/embedded.ts';
 import { freePort } from '../test/ports.ts';
 
-// Issue 9 item 5: `npm run seed:synthetic` beside a running `npm start` (which holds the embedded
+// `npm run seed:synthetic` beside a running `npm start` (which holds the embedded
 // database): it says so and adds to that server instead of failing with an unclear message, and
 // shows its progress (plain lines when stdout is not a terminal). Starting a second server on the
 // same data says plainly that it is in use.

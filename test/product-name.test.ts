@@ -8,7 +8,7 @@ import { freshDatabase } from './db.ts';
 import { buildOpenApi } from '../api/openapi/document.ts';
 import { operations } from '../api/registry/index.ts';
 
-// Issue 9 item 5: one human-facing product name everywhere, from one constant.
+// one human-facing product name everywhere, from one constant.
 const root = join(import.meta.dirname, '..');
 const files = (dir: string): string[] =>
   readdirSync(join(root, dir)).flatMap((n) => {

@@ -11,6 +11,7 @@ import { recordPayment } from '../../core/orders/payments.ts';
 import { refundOrder } from '../../core/orders/refund.ts';
 import { stripeClient } from '../../core/payments/stripe-provider.ts';
 import { transaction } from '../../sql/db.ts';
+import { readCappedText } from '../http/body.ts';
 
 /** Stripe's default tolerance: a signed timestamp older than this is a replay. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -30,9 +31,8 @@ export function stripeWebhookPlugin(deps: AppDeps) {
       const stripe = await stripeClient(settings);
       const signature = request.headers.get('stripe-signature');
       if (!signature) return answer(400, { error: 'missing Stripe-Signature' });
-      const buf = await request.arrayBuffer();
-      if (buf.byteLength > MAX_EVENT_BYTES) return answer(413, { error: 'event too large' });
-      const payload = new TextDecoder().decode(buf);
+      const payload = await readCappedText(request, MAX_EVENT_BYTES);
+      if (payload === null) return answer(413, { error: 'event too large' });
       let event: Stripe.Event;
       try {
         event = await stripe.webhooks.constructEventAsync(payload, signature, settings.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);

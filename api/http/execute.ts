@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type Operation, type OperationContext, Serialized } from '../registry/operation.ts';
 import type { CachedBody, Paging } from './cache.ts';
 import { runIdempotent } from './idempotency.ts';
 import { authorize } from './authorize.ts';
-import { singleFlight } from './single-flight.ts';
-import { readsFor } from '../../core/cancellable-sql.ts';
+import { etagOf, readThrough } from './public-read.ts';
+
+export { etagMatches, etagOf } from './public-read.ts';
 
 /**
  * What an operation answered. `status` is set when it is not simply the operation's own (a
@@ -41,8 +41,6 @@ export function pagingOf(result: unknown): Paging | undefined {
 /** An answer's body: a handler's own JSON text as it is, anything else stringified. */
 const bodyOf = (result: unknown) => (result instanceof Serialized ? result.json : JSON.stringify(result));
 
-export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-
 /** The cache key of a public read: the operation and its input in canonical order. */
 export const readKey = (op: Operation, input: Record<string, unknown>) => `${op.name}:${canonical(input)}`;
 
@@ -58,42 +56,14 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
     const body = await run();
     return { body, etag: etagOf(body) };
   }
-  const key = cacheKey ?? readKey(op, input);
-  const hit = await ctx.cache.get(key);
-  if (hit) return hit;
-  // Keyed by generation too: a request arriving after a write never joins a computation begun before it.
-  let readOnce = flights.get(ctx.cache);
-  if (!readOnce) flights.set(ctx.cache, (readOnce = singleFlight<Executed>()));
-  // A read whose every waiting client has gone is cancelled in the database (readsFor).
-  return readOnce(
-    `${ctx.cache.generation}:${key}`,
-    async (signal) => {
-      const gen = ctx.cache.generation;
-      const result = await op.handler(input, { ...ctx, signal, sql: readsFor(ctx, signal) });
-      const body = bodyOf(result);
-      const paging = pagingOf(result);
-      const value: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
-      // Don't store a result computed while a write landed: it may predate the write.
-      if (gen === ctx.cache.generation) await ctx.cache.set(key, value);
-      return value;
+  // A public read: through the one public-read pipeline (cache, single flight, cancellation).
+  return readThrough(
+    ctx,
+    cacheKey ?? readKey(op, input),
+    () => ctx.signal,
+    async (sql, signal) => {
+      const result = await op.handler(input, { ...ctx, signal, sql });
+      return { body: bodyOf(result), paging: pagingOf(result) };
     },
-    ctx.signal,
-  );
-}
-
-/** One set of shared computations per cache (per app: tests run several apps, on several databases, in one process). */
-const flights = new WeakMap<object, ReturnType<typeof singleFlight<Executed>>>();
-
-/** If-None-Match matching per RFC 9110 (weak comparison, lists and *). */
-export function etagMatches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  // An ETag of an encoded body (the wire suffixes -br or -gzip) names the same content.
-  return header.split(',').some(
-    (t) =>
-      t
-        .trim()
-        .replace(/^W\//, '')
-        .replace(/-(br|gzip)"$/, '"') === etag,
   );
 }

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
 import { validateInput } from './validate.ts';
 
-// Issue 15, items 4-6: fields typed as what they are, and shapes no validator can walk refused
+// fields typed as what they are, and shapes no validator can walk refused
 // with a 400 before one tries. The validator is the one REST and MCP share.
 
 const op = (name: string) => operations.find((o) => o.name === name)!;

@@ -3,7 +3,7 @@ import { findOrCreateUser } from '../../core/auth/users.ts';
 import { makeApiKey, makeListing } from '../../test/builders.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
-// Issue 15: a person's keys and grants share one budget; badge images spend the address's
+// a person's keys and grants share one budget; badge images spend the address's
 // anonymous budget, and unknown slugs are remembered instead of queried each time.
 
 let app: TestApp;

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, jest, test } from 'bun:test';
 import Redis from 'ioredis';
+import { eventually } from '../../test/eventually.ts';
 import { freePort } from '../../test/ports.ts';
 import { testRedis } from '../../test/redis.ts';
 import {
   addressKey,
   clientAddress,
   createRateLimiter,
-  MemoryRateStore,
   notePeerAddress,
   rateLimitedResponse,
   rateLimitHeaders,
@@ -94,7 +94,9 @@ describe('client addresses and keys', () => {
 
 describe('in-process store', () => {
   test('counts down, refuses at the limit and recovers after the window', async () => {
-    const l = createRateLimiter({ limits: limits(1, 3), redisUrl: null });
+    // The clock is moved, not waited for: fake timers move Date.now and fire the store's timers.
+    jest.useFakeTimers();
+    const l = createRateLimiter({ limits: limits(60, 3), redisUrl: null });
     try {
       expect(l.store).toBe('memory');
       const ds = await exhaust(l, 'anonymous_read', 'ip:192.0.2.1', 3);
@@ -106,12 +108,16 @@ describe('in-process store', () => {
       const refused = await l.consume('anonymous_read', 'ip:192.0.2.1');
       expect(refused.allowed).toBe(false);
       expect(refused.remaining).toBe(0);
-      expect(refused.resetSeconds).toBeGreaterThan(0);
-      await Bun.sleep(1100);
+      expect(refused.resetSeconds).toBe(60);
+      jest.advanceTimersByTime(30_000);
+      const later = await l.consume('anonymous_read', 'ip:192.0.2.1');
+      expect([later.allowed, later.resetSeconds]).toEqual([false, 30]);
+      jest.advanceTimersByTime(30_001);
       const again = await exhaust(l, 'anonymous_read', 'ip:192.0.2.1', 3);
-      expect(again.every((d) => d.allowed)).toBe(true);
+      expect(again.map((d) => d.allowed)).toEqual([true, true, true]);
     } finally {
       await l.close();
+      jest.useRealTimers();
     }
   });
 
@@ -139,16 +145,15 @@ describe('in-process store', () => {
     }
   });
 
-  test('memory stays bounded: full budgets are swept and the key count is capped', async () => {
-    const s = new MemoryRateStore(10, 60_000);
+  test('memory stays bounded: the key count is capped, the least recently used key forgotten first', async () => {
+    const l = createRateLimiter({ limits: limits(3600, 1), redisUrl: null, maxKeys: 10 });
     try {
-      for (let i = 0; i < 50; i++) s.take(`k${i}`, 5, 500);
-      expect(s.size).toBe(10);
-      await Bun.sleep(600);
-      s.sweep();
-      expect(s.size).toBe(0);
+      for (let i = 0; i < 50; i++) expect((await l.consume('anonymous_read', `ip:k${i}`)).allowed).toBe(true);
+      // The 40 oldest keys were forgotten (their budgets restart full); the 10 newest are held.
+      expect((await l.consume('anonymous_read', 'ip:k0')).allowed).toBe(true);
+      expect((await l.consume('anonymous_read', 'ip:k49')).allowed).toBe(false);
     } finally {
-      s.close();
+      await l.close();
     }
   });
 });
@@ -232,8 +237,12 @@ describe('Redis store', () => {
       expect((await l.consume('write', 'cred:k')).allowed).toBe(true); // writes get n + 2 = 4
       expect((await l.consume('write', 'cred:k')).allowed).toBe(true);
       expect((await l.consume('write', 'cred:k')).allowed).toBe(false);
-      await Bun.sleep(1100);
-      expect((await l.consume('write', 'cred:k')).allowed).toBe(true);
+      // Redis keeps time itself: its key expires with the 1 s window, polled for rather than slept on.
+      const later = await eventually(
+        () => l.consume('write', 'cred:k'),
+        (d) => d.allowed,
+      );
+      expect(later.allowed).toBe(true);
     } finally {
       await l.close();
     }

@@ -42,9 +42,9 @@ export class RedisGuard {
       enableOfflineQueue: true,
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), Math.max(100, opts.breakerMs)),
     });
-    this.client.on('error', (err: Error) => this.trip(err));
+    this.client.on('error', (err: Error) => this.noteFailure(err));
     this.client.on('close', () => {
-      if (!this.closing) this.trip(new Error('connection closed'));
+      if (!this.closing) this.noteFailure(new Error('connection closed'));
     });
     this.client.on('ready', () => {
       if (this.failed) opts.log?.info?.({ what: opts.name }, `${opts.name}: Redis is back`);
@@ -65,12 +65,13 @@ export class RedisGuard {
     try {
       return await fn(this.client);
     } catch (err) {
-      this.trip(err);
+      this.noteFailure(err);
       return fallback();
     }
   }
 
-  private trip(err: unknown) {
+  /** Opens the breaker (and warns, at most every 30 s): also for a failure a library caught itself. */
+  noteFailure(err: unknown) {
     if (this.closing) return;
     this.failed = true;
     this.openUntil = Date.now() + this.opts.breakerMs;

@@ -1,12 +1,13 @@
-import { isAbandoned } from '../../core/cancellable-sql.ts';
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { etagMatches, execute, isCacheable, pagingOf, readKey } from './execute.ts';
+import { execute, isCacheable, pagingOf, readKey } from './execute.ts';
+import { abandonedAnswer, answerRead } from './public-read.ts';
 import { planLinks, readMemo, type ReadPlan } from './read-memo.ts';
 import type { Paging } from './cache.ts';
 import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
 import { validateInput } from './validate.ts';
+import { readBody, TOO_LARGE } from './body.ts';
 import type { RateGate } from './rate-gate.ts';
 import { authorize } from './authorize.ts';
 import { idempotencyHeaders } from './idempotency.ts';
@@ -27,11 +28,9 @@ const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
 
 /** Reads a JSON body within the size cap: 413 past it, 415 for another media type, 400 for bad JSON. */
 async function readJson(request: Request, maxBytes: number): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
-  const buf = await request.arrayBuffer();
-  if (buf.byteLength > maxBytes) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
-  if (buf.byteLength === 0) return undefined;
+  const buf = await readBody(request, maxBytes);
+  if (buf === TOO_LARGE) throw new DomainError('too_large', `The body is larger than ${maxBytes} bytes.`);
+  if (!buf?.byteLength) return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new DomainError('unsupported_media_type', 'Request bodies must be application/json.');
@@ -123,14 +122,12 @@ export function restRoutes(
           const link = plan ? planLinks(plan, paging, links) : links(paging);
           if (link) headers.link = link;
         }
-        headers['cache-control'] = cacheable ? `public, max-age=${deps.httpMaxAge}, stale-while-revalidate=${deps.httpMaxAge * 2}` : 'no-store';
-        if (cacheable && etagMatches(request.headers.get('if-none-match'), out.etag)) {
-          return new Response(null, { status: 304, headers });
-        }
+        if (cacheable) return answerRead(request, out, headers, deps.httpMaxAge);
+        headers['cache-control'] = 'no-store';
         return new Response(out.body, { status, headers });
       } catch (err) {
-        // Nobody is left to read the answer: nginx's 499 keeps it apart from failures in the metrics.
-        if (isAbandoned(err)) return new Response(null, { status: 499, headers: base });
+        const gone = abandonedAnswer(err, base);
+        if (gone) return gone;
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
         return problemResponse(p, {

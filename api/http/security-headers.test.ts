@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { makeListing } from '../../test/builders.ts';
 import { DEFAULT_CSP, HSTS } from './security-headers.ts';
 
-// Issue 15: nosniff on every response, HSTS with an https SITE_URL, and every HTML page (the docs
+// nosniff on every response, HSTS with an https SITE_URL, and every HTML page (the docs
 // included) with a CSP that forbids framing. One request per kind of answer the edge gives.
 
 let app: TestApp;

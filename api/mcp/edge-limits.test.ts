@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
-// Issue 15: /mcp holds chunked bodies to the same cap as declared ones, and its Origin check
+// /mcp holds chunked bodies to the same cap as declared ones, and its Origin check
 // compares scheme, host and port.
 
 let app: TestApp;

@@ -45,6 +45,10 @@ export function plainReadCalls(specs: ToolSpec[], legacyVersions: string[]) {
 /**
  * The result member of an answer, written from its JSON text: the same bytes as stringifying
  * toolResultOf(out), without parsing the body only to write it again. Remembered per cached answer.
+ * Spliced as text on purpose: parsing a cached get_listing and stringifying the envelope took the
+ * fast path from 39-61 us to 63-66 us of CPU (`BENCH_LISTINGS=500 bun bench/mcp-paths.ts`,
+ * 2026-11-28); the body is JSON the edge wrote or PostgreSQL returned, and plain-read.test.ts
+ * holds the result equal to the SDK's.
  */
 const resultTexts = new WeakMap<Executed, string>();
 function resultText(out: Executed): string {

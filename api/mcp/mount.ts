@@ -3,8 +3,8 @@ import {
   createMcpHandler,
   isLegacyRequest,
   McpServer,
-  WebStandardStreamableHTTPServerTransport,
   type StandardSchemaWithJSON,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { Elysia } from 'elysia';
 import { resourcesOf } from '../auth/challenge.ts';
@@ -14,6 +14,7 @@ import { operationContext } from '../http/context.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import { rateGate } from '../http/rate-gate.ts';
 import { carryPeerAddress } from '../http/rate-limit.ts';
+import { type Bytes, readBody, TOO_LARGE } from '../http/body.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecsOf, type JsonSchema, type ToolSpec } from './tools.ts';
@@ -56,14 +57,6 @@ function asStandardSchema(schema: JsonSchema): StandardSchemaWithJSON<Record<str
     },
   };
 }
-
-/** A body read into memory. */
-type Bytes = Uint8Array<ArrayBuffer>;
-
-/** Calls that leave nothing behind on the server that answered them (initialize keeps the client's capabilities). */
-const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
-const leavesNoState = (body: unknown) =>
-  !Array.isArray(body) && body !== null && typeof body === 'object' && STATELESS_METHODS.has((body as { method?: unknown }).method as string);
 
 /** The MCP server at /mcp: one tool per operation, credentials resolved for the MCP resource. */
 export function mcpPlugin(
@@ -110,18 +103,41 @@ export function mcpPlugin(
     return server;
   };
 
-  const handler = createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: config.maxBodyBytes });
+  // The SDK, as its documentation composes the two eras: 2026-07-28 requests through
+  // createMcpHandler, 2025-era ones through a streamable HTTP transport of their own, so that they
+  // can be answered with plain JSON (the SDK's stateless leg always answers with an SSE stream,
+  // though the transport spec lets a server answer a request with JSON; our tools emit nothing
+  // before their result, so one JSON body carries the same messages).
+  const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: config.maxBodyBytes });
+  const legacy = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    const server = factory({});
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody, authInfo });
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  };
+  const sdk = async (incoming: Request, bytes: Bytes | null, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    // The body was read (and capped) once, in serve(): the SDK gets it parsed, and a buffered copy
+    // only when it is not JSON, to answer with its own parse error.
+    if (body === undefined) return modern.fetch(buffered(incoming, bytes), { authInfo });
+    if (await isLegacyRequest(incoming, body, { maxRequestBodySize: config.maxBodyBytes })) return legacy(incoming, body, authInfo);
+    return modern.fetch(incoming, { authInfo, parsedBody: body });
+  };
 
-  // 2025-era POSTs: the SDK's stateless leg always answers with an SSE stream, though the
-  // transport spec lets a server answer a request with plain JSON. Our tools emit nothing
-  // before their result, so a JSON response carries the same messages at a fraction of the
-  // cost; the body the auth gate already parsed is handed on instead of being read again.
-  // Building a server registers every tool (schemas included) and costs more than the tool call
-  // itself, so this leg keeps idle servers and connects one to a fresh transport per request:
-  // still one exchange per server at a time (the SDK's rule), and nothing of a request outlives
-  // it, since the credential and the request travel with the transport's message, not the server.
-  const idle: McpServer[] = [];
-  const MAX_IDLE = 64;
+  // Two ways in for a tools/call, no more. The SDK answers every message (any protocol version,
+  // batches, _meta, tools that write or need a credential): it is the protocol's authority. The
+  // fast path (fast-call.ts) answers only a plainly well-formed 2025 tools/call of a public read,
+  // with the bytes the SDK would send (plain-read.test.ts compares them), through the same public-
+  // read pipeline. It exists because the SDK builds and connects a server for each request: a
+  // cached get_listing cost the edge 39-61 us of CPU on the fast path against 187-263 us through
+  // the SDK (`BENCH_LISTINGS=500 bun bench/mcp-paths.ts`, 2026-11-28, three runs of two alternating
+  // rounds on a shared machine), and tools/call of public reads is most of what agents send.
+  // The SDK path no longer keeps idle servers for reuse: with them it measured 185-211 us, within
+  // the noise of the figures above, so the simpler code stays.
   const plainRead =
     opts.plainReads === false
       ? () => null
@@ -129,35 +145,13 @@ export function mcpPlugin(
           specs,
           MCP_PROTOCOL_VERSIONS.filter((v) => v.startsWith('2025-')),
         );
-  const legacyJson = async (incoming: Request, bytes: Bytes | null, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    const request = buffered(incoming, bytes);
-    const server = idle.pop() ?? factory({});
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    let reusable = true;
-    try {
-      return await transport.handleRequest(request, { parsedBody, authInfo });
-    } catch (err) {
-      reusable = false;
-      throw err;
-    } finally {
-      await transport.close();
-      await server.close();
-      if (reusable && leavesNoState(parsedBody) && !server.isConnected() && idle.length < MAX_IDLE) idle.push(server);
-    }
-  };
-  // The incoming request's body is already read: the SDK gets a buffered copy of it.
-  // A plain read names a 2025 version and carries no _meta, so no 2026-07-28 envelope claim: the
-  // SDK's era check (isLegacyRequest, a zod parse of the message) would call it legacy, and is skipped.
   const route = async (incoming: Request, bytes: Bytes | null, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
     const call = plainRead(incoming, body);
     if (call) {
       const opCtx = operationContext(deps, incoming, { principal: principalOf(authInfo), rejected: false });
       return answerPlainRead(call, opCtx, { siteUrl: config.siteUrl, logError });
     }
-    return body !== undefined && (await isLegacyRequest(incoming, body, { maxRequestBodySize: config.maxBodyBytes }))
-      ? legacyJson(incoming, bytes, body, authInfo)
-      : handler.fetch(buffered(incoming, bytes), { authInfo });
+    return sdk(incoming, bytes, body, authInfo);
   };
   // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
   // host and port, not the host alone) gets 403, unless MCP_ALLOWED_ORIGINS names it (browser apps
@@ -179,35 +173,6 @@ export function mcpPlugin(
   // Content-Length) is held to the same cap as a declared one; it is parsed once, and the SDK
   // gets a buffered copy only when it is the one to answer.
   const tooLarge = () => problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
-  const readBody = async (request: Request): Promise<Bytes | null | Response> => {
-    const declared = request.headers.get('content-length');
-    if (Number(declared ?? 0) > config.maxBodyBytes) return tooLarge();
-    if (!request.body) return null;
-    // A declared length is the body's length (HTTP framing holds the client to it), so the body is
-    // read natively: a stream reader cost about a fifth of a cached tools/call's CPU.
-    if (declared !== null) return new Uint8Array(await request.arrayBuffer()) as Bytes;
-    const reader = request.body.getReader();
-    const chunks: Bytes[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > config.maxBodyBytes) {
-        await reader.cancel().catch(() => {});
-        return tooLarge();
-      }
-      chunks.push(value as Bytes);
-    }
-    if (chunks.length === 1) return chunks[0];
-    const body = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      body.set(c, at);
-      at += c.byteLength;
-    }
-    return body;
-  };
   const parseJson = (bytes: Bytes | null): unknown => {
     if (!bytes?.byteLength) return undefined;
     try {
@@ -238,8 +203,8 @@ export function mcpPlugin(
   const serve = async (incoming: Request) => {
     const refused = foreignOrigin(incoming);
     if (refused) return refused;
-    const bytes = await readBody(incoming);
-    if (bytes instanceof Response) return bytes;
+    const bytes = await readBody(incoming, config.maxBodyBytes);
+    if (bytes === TOO_LARGE) return tooLarge();
     const g = await gate(incoming, parseJson(bytes));
     noteMcpCall(incoming, g.body);
     const limit = await rateLimit(incoming, g, g.write);

@@ -8,7 +8,7 @@ import { revokePlugin } from './revoke.ts';
 import { tokenPlugin } from './token.ts';
 
 /**
- * The OAuth 2.1 authorization server for MCP clients (issue 3 item 3) and the metadata of the two
+ * The OAuth 2.1 authorization server for MCP clients and the metadata of the two
  * protected resources. Paths: see endpoints.ts. Access tokens are checked by api/auth/principal.ts
  * (a token works only at the resource it was issued for).
  */

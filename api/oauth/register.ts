@@ -4,7 +4,7 @@ import { hashSecret, newSecret, SECRET_PREFIX } from '../../core/auth/secrets.ts
 import { openEndpoint } from './open-endpoint.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
-import { readCappedText } from './form-body.ts';
+import { readCappedText } from '../http/body.ts';
 import { fail, oauthError, oauthJson } from './responses.ts';
 
 /** Registration metadata is a few URIs and names; 16 KB is far above any real request. */

@@ -10,7 +10,7 @@ import { buildApp, type AppDeps } from '../app.ts';
 import { createCache } from '../http/cache.ts';
 import { createRateLimiter } from '../http/rate-limit.ts';
 
-// Issue 9 item 2: the edge's /metrics (requests by surface, operation and status with latency;
+// the edge's /metrics (requests by surface, operation and status with latency;
 // cache hits and misses; rate-limit refusals; idempotent replays) and one log line per request.
 const SITE = 'http://localhost';
 let db: Awaited<ReturnType<typeof freshDatabase>>;

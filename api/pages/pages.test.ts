@@ -340,6 +340,21 @@ describe('escaping of hostile listing, founder and review text', () => {
   });
 });
 
+test('/favicon.ico is an icon: an ICO header and a 32x32 image, cached by browsers', async () => {
+  const r = await fetch(`${app.url}/favicon.ico`, { headers: { accept: 'image/avif,image/webp,*/*' } });
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toBe('image/x-icon');
+  expect(r.headers.get('cache-control')).toContain('public');
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  const view = new DataView(bytes.buffer);
+  // ICONDIR: reserved 0, type 1 (icon), one image; its entry: 32x32, 32 bits, image at offset 22.
+  expect([view.getUint16(0, true), view.getUint16(2, true), view.getUint16(4, true)]).toEqual([0, 1, 1]);
+  expect([bytes[6], bytes[7], view.getUint16(12, true)]).toEqual([32, 32, 32]);
+  expect(view.getUint32(14, true) + 22).toBe(bytes.length);
+  expect(view.getUint32(22, true)).toBe(40); // a BITMAPINFOHEADER follows
+  expect((await fetch(`${app.url}/favicon.ico`, { headers: { 'if-none-match': r.headers.get('etag')! } })).status).toBe(304);
+});
+
 describe('caching and personal state', () => {
   test('anonymous pages carry ETag and public Cache-Control and answer 304; they set no cookies', async () => {
     const r = await fetch(`${app.url}/launches`);

@@ -3,10 +3,9 @@ import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import { cookieSettings, readCookies } from '../auth/cookies.ts';
 import { currentUser } from '../auth/session.ts';
-import { etagMatches, etagOf } from '../http/execute.ts';
-import { singleFlight } from '../http/single-flight.ts';
-import { isAbandoned, readsFor } from '../../core/cancellable-sql.ts';
-import { addressKey, clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
+import { abandonedAnswer, answerRead, readThrough } from '../http/public-read.ts';
+import { rateGate } from '../http/rate-gate.ts';
+import { clientAddress, rateLimitHeaders } from '../http/rate-limit.ts';
 import { csrfToken } from '../auth/csrf.ts';
 import type { PageDeps } from './data.ts';
 import * as pages from './directory-pages.ts';
@@ -15,6 +14,7 @@ import { renderListing, type Personal } from './listing-page.tsx';
 import { viewerState, liveListingId, vote, unvote, follow, unfollow, saveReview, flagReview, type ActionOutcome } from '../../core/community/actions.ts';
 import { readCheckedForm, field, signInPath } from '../site/common.tsx';
 import { ASSETS } from './assets.ts';
+import { faviconResponse } from './favicon.ts';
 import { seoRoutes } from './seo.ts';
 
 export type { PageDeps };
@@ -43,67 +43,59 @@ export function notFoundPage(deps: PageDeps, request: Request): Response | null 
  * personal state never enters a shared cache.
  */
 export function publicPagesPlugin(deps: PageDeps) {
-  const { config, cache, log, limiter } = deps;
+  const { config, log, limiter } = deps;
   const maxAge = config.httpCacheMaxAge;
   const sessionCookie = cookieSettings(config).session;
   const processSalt = randomBytes(16).toString('hex');
 
   const viewerOf = async (request: Request) => (readCookies(request)[sessionCookie] ? currentUser(deps.sql, config, request) : null);
 
-  const respond = (status: number, body: string, personal: boolean, request: Request, extra: Record<string, string> = {}, knownEtag?: string) => {
-    // A private, no-store answer is never kept, so never revalidated: it gets no ETag, whose hash of
-    // the whole page (about 35 us for 44 KB) bought nothing.
-    if (personal || status >= 400)
-      return new Response(body, { status, headers: pageHeaders({ vary: 'Cookie', 'cache-control': 'private, no-store', ...extra }) });
-    const etag = knownEtag ?? etagOf(body);
-    const headers = pageHeaders({ etag, vary: 'Cookie', 'cache-control': `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`, ...extra });
-    if (status === 200 && etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-    return new Response(body, { status, headers });
-  };
+  /** A page for one person, or an error page: never kept by a shared cache, so it needs no ETag. */
+  const personalPage = (status: number, body: string, extra: Record<string, string> = {}) =>
+    new Response(body, { status, headers: pageHeaders({ vary: 'Cookie', 'cache-control': 'private, no-store', ...extra }) });
 
   const errorPage = (err: unknown, request: Request, viewer: Viewer | null) => {
-    // Nobody is left to read it (see rest.ts).
-    if (isAbandoned(err)) return new Response(null, { status: 499 });
+    const gone = abandonedAnswer(err);
+    if (gone) return gone;
     const site = { siteName: deps.site.name, siteUrl: config.siteUrl };
     if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'invalid')) {
       const r = err.kind === 'not_found' ? pages.notFoundRenderer() : pages.badRequestRenderer(err.message);
-      return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request);
+      return personalPage(r.status!, frame({ ...r.meta, ...site }, r.body, viewer));
     }
     log.error({ err, path: new URL(request.url).pathname }, 'page failed');
     const r = pages.serverErrorRenderer();
-    return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request);
+    return personalPage(r.status!, frame({ ...r.meta, ...site }, r.body, viewer));
   };
 
+  // Pages spend the anonymous read budget of the client address, through the gate REST and MCP use;
+  // a refusal is a short text for people rather than a problem document.
+  const gate = rateGate(
+    limiter,
+    config,
+    (d) =>
+      new Response(`Too many requests. Please wait ${d.resetSeconds} seconds.`, {
+        status: 429,
+        headers: { 'content-type': 'text/plain; charset=utf-8', ...rateLimitHeaders(d) },
+      }),
+  );
   const limited = async (request: Request) => {
     if (/%00/.test(request.url)) return new Response('Bad request', { status: 400 });
-    const d = await limiter.consume('anonymous_read', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
-    if (d.allowed) return null;
-    return new Response(`Too many requests. Please wait ${d.resetSeconds} seconds.`, {
-      status: 429,
-      headers: { 'content-type': 'text/plain; charset=utf-8', ...rateLimitHeaders(d) },
-    });
+    return (await gate(request, { principal: null }, false)).refused;
   };
 
   /**
-   * The anonymous render of a page: from the cache, else rendered once however many requests for it
-   * arrive meanwhile (single flight), and cached when it is a 200 and no write landed during the render.
+   * The anonymous render of a page, through the public-read pipeline (cache, single flight,
+   * cancellation, ETag and 304). A page that is not a 200 is sent private, as error pages are.
    */
-  const renderOnce = singleFlight<{ status: number; body: string; etag: string }>();
   const anonymous = async (key: string, request: Request, render: (d: typeof deps) => Promise<{ status: number; body: string }>) => {
-    const hit = await cache.get(key);
-    if (hit) return { status: 200, ...hit };
-    // A render whose every waiting visitor has gone is cancelled in the database (readsFor).
-    return renderOnce(
-      `${cache.generation}:${key}`,
-      async (signal) => {
-        const gen = cache.generation;
-        const { status, body } = await render({ ...deps, sql: readsFor(deps, signal) });
-        const etag = etagOf(body);
-        if (status === 200 && gen === cache.generation) await cache.set(key, { body, etag });
-        return { status, body, etag };
-      },
-      request.signal,
+    const out = await readThrough(
+      deps,
+      key,
+      () => request.signal,
+      (sql) => render({ ...deps, sql }),
     );
+    if ((out.status ?? 200) !== 200) return personalPage(out.status!, out.body);
+    return answerRead(request, out, pageHeaders({ vary: 'Cookie' }), maxAge);
   };
 
   /** A page of the directory: anonymous renders are shared and cached; signed-in renders are not. */
@@ -117,15 +109,14 @@ export function publicPagesPlugin(deps: PageDeps) {
       try {
         viewer = await viewerOf(request);
         if (!viewer) {
-          const out = await anonymous(`page:${url.pathname}${url.search}`, request, async (d) => {
+          return await anonymous(`page:${url.pathname}${url.search}`, request, async (d) => {
             const r = await render(d, url, params);
             return { status: r.status ?? 200, body: frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, null) };
           });
-          return respond(out.status, out.body, false, request, {}, out.etag);
         }
         const r = await render(deps, url, params);
         const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
-        return respond(r.status ?? 200, body, true, request);
+        return personalPage(r.status ?? 200, body);
       } catch (err) {
         return errorPage(err, request, viewer);
       }
@@ -142,11 +133,10 @@ export function publicPagesPlugin(deps: PageDeps) {
       const slug = params.slug;
       countView(request, slug);
       if (!viewer) {
-        const out = await anonymous(`page:${url.pathname}`, request, async (d) => {
+        return await anonymous(`page:${url.pathname}`, request, async (d) => {
           const r = await renderListing(d, slug, async () => null);
           return { status: 200, body: frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, null) };
         });
-        return respond(out.status, out.body, false, request, {}, out.etag);
       }
       let setCookie: Record<string, string> = {};
       const user = viewer as (Viewer & { userId: string }) | null;
@@ -158,7 +148,7 @@ export function publicPagesPlugin(deps: PageDeps) {
         return { email: user.email, csrf, ...state, isOwner: owner?.ownerUserId === String(user.userId) };
       });
       const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
-      return respond(200, body, true, request, setCookie);
+      return personalPage(200, body, setCookie);
     } catch (err) {
       return errorPage(err, request, viewer);
     }
@@ -284,6 +274,7 @@ export function publicPagesPlugin(deps: PageDeps) {
       }),
       none,
     )
+    .get('/favicon.ico', ({ request }) => faviconResponse(request), none)
     .get(
       '/assets/:file',
       ({ params }) => {

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { etagMatches, etagOf } from '../http/execute.ts';
+import { answerRead, readThrough } from '../http/public-read.ts';
 import { readOp, type PageDeps } from './data.ts';
 import { el, xmlDocument } from './xml.ts';
 import { latestUpdates } from '../../sql/queries/updates.ts';
@@ -11,7 +11,7 @@ import { liveListingCount, liveListingSlugs, otherSlugs, SITEMAP_PAGE_SIZE } fro
  * in the edge's response cache and invalidated with directory_changed().
  */
 export function seoRoutes(deps: PageDeps) {
-  const { config, cache } = deps;
+  const { config } = deps;
   const site = config.siteUrl;
   const maxAge = config.httpCacheMaxAge;
 
@@ -19,23 +19,18 @@ export function seoRoutes(deps: PageDeps) {
     (type: string, build: (url: URL, params: Record<string, string>) => Promise<string | null>) =>
     async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const url = new URL(request.url);
-      const key = `seo:${url.pathname}`;
-      let hit = await cache.get(key);
-      if (!hit) {
-        const gen = cache.generation;
-        const body = await build(url, params);
-        if (body === null) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-        hit = { body, etag: etagOf(body) };
-        if (gen === cache.generation) await cache.set(key, hit);
-      }
-      const headers = {
-        'content-type': type,
-        etag: hit.etag,
-        'cache-control': `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`,
-        'x-content-type-options': 'nosniff',
-      };
-      if (etagMatches(request.headers.get('if-none-match'), hit.etag)) return new Response(null, { status: 304, headers });
-      return new Response(hit.body, { headers });
+      // Through the public-read pipeline: cached, computed once however many ask, 304 on a match.
+      const out = await readThrough(
+        deps,
+        `seo:${url.pathname}`,
+        () => request.signal,
+        async () => {
+          const body = await build(url, params);
+          return body === null ? { status: 404, body: 'Not found' } : { body };
+        },
+      );
+      if (out.status === 404) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return answerRead(request, out, { 'content-type': type, 'x-content-type-options': 'nosniff' }, maxAge);
     };
 
   const XML = 'application/xml; charset=utf-8';

@@ -8,6 +8,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { page } from './frame.tsx';
 import { addressKey, clientAddress, rateLimitHeaders, type RateLimiter } from '../http/rate-limit.ts';
 import { BODY_LIMITS, textIssue } from '../../core/validation/limits.ts';
+import { readBody, TOO_LARGE } from '../http/body.ts';
 
 /** What a site page handler receives from Elysia (routes are mounted with parse: 'none'). */
 export interface SiteRequest {
@@ -111,9 +112,9 @@ export function csrfField(config: Config, request: Request): { field: VNode; hea
  */
 export async function readCheckedForm(config: Config, request: Request): Promise<{ form: FormData } | { response: Response }> {
   const tooLarge = () => ({ response: messagePage({ status: 413, title: 'Form too large', message: 'That form was larger than any form on this site.' }) });
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_FORM_BYTES) return tooLarge();
-  const buf = await request.arrayBuffer();
-  if (buf.byteLength > MAX_FORM_BYTES) return tooLarge();
+  const read = await readBody(request, MAX_FORM_BYTES);
+  if (read === TOO_LARGE) return tooLarge();
+  const buf = read ?? new Uint8Array();
   const type = request.headers.get('content-type') ?? '';
   let form: FormData;
   try {

@@ -1,4 +1,4 @@
-// Issue 15: the invite form's NUL byte and size, invalid Unicode in forms, and invite mail abuse
+// the invite form's NUL byte and size, invalid Unicode in forms, and invite mail abuse
 // (free text to any address, unlimited invites), against a real database.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';

@@ -1,7 +1,7 @@
 // Launch-week fulfilment (launch, launch_bundle's launch, skip_queue, relaunch): the only code of
 // the orders module that moves a listing's status, plan and launch week. It uses the listings
 // columns directly with its own slot check (the site row locked, then the week's taken slots
-// counted), so it works before issue 10's slot allocator lands; the two are to be reconciled there.
+// counted). The free queue's allocate_free_week (SQL) counts the same slots on its own.
 import type { Sql } from '../../sql/db.ts';
 
 export interface LaunchResult {

@@ -1,4 +1,4 @@
-// What a re-crawl writes (spec: issue 9, item 4). A value still in the AI's hands (never edited
+// What a re-crawl writes. A value still in the AI's hands (never edited
 // by the owner) is refreshed with its new quotes; a value the owner edited, locked or wrote is
 // never overwritten: the new value becomes a proposed change (with its quotes) the owner sees in
 // get_my_listing and accepts by sending it with update_my_listing. A fact the site no longer

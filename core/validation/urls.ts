@@ -1,7 +1,7 @@
 // What a URL or e-mail field accepts, in one place: the edge's schemas (update_draft,
 // update_my_listing, invite_cofounder) and the page forms all take their rules from here.
 //
-// Rules (also in the README, "Input rules"):
+// Rules (also in docs/behaviour.md, "Input rules and hardening"):
 // - every URL field takes an absolute http(s) URL only (no javascript:, data:, relative or bare text),
 //   with no user name or password in it;
 // - a social link must be on its platform's host or a subdomain of it (linkedin.com for linkedin,

@@ -4,6 +4,14 @@ import { prepareDatabase } from '../../core/database.ts';
 import { runOps } from './run.ts';
 
 // `npm run ops -- <command>`: operator commands (see usage.ts). Never imports api/.
+// Piped into `head` (or anything that stops reading), the rest of the output has nowhere to go:
+// end quietly, as command-line tools do, instead of an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 const argv = process.argv.slice(2);
 const out = (line: string) => {
   process.stdout.write(`${line}\n`);
@@ -20,7 +28,7 @@ if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
   const config = loadConfig(process.env);
   let db: { stop(): Promise<void> } | undefined;
   try {
-    const prepared = await prepareDatabase(config, { reuseRunning: true, connections: 2, site: false });
+    const prepared = await prepareDatabase(config, { runningOnly: true, connections: 2, site: false });
     db = prepared;
     code = await runOps(argv, {
       sql: prepared.sql,

@@ -79,5 +79,5 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       This text.
 
 Changes are audited under OPS_ACTOR (default: the system user name).
-Uses DATABASE_URL, or the embedded PostgreSQL under DATA_DIR (reusing the one npm start runs).
+Uses DATABASE_URL, or the embedded PostgreSQL that npm start runs under DATA_DIR (never starts or creates one).
 Exit codes: 0 done, 1 not found or not done, 2 bad usage.`;

@@ -6,7 +6,7 @@ import { freshDatabase } from '../db.ts';
 import { freePort } from '../ports.ts';
 import { holdTable } from '../table-lock.ts';
 
-// Issue 9 item 2: SIGTERM drains. An edge process (`bun api/main.ts`) stops listening at once, so
+// SIGTERM drains. An edge process (`bun api/main.ts`) stops listening at once, so
 // new connections are refused, while every request already in flight completes with its full
 // response; then it exits 0. Requests are held in flight by a table lock taken in SQL (no sleeps
 // in the server, no timing assertions).

@@ -10,7 +10,7 @@ import { freePort } from '../ports.ts';
 import { privatePg, type PrivatePg } from './private-pg.ts';
 import { fmt, load } from './load.ts';
 
-// Issue 15 item 1 (PostgreSQL): the edge runs as its own process against a private embedded
+// PostgreSQL: the edge runs as its own process against a private embedded
 // PostgreSQL, which the test kills (SIGKILL of the postmaster) and restarts. While it is down
 // every request that needs the database answers a 503 problem with Retry-After within a couple
 // of seconds, /readyz is 503 and /healthz 200; once it is back the same edge process recovers.

@@ -9,7 +9,7 @@ import { freePort } from '../ports.ts';
 import { privatePg, type PrivatePg } from './private-pg.ts';
 import { fmt, load } from './load.ts';
 
-// Issue 15 item 1, the hung variant: PostgreSQL stops answering without closing its connections
+// The hung variant: PostgreSQL stops answering without closing its connections
 // (SIGSTOP of the postmaster and its backends). Connections stay open, so only time caps help:
 // each query is bounded by DB_STATEMENT_TIMEOUT_MS + DB_POOL_WAIT_MS, after which the breaker
 // opens and requests get 503 at once until the database answers again.

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../harness.ts';
 import { testRedis, type TestRedis } from '../redis.ts';
 import { fmt, load, mcpCall } from './load.ts';
 
-// Issue 15 item 1 (Redis): with REDIS_URL set and the Redis killed under load, the read cache and
+// Redis: with REDIS_URL set and the Redis killed under load, the read cache and
 // the rate limits fall back to in-process within one request's budget, a breaker stops trying for a
 // while, and the edge uses Redis again once it is back. REST and MCP both.
 let redis: TestRedis;

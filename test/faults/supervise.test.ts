@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../ports.ts';
 
-// Issue 15 item 2: `npm start` supervises. A killed worker or edge is restarted (the other keeps
+// `npm start` supervises. A killed worker or edge is restarted (the other keeps
 // serving), a killed embedded PostgreSQL is noticed and started again, Ctrl-C still stops
 // everything cleanly, and a crash loop stops everything with a message and exit code 1.
 const root = join(import.meta.dirname, '../..');

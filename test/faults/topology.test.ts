@@ -11,7 +11,7 @@ import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
 import { freePort } from '../ports.ts';
 import { testRedis, type TestRedis } from '../redis.ts';
 
-// Issue 9 item 3: the production topology on one machine. Two edge processes and two worker
+// the production topology on one machine. Two edge processes and two worker
 // processes (`bun api/main.ts`, `bun pipeline/main.ts`) on one PostgreSQL and one private Redis.
 // Load goes through both edges; a write on one edge is visible through the other within a second
 // (cache invalidation by NOTIFY); a write budget is shared (Redis); 40 crawls finish, each draft

@@ -11,7 +11,7 @@ import { fixturePages } from '../fixture-site.ts';
 import { freshDatabase } from '../db.ts';
 import '../../api/http/validate.ts'; // registers the string formats (uuid) that payload checks use, as in the edge
 
-// Issue 15 item 3: a crawl cut off by a killed worker (SIGKILL of a `bun pipeline/main.ts`
+// A crawl cut off by a killed worker (SIGKILL of a `bun pipeline/main.ts`
 // process mid-crawl) is retried by the next worker once its lock is past the crawl horizon, so
 // the draft reaches ready soon after instead of sitting in `crawling` until the 15-minute sweep.
 // The horizon is not slept through: locked_at is moved back in SQL, as graphile-worker's own

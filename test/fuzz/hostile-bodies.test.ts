@@ -1,4 +1,4 @@
-// Issue 15: generated hostile bodies thrown at every operation of the registry, through REST and
+// generated hostile bodies thrown at every operation of the registry, through REST and
 // through MCP, and at every form of the site. Fails on any 5xx and on any stored change (row
 // counts and a hash of a few tables, before and after).
 import { afterAll, beforeAll, expect, test } from 'bun:test';

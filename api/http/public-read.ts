@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { isAbandoned, readsFor } from '../../core/cancellable-sql.ts';
+import type { Sql } from '../../sql/db.ts';
+import type { CachedBody, Paging, ResponseCache } from './cache.ts';
+import { singleFlight } from './single-flight.ts';
+
+/**
+ * The public-read pipeline. A public read (an operation with GET and no scope, or the anonymous
+ * render of a page) gives the same answer to everyone, so every surface serves it the same way,
+ * here and nowhere else:
+ *
+ * - `readThrough`: the answer from the response cache, else computed once however many requests
+ *   for it arrive meanwhile (single flight), on the reads' pool, cancelled in PostgreSQL once every
+ *   waiting client has gone, and cached when it is a 200 computed without a write landing meanwhile.
+ *   REST and MCP tools/call reach it through execute(); pages call it for their anonymous render.
+ * - `answerRead`: the HTTP answer of a public read: its ETag, a public Cache-Control, and a 304
+ *   when If-None-Match names the ETag. REST and pages answer with it; MCP wraps the same body
+ *   in its JSON-RPC result instead.
+ * - `abandonedAnswer`: the request whose every client has gone, counted as nginx's 499.
+ *
+ * Rate limits are spent before a read starts, by the one gate of every surface (rate-gate.ts).
+ */
+
+/** What a public read answers: the cached body with its ETag (and paging), and its status when not 200. */
+export interface ReadAnswer extends CachedBody {
+  status?: number;
+}
+
+/** What a read computes: its body (JSON or HTML), where a list stands, and its status when not 200 (a page's 404). */
+export interface Computed {
+  body: string;
+  paging?: Paging;
+  status?: number;
+}
+
+/** The pools and cache a read runs with (an operation's context, or the pages' deps). */
+export interface ReadPools {
+  sql: Sql;
+  readSql?: Sql;
+  cache: ResponseCache;
+}
+
+export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+
+/** One set of shared computations per cache (per app: tests run several apps, on several databases, in one process). */
+const flights = new WeakMap<ResponseCache, ReturnType<typeof singleFlight<ReadAnswer>>>();
+
+/**
+ * A public read through the cache and single flight. `compute` gets the pool to read on (cancelled
+ * in the database once every waiter has gone) and the signal that says so. `signalOf` gives the
+ * request's signal, asked for only on a miss (Bun makes a request's signal when it is first read);
+ * a waiter without one (a read nested in a page render) keeps the computation alive.
+ */
+export async function readThrough(
+  pools: ReadPools,
+  key: string,
+  signalOf: () => AbortSignal | undefined,
+  compute: (sql: Sql, signal: AbortSignal) => Promise<Computed>,
+): Promise<ReadAnswer> {
+  const { cache } = pools;
+  const hit = await cache.get(key);
+  if (hit) return hit;
+  let once = flights.get(cache);
+  if (!once) flights.set(cache, (once = singleFlight<ReadAnswer>()));
+  // Keyed by generation too: a request arriving after a write never joins a computation begun before it.
+  return once(
+    `${cache.generation}:${key}`,
+    async (gone) => {
+      const gen = cache.generation;
+      const { body, paging, status } = await compute(readsFor(pools, gone), gone);
+      const cached: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
+      // Don't store a result computed while a write landed: it may predate the write.
+      if ((status ?? 200) === 200) {
+        if (gen === cache.generation) await cache.set(key, cached);
+        return cached;
+      }
+      return { ...cached, status };
+    },
+    signalOf(),
+  );
+}
+
+/** If-None-Match matching per RFC 9110 (weak comparison, lists and *). */
+export function etagMatches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  // An ETag of an encoded body (the wire suffixes -br or -gzip) names the same content.
+  return header.split(',').some(
+    (t) =>
+      t
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/-(br|gzip)"$/, '"') === etag,
+  );
+}
+
+/** Cache-Control of every public read: shared caches may keep it, and serve it stale while they revalidate. */
+export const publicCacheControl = (maxAge: number) => `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`;
+
+/**
+ * The HTTP answer of a public read: `headers` (the surface's own: content type, rate limits,
+ * links, ...) with the ETag and a public Cache-Control; 304 without a body when the client
+ * already holds this ETag.
+ */
+export function answerRead(request: Request, answer: ReadAnswer, headers: Record<string, string>, maxAge: number): Response {
+  const status = answer.status ?? 200;
+  const all = { ...headers, etag: answer.etag, 'cache-control': publicCacheControl(maxAge) };
+  if (status === 200 && etagMatches(request.headers.get('if-none-match'), answer.etag)) return new Response(null, { status: 304, headers: all });
+  return new Response(answer.body, { status, headers: all });
+}
+
+/** A request nobody is left to read: nginx's 499 keeps it apart from failures in the metrics. Null for any other error. */
+export function abandonedAnswer(err: unknown, headers: Record<string, string> = {}): Response | null {
+  return isAbandoned(err) ? new Response(null, { status: 499, headers }) : null;
+}
