@@ -71,6 +71,10 @@ export const ERROR_CODES = {
 
   // Drafts.
   draft_in_progress: { kind: 'conflict', about: 'The draft is still crawling or drafting; poll get_draft until it is ready.' },
+  draft_not_ready: {
+    kind: 'conflict',
+    about: 'The draft cannot become a listing: its website could not be read (status failed), or it has no name, tagline or description yet.',
+  },
   draft_failed: { kind: 'conflict', about: "The draft's site could not be read (status failed), so there is nothing to redraft from." },
   field_locked: { kind: 'conflict', about: 'The field is locked against AI redrafts (override); restore it or type a value first.' },
   nothing_to_restore: { kind: 'conflict', about: 'The AI has not drafted this field, so there is no AI value to restore.' },
@@ -88,6 +92,12 @@ export const ERROR_CODES = {
   free_queue_full: {
     kind: 'conflict',
     about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.',
+  },
+
+  apply_to_not_owned: {
+    kind: 'forbidden',
+    about:
+      'apply_to names a site where this product is listed by someone else: sharing a domain is not owning. Nothing was changed on any site; leave that site out, or claim the listing there first.',
   },
 
   milestone_limit_reached: { kind: 'conflict', about: 'A listing has at most 50 milestones; delete one first.' },
