@@ -18,6 +18,23 @@ type Outcome = { ok: true } | { ok: false; reason: string; detail: string | null
 // Loaded on the first meta-tag check: cheerio and its parsers are about 25 MB of an edge's memory.
 const loadCheerio = () => import('cheerio');
 
+/**
+ * Whether the TXT answer holds the value. A record published as several strings is one value once
+ * joined (RFC 7208 section 3.3); node:dns joins them, but Bun's resolver answers each string as a
+ * record of its own, in order. So any run of consecutive strings that joins to the value counts:
+ * whoever can publish those strings at the name controls the domain's DNS either way.
+ */
+export function txtHolds(values: string[], expected: string): boolean {
+  for (let i = 0; i < values.length; i++) {
+    let joined = '';
+    for (let j = i; j < values.length && joined.length < expected.length + 2; j++) {
+      joined += values[j];
+      if (joined.trim() === expected) return true;
+    }
+  }
+  return false;
+}
+
 async function check(c: { method: ClaimMethod; token: string; domain: string; url: string }, deps: ClaimChecks): Promise<Outcome> {
   const expected = verificationValue(c.token);
   switch (c.method) {
@@ -25,7 +42,7 @@ async function check(c: { method: ClaimMethod; token: string; domain: string; ur
       const name = `${DNS_LABEL}.${claimDomain(c.domain)}`;
       try {
         const values = await deps.txt(name);
-        return values.some((v) => v.trim() === expected)
+        return txtHolds(values, expected)
           ? { ok: true }
           : { ok: false, reason: 'dns_record_mismatch', detail: `TXT records at ${name} do not include ${expected}` };
       } catch (e) {
@@ -34,17 +51,20 @@ async function check(c: { method: ClaimMethod; token: string; domain: string; ur
       }
     }
     case 'meta': {
-      const page = await readPage(deps.fetcher, c.url, { html: true });
+      const page = await readPage(deps.fetcher, c.url, { html: true, sameHostOnly: true });
       if (!page.ok) return { ok: false, reason: page.reason === 'not_found' ? 'site_error' : page.reason, detail: page.detail };
       const $ = (await loadCheerio()).load(page.text);
-      const found = $(`meta[name="${META_NAME}"]`)
+      // Only a tag the parser puts in the <head> counts: not one in the body, a comment, <noscript> or <template>.
+      const found = $(`head > meta[name="${META_NAME}"]`)
         .toArray()
         .some((m) => ($(m).attr('content') ?? '').trim() === c.token);
-      return found ? { ok: true } : { ok: false, reason: 'meta_tag_not_found', detail: `no <meta name="${META_NAME}" content="${c.token}"> on ${c.url}` };
+      return found
+        ? { ok: true }
+        : { ok: false, reason: 'meta_tag_not_found', detail: `no <meta name="${META_NAME}" content="${c.token}"> in the <head> of ${c.url}` };
     }
     case 'file': {
       const url = new URL(FILE_PATH, c.url).href;
-      const page = await readPage(deps.fetcher, url, { html: false });
+      const page = await readPage(deps.fetcher, url, { html: false, sameHostOnly: true });
       if (!page.ok) return { ok: false, reason: page.reason === 'not_found' ? 'file_not_found' : page.reason, detail: page.detail };
       return page.text.split(/\r?\n/).some((line) => line.trim() === expected)
         ? { ok: true }

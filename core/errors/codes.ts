@@ -104,6 +104,10 @@ export const ERROR_CODES = {
 
   // Claims.
   already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
+  claim_mail_daily_limit: {
+    kind: 'rate_limited',
+    about: 'An address, and a listing, get at most 3 claim mails a day; try again after the Retry-After seconds.',
+  },
 
   // Orders and payments.
   launch_week_full: { kind: 'invalid', about: 'The chosen launch week has no free slot left; choose another week from list_products.' },
