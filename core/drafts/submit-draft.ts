@@ -1,6 +1,7 @@
 // submit_draft: makes (or updates) the listing of a draft, not yet published.
 import { contentOf } from './store.ts';
 import type { DraftContent } from './model.ts';
+import { assertNotListed } from '../listings/product-key.ts';
 import { draftConflict } from './draft-errors.ts';
 import { syncListing } from './listing-sync.ts';
 import { withOwnDraftLocked, type DraftOwner } from './own-draft.ts';
@@ -22,6 +23,8 @@ export function submitDraft(owner: DraftOwner, id: string) {
         'This draft cannot be submitted yet: it has no name, tagline or description. Fill them in with update_draft first.',
       );
     }
+    // The draft's own listing may be public already (a second submit after edits); another may not.
+    await assertNotListed(t, row.site_id, row.url, { except: row.listing_id, userId: owner.userId });
     const { listingId, created, adjusted } = await syncListing(t, row, content, 'all');
     const [d] = await t<{ submitted_at: Date }[]>`
       update drafts set listing_id = ${listingId}, submitted_at = coalesce(submitted_at, now()), updated_at = now()

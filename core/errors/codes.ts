@@ -85,6 +85,13 @@ export const ERROR_CODES = {
     about: 'A person invites at most 20 co-founders a day over all their drafts, and an address gets at most 3 invite mails a day; try again tomorrow.',
   },
 
+  // One product, one public listing per site.
+  listing_exists: {
+    kind: 'conflict',
+    about:
+      'This product (its site: the host without www., plus the first path segment on shared hosts such as github.com) already has a live, scheduled or queued listing on this site. The problem names it (existing_listing.slug) and how to claim it (claim: claim_listing with that slug); a product has one public listing per site.',
+  },
+
   // Publishing a listing (choose_free_listing).
   listing_not_submitted: { kind: 'conflict', about: 'Free launches are for listings saved by submit_draft; this one was not.' },
   listing_already_published: { kind: 'conflict', about: 'The listing is already live (or otherwise past the free queue), so it cannot be queued.' },
@@ -112,6 +119,11 @@ export const ERROR_CODES = {
   // Orders and payments.
   launch_week_full: { kind: 'invalid', about: 'The chosen launch week has no free slot left; choose another week from list_products.' },
   contradictory_order: { kind: 'invalid', about: 'Two items of the order contradict each other (e.g. two launches for one listing); `errors` names them.' },
+  product_already_applied: {
+    kind: 'conflict',
+    about:
+      'The listing already has this product (launch, skip_queue or relaunch) in another order that is waiting for payment, paid, or in effect; a second one would do nothing, so it is refused before anything is charged. existing_order names that order.',
+  },
   order_not_payable: { kind: 'conflict', about: 'The order is no longer waiting for payment (paid, expired or refunded).' },
   payment_provider_unavailable: {
     kind: 'unavailable',
