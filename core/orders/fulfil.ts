@@ -8,10 +8,10 @@ import { enqueue } from '../jobs/enqueue.ts';
 import { fulfilLaunch, fulfilRelaunch, fulfilSkipQueue, type LaunchResult } from './fulfil-launch.ts';
 import { writeAiReview } from './ai-review.ts';
 import { APPLIED_ONCE, appliedElsewhere } from './applied-once.ts';
+import { FEATURED_DAYS, startFeatured } from './featured.ts';
 import { publicListingOfProduct } from '../listings/product-key.ts';
 
-/** How long a featured placement lasts (featured, and the featured week of launch_bundle). */
-export const FEATURED_DAYS = 7;
+export { FEATURED_DAYS } from './featured.ts';
 export const BUNDLE_SECTIONS = ['story', 'milestones', 'media'];
 
 interface LineRow {
@@ -31,12 +31,8 @@ interface LineRow {
 }
 
 async function featureFor(tx: Sql, lineId: string, listingId: string): Promise<LaunchResult> {
-  // A second featured purchase extends the current period instead of overlapping it.
-  const [f] = await tx<{ starts_at: Date; ends_at: Date }[]>`
-    insert into listing_featured (listing_id, order_line_id, starts_at, ends_at)
-    select ${listingId}, ${lineId}, s, s + make_interval(days => ${FEATURED_DAYS})
-    from (select greatest(now(), coalesce((select max(ends_at) from listing_featured where listing_id = ${listingId}), now())) as s) x
-    returning starts_at, ends_at`;
+  const f = await startFeatured(tx, lineId, listingId);
+  if (!f) return { summary: `Featured for ${FEATURED_DAYS} days from the moment the listing is live.`, featured_from: null, waiting_for_live: true };
   return {
     summary: `Featured from ${f.starts_at.toISOString()} until ${f.ends_at.toISOString()}.`,
     featured_from: f.starts_at.toISOString(),

@@ -120,6 +120,24 @@ describe('one public listing per product', () => {
   });
 });
 
+describe('featured', () => {
+  test('bought for a listing that is not live, it starts when the listing goes live, not at payment', async () => {
+    const id = await listing();
+    const feat = await checkout({ items: [{ product: 'featured', listing_id: id }] });
+    await pay(feat.body.number);
+    await until('featured fulfilled', async () => (await orderStatus(feat.body.number)()) === 'fulfilled');
+    expect(await env.app.sql`select 1 from listing_featured where listing_id = ${id}`).toHaveLength(0);
+    const [line] = await env.app.sql`select fulfilment from order_lines ol join orders o on o.id = ol.order_id where o.number = ${feat.body.number}`;
+    expect(line.fulfilment).toMatchObject({ waiting_for_live: true, featured_from: null });
+    const launch = await checkout({ items: [{ product: 'launch', listing_id: id }] });
+    await pay(launch.body.number);
+    await until('launch fulfilled', async () => (await orderStatus(launch.body.number)()) === 'fulfilled');
+    const [f] = await env.app.sql`select f.starts_at >= l.launched_at as from_live, f.ends_at - f.starts_at = interval '7 days' as week
+                                  from listing_featured f join listings l on l.id = f.listing_id where f.listing_id = ${id}`;
+    expect(f).toEqual({ from_live: true, week: true });
+  });
+});
+
 describe('the test provider', () => {
   test('its pay step requires billing details, as the order page does', async () => {
     const id = await listing();
