@@ -44,6 +44,7 @@ const checks = (ctx: OperationContext): ClaimChecks => ({
   fetcher: createSafeFetcher({ allowLoopback: ctx.config.allowLoopbackFetch, userAgent: ctx.config.crawlerUserAgent, timeoutMs: 10_000, maxBytes: 1_000_000 }),
   txt: createTxtLookup({ server: ctx.config.claimDnsServer, timeoutMs: 3000 }),
   siteName: ctx.site.name,
+  siteUrl: ctx.config.siteUrl,
 });
 const NOT_YOURS = "404 when the claim is unknown or another account's (the same 404).";
 

@@ -7,7 +7,6 @@ import { enqueueMail } from '../mail/outbox.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 import { CLAIM_TTL_DAYS, claimDomain, emailAtDomain, type ClaimMethod } from './instructions.ts';
 import { ownClaim, type ClaimView } from './store.ts';
-import { ownsListing } from '../listings/own-listing.ts';
 
 export interface Claimant {
   sql: Sql;
@@ -22,9 +21,11 @@ export interface Claimant {
 export async function createClaim(who: Claimant, input: { slug: string; method: ClaimMethod; email?: string }): Promise<ClaimView> {
   const id = await transaction(who.sql, async (t) => {
     // Drafts are on no public page: they cannot be claimed (the same 404 as an unknown slug).
+    // A co-owner may claim, to become an owner by proving control.
     const [l] = await t<{ id: number; name: string; domain: string; mine: boolean }[]>`
       select l.id::int, l.name, l.domain,
-             ${ownsListing(t, who.userId)} as mine
+             (l.owner_user_id = ${who.userId}::bigint or exists (select 1 from company_owners co
+               where co.company_id = l.company_id and co.user_id = ${who.userId}::bigint and co.role = 'owner')) as mine
       from listings l where l.site_id = ${who.siteId} and l.slug = ${input.slug} and l.status <> 'draft'`;
     if (!l) throw notFound(`No listing with slug "${input.slug}" on this site.`);
     if (input.method === 'email') {

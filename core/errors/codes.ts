@@ -111,6 +111,7 @@ export const ERROR_CODES = {
 
   // Claims.
   already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
+  owner_only: { kind: 'forbidden', about: 'Only the owner of the listing may do this; co-owners edit the listing but remove nobody.' },
   claim_mail_daily_limit: {
     kind: 'rate_limited',
     about: 'An address, and a listing, get at most 3 claim mails a day; try again after the Retry-After seconds.',
