@@ -46,6 +46,12 @@ export const ERROR_CODES = {
   },
   insufficient_scope: { kind: 'forbidden', about: 'The credential is valid but lacks the scope the operation needs (WWW-Authenticate names it).' },
 
+  registration_rate_limited: {
+    kind: 'rate_limited',
+    about:
+      'One address registers at most OAUTH_REGISTRATIONS_PER_HOUR OAuth clients an hour (dynamic client registration); reuse a client_id or retry after the Retry-After seconds.',
+  },
+
   // Reading the request.
   bad_request: { kind: 'invalid', about: 'The request could not be read: a malformed body, or a URL with characters the service refuses (NUL).' },
   malformed_json: { kind: 'invalid', about: 'The request body is not valid JSON.' },
