@@ -58,6 +58,8 @@ export interface Config {
     accessTokenTtlSeconds: number;
     refreshTokenTtlDays: number;
     authCodeTtlSeconds: number;
+    /** Dynamic client registrations one address may make an hour. */
+    registrationsPerHour: number;
   };
   rateLimits: {
     windowSeconds: number;
@@ -212,6 +214,7 @@ export function loadConfig(env: Env): Config {
       accessTokenTtlSeconds: int(env, 'OAUTH_ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86400),
       refreshTokenTtlDays: int(env, 'OAUTH_REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
       authCodeTtlSeconds: int(env, 'OAUTH_CODE_TTL_SECONDS', 60, 10, 600),
+      registrationsPerHour: int(env, 'OAUTH_REGISTRATIONS_PER_HOUR', 20, 1, 1_000_000),
     },
     rateLimits: {
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),

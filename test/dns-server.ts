@@ -3,7 +3,8 @@ import dns2 from 'dns2';
 
 export interface TestDns {
   server: string;
-  txt: Map<string, string[]>;
+  /** TXT records by name; a record given as an array is published as several strings. */
+  txt: Map<string, (string | string[])[]>;
   queries: string[];
   /** When set, queries get no answer at all (a DNS server that is down). */
   silent: boolean;
@@ -12,7 +13,7 @@ export interface TestDns {
 
 export async function startDnsServer(): Promise<TestDns> {
   const { Packet } = dns2;
-  const txt = new Map<string, string[]>();
+  const txt = new Map<string, (string | string[])[]>();
   const queries: string[] = [];
   const state = { silent: false };
   const server = dns2.createServer({

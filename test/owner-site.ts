@@ -10,6 +10,8 @@ export interface OwnerSite {
   home: string;
   /** Extra paths and their bodies (text/plain unless they start with "<"). */
   files: Map<string, string>;
+  /** Paths that answer 302 to another URL (on this host or another). */
+  redirects: Map<string, string>;
   /** How the homepage misbehaves, if at all. */
   mode: 'ok' | 'slow' | 'huge' | 'private_redirect' | 'error';
   stop(): void;
@@ -18,15 +20,18 @@ export interface OwnerSite {
 export const page = (body: string, head = '') =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Product</title>${head}</head><body>${body}</body></html>`;
 
-export function startOwnerSite(): OwnerSite {
-  const site = { hits: [] as string[], home: page('<h1>Our product</h1>'), files: new Map<string, string>(), mode: 'ok' } as OwnerSite;
+/** hostname: another loopback address (127.0.0.2, ...) is another host on the same machine. */
+export function startOwnerSite(hostname = '127.0.0.1'): OwnerSite {
+  const site = { hits: [] as string[], home: page('<h1>Our product</h1>'), files: new Map<string, string>(), redirects: new Map(), mode: 'ok' } as OwnerSite;
   const server = Bun.serve({
-    hostname: '127.0.0.1',
+    hostname,
     port: 0,
     idleTimeout: 60,
     async fetch(request) {
       const path = new URL(request.url).pathname;
       site.hits.push(path);
+      const to = site.redirects.get(path);
+      if (to !== undefined) return Response.redirect(to, 302);
       if (path === '/') {
         if (site.mode === 'slow') {
           await Bun.sleep(30_000);
@@ -44,8 +49,8 @@ export function startOwnerSite(): OwnerSite {
     },
   });
   site.port = server.port!;
-  site.host = '127.0.0.1';
-  site.url = `http://127.0.0.1:${server.port}/`;
+  site.host = hostname;
+  site.url = `http://${hostname}:${server.port}/`;
   site.stop = () => server.stop(true);
   return site;
 }

@@ -98,6 +98,15 @@ export function checkoutPlugin(deps: AppDeps) {
         );
       } catch (e) {
         if (e instanceof DomainError && e.code === 'order_not_payable') return redirect(config, base(own.row.number));
+        if (e instanceof DomainError && (e.code === 'product_already_applied' || e.code === 'listing_exists')) {
+          return messagePage({
+            status: 409,
+            title: 'This order would do nothing',
+            message: `${e.message} Nothing was charged.`,
+            signedInAs: own.user.email,
+            links: [{ href: base(own.row.number), label: 'Back to your order' }],
+          });
+        }
         throw e;
       }
       return redirect(config, `${base(own.row.number)}?billing=saved`);
@@ -118,6 +127,15 @@ export function checkoutPlugin(deps: AppDeps) {
         return new Response(null, { status: 303, headers: { location: url, 'cache-control': 'no-store' } });
       } catch (e) {
         if (e instanceof DomainError && e.code === 'order_not_payable') return redirect(config, base(own.row.number));
+        if (e instanceof DomainError && (e.code === 'product_already_applied' || e.code === 'listing_exists')) {
+          return messagePage({
+            status: 409,
+            title: 'This order would do nothing',
+            message: `${e.message} Nothing was charged.`,
+            signedInAs: own.user.email,
+            links: [{ href: base(own.row.number), label: 'Back to your order' }],
+          });
+        }
         if (e instanceof DomainError && e.code === 'payment_provider_unavailable') {
           return messagePage({
             status: 503,
@@ -156,6 +174,8 @@ export function checkoutPlugin(deps: AppDeps) {
       const own = await ownOrder(request, params.number, base(params.number));
       if ('response' in own) return own.response;
       if (own.row.provider !== 'test') return notFoundPage(own.user.email);
+      // As on the order page: no payment without billing details.
+      if (!own.row.billing_country || !own.row.billing_name) return redirect(config, base(own.row.number));
       const session = field(checked.form, 'session') || own.row.provider_session_id || 'none';
       // The same event path as Stripe's webhook: one event per session, so a double click pays once.
       await recordPayment(sql, {

@@ -116,7 +116,8 @@ export const problemOf = (siteUrl: string, code: ErrorCode, detail: string, extr
 
 export function problemFromError(siteUrl: string, err: unknown): Problem {
   if (err instanceof DomainError) {
-    const p = problemOf(siteUrl, err.code, err.message);
+    // Extensions never replace the members RFC 9457 and this service define.
+    const p = { ...err.extensions, ...problemOf(siteUrl, err.code, err.message) };
     if (err.fields.length) p.errors = err.fields;
     return p;
   }

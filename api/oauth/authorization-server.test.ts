@@ -10,7 +10,8 @@ const GET_ACCOUNT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call'
 let app: TestApp;
 let cookie: string;
 beforeAll(async () => {
-  app = await startTestApp({ env: { ALLOW_LOOPBACK_FETCH: 'true' } });
+  // This file registers many clients from one address; the hourly cap has its own test (register-limit.test.ts).
+  app = await startTestApp({ env: { ALLOW_LOOPBACK_FETCH: 'true', OAUTH_REGISTRATIONS_PER_HOUR: '1000' } });
   cookie = await signedInCookie(app.sql, 'owner@example.com');
 });
 afterAll(() => app.stop());

@@ -6,6 +6,9 @@ import { validateClientMetadata } from './client-metadata.ts';
 import { OAUTH_PATHS } from './endpoints.ts';
 import { readCappedText } from '../http/body.ts';
 import { fail, oauthError, oauthJson } from './responses.ts';
+import { clientAddress } from '../http/rate-limit.ts';
+import { errorHeaders, problemFromError, problemResponse } from '../http/problem.ts';
+import { DomainError } from '../../core/errors/index.ts';
 
 /** Registration metadata is a few URIs and names; 16 KB is far above any real request. */
 export const MAX_REGISTRATION_BYTES = 16 * 1024;
@@ -30,7 +33,8 @@ export function registrationResponse(client: OAuthClient, secret: string | null)
 
 /**
  * POST /oauth/register: dynamic client registration (RFC 7591), open to anyone (as MCP clients
- * need), limited by the anonymous rate budget of the caller's address. Public clients
+ * need), limited by the anonymous rate budget of the caller's address and by
+ * OAUTH_REGISTRATIONS_PER_HOUR registrations an hour per address (counted in SQL). Public clients
  * (token_endpoint_auth_method none, the default) get a client_id only; client_secret_post and
  * client_secret_basic clients also get a client_secret, shown once, stored as a hash, not expiring.
  * Registration alone grants nothing: every authorization still needs a person's consent.
@@ -55,7 +59,17 @@ export function registerPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>
     const checked = validateClientMetadata(body, 'registration');
     if ('error' in checked) return oauthError(fail(checked.error, checked.description));
     const secret = checked.fields.authMethod === 'none' ? null : newSecret(SECRET_PREFIX.clientSecret);
-    const client = await insertRegisteredClient(sql, { ...checked.fields, clientSecretHash: secret ? hashSecret(secret) : null });
-    return oauthJson(registrationResponse(client, secret), 201);
+    const address = clientAddress(request, { trustProxy: deps.config.trustProxy });
+    try {
+      const client = await insertRegisteredClient(
+        sql,
+        { ...checked.fields, clientSecretHash: secret ? hashSecret(secret) : null },
+        { address, perHour: deps.config.auth.registrationsPerHour },
+      );
+      return oauthJson(registrationResponse(client, secret), 201);
+    } catch (e) {
+      if (e instanceof DomainError) return problemResponse(problemFromError(deps.config.siteUrl, e), errorHeaders(e));
+      throw e;
+    }
   }
 }

@@ -19,10 +19,11 @@ beforeAll(async () => {
         const [l] = await sql`insert into listings (site_id, company_id, owner_user_id, slug, name, url, domain, status, plan, launch_week, launched_at)
           values (${site}, ${c.id}, ${ownerId as never}, ${slug}, ${'Acme ' + slug}, 'https://acme.test', 'acme.test', ${status}, ${plan},
                   ${status === 'live' ? W2 : null}, ${status === 'live' ? new Date('2025-01-06T10:00:00Z') : null}) returning id`;
-        // Owned here means claimed: the verified badge follows a verified claim.
+        // Owned here means claimed: the verified badge follows the owner's verified proof of control.
         if (ownerId) {
-          await sql`insert into claims (listing_id, user_id, method, token, status, verified_at, expires_at)
-                    values (${l.id}, ${ownerId as never}, 'dns', ${`verified-claim-token-${slug}`}, 'verified', now(), now())`;
+          const [claim] = await sql`insert into claims (listing_id, user_id, method, token, status, verified_at, expires_at)
+                    values (${l.id}, ${ownerId as never}, 'dns', ${`verified-claim-token-${slug}`}, 'verified', now(), now()) returning id`;
+          await sql`insert into company_owners (company_id, user_id, claim_id) values (${c.id}, ${ownerId as never}, ${claim.id}) on conflict do nothing`;
         }
         return l.id;
       };

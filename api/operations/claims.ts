@@ -4,7 +4,7 @@ import { defineOperation, type Operation, type OperationContext, type Principal 
 import { ListOf, Nullable, Paging } from '../registry/schemas.ts';
 import { notes } from './my-listings.ts';
 import { CLAIM_METHODS, CLAIM_TTL_DAYS, DNS_LABEL, FILE_PATH, META_NAME } from '../../core/claims/instructions.ts';
-import { createClaim } from '../../core/claims/create-claim.ts';
+import { CLAIM_MAILS_PER_DAY, createClaim } from '../../core/claims/create-claim.ts';
 import { claimRows, claimView } from '../../core/claims/store.ts';
 import { verifyClaim, type ClaimChecks } from '../../core/claims/verify-claim.ts';
 import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
@@ -44,6 +44,7 @@ const checks = (ctx: OperationContext): ClaimChecks => ({
   fetcher: createSafeFetcher({ allowLoopback: ctx.config.allowLoopbackFetch, userAgent: ctx.config.crawlerUserAgent, timeoutMs: 10_000, maxBytes: 1_000_000 }),
   txt: createTxtLookup({ server: ctx.config.claimDnsServer, timeoutMs: 3000 }),
   siteName: ctx.site.name,
+  siteUrl: ctx.config.siteUrl,
 });
 const NOT_YOURS = "404 when the claim is unknown or another account's (the same 404).";
 
@@ -79,9 +80,20 @@ export const claimsOperations: Operation[] = [
       "404 when no listing of this site has the slug (drafts cannot be claimed). 409 already_owner when you own it already. email is required for method email and refused for the others (400); an address outside the listing's domain (a leading www. is ignored) or its subdomains is 400.",
       `What to publish: dns: a TXT record named ${DNS_LABEL}.<domain> with the value listing-directory-verification=<token>; meta: <meta name="${META_NAME}" content="<token>"> on the homepage (the listing's url); file: ${FILE_PATH} on the listing's site holding listing-directory-verification=<token> on a line of its own; email: a single link mailed to the address, whose page shows a "Confirm claim" button, and only pressing it (a POST) verifies the claim, so mail scanners opening links do nothing.`,
       `A pending claim expires ${CLAIM_TTL_DAYS} days after it was made (its link with it); start a new one then. Each call starts a new claim with its own token.`,
+      `Claim mails are capped: an address, and a listing, get at most ${CLAIM_MAILS_PER_DAY} a day; past that the answer is 429 claim_mail_daily_limit with Retry-After. The mail names the account that asked and what confirming does.`,
     ),
     handler: async (input, ctx) =>
-      createClaim({ sql: ctx.sql, userId: userId(ctx), siteId: ctx.site.id, siteName: ctx.site.name, siteUrl: ctx.config.siteUrl }, input),
+      createClaim(
+        {
+          sql: ctx.sql,
+          userId: userId(ctx),
+          email: (ctx.principal as Principal).email,
+          siteId: ctx.site.id,
+          siteName: ctx.site.name,
+          siteUrl: ctx.config.siteUrl,
+        },
+        input,
+      ),
   }),
 
   defineOperation({
@@ -99,7 +111,7 @@ export const claimsOperations: Operation[] = [
     output: Claim,
     notes: notes(
       NOT_YOURS,
-      'A failed check leaves the claim pending (fix and call again until it expires) with last_check.reason: dns_record_not_found, dns_record_mismatch, dns_unavailable, meta_tag_not_found, file_not_found, file_mismatch, site_unreachable, site_error, site_too_large, site_not_html, site_refused (a redirect to a private address, ...), or email_link_not_opened for method email. Pages are read through the SSRF-safe fetcher (10 s, 1 MB); DNS with a 3 s timeout. A verified or expired claim is answered as it is.',
+      'A failed check leaves the claim pending (fix and call again until it expires) with last_check.reason: dns_record_not_found, dns_record_mismatch, dns_unavailable, meta_tag_not_found, file_not_found, file_mismatch, site_unreachable, site_error, site_too_large, site_not_html, site_refused (a redirect to another host or a private address, ...), or email_link_not_opened for method email. Pages are read through the SSRF-safe fetcher (10 s, 1 MB) on the host of the listing url only: redirects are followed within that host (http to https and a leading www. allowed), never to another host. The meta tag counts only in the <head> of the page as served (not in the body, a comment, <noscript> or <template>). A TXT record published as several strings counts as the strings joined. DNS with a 3 s timeout. A verified or expired claim is answered as it is.',
       "A verified claim makes you the listing's owner (it appears in list_my_listings) and an owner of its company (every listing of the company); the earlier owner is told by e-mail, and the ownership history keeps both. The listing's `verified` badge means it has a verified claim.",
     ),
     handler: async ({ claim_id }, ctx) => verifyClaim(ctx.sql, userId(ctx), claim_id, checks(ctx)),

@@ -156,7 +156,7 @@ export const draftsOperations: Operation[] = [
     output: SubmittedListing,
     notes: notes(
       NOT_YOURS,
-      '409 while the draft is crawling or drafting. A failed draft may be submitted with the values the user typed.',
+      '409 draft_in_progress while the draft is crawling or drafting; 409 draft_not_ready for a failed draft (its site could not be read: submit the URL again) or one with no name, tagline or description.',
       "Mapping: the listing belongs to the caller, under the company of the draft's domain (made when new). Its slug comes from the name and stays the same on later runs. Profile fields go to the listing's fields where the listing's own bounds allow: tagline 200, short_description and pricing_summary 300, pricing_model 40 and city 120 characters are cut at a word; country must be a two-letter code and founded_year a year 1800..2100, stage becomes a slug, otherwise they are left out; tags stay on the draft (a listing has no tags). adjusted lists every such case. A draft without a name gives the listing its domain as name.",
       "categories: the first name is the primary category; a free listing keeps only that one (extra categories come with a paid plan), a paid one up to 3 more. FAQs, company socials, founders (the first is primary; founder_socials go to the primary founder), story and milestones replace the listing's. not_found_on_website lists the profile fields whose state is not_found. seo goes to the listing's SEO title and description.",
       'Nothing is published: a listing in status draft appears on no public page. If the listing was published since, public reads are refreshed at once.',

@@ -183,7 +183,7 @@ export async function renderListing(
           <ReviewForm slug={l.slug} p={p} />
           <ReviewList reviews={reviews} p={p} />
         </Section>
-        <Badges items={badges.items} />
+        <Badges items={badges.items} domain={l.domain ?? undefined} />
         <Section id="alternatives" title="Alternatives">
           <Cards empty="No alternatives yet.">
             {alternatives.items.map((a: Summary & { approved: boolean }) => (

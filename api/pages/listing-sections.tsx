@@ -135,9 +135,17 @@ export function Media({ items, name }: { items: any[]; name: string }) {
   );
 }
 
-export function Badges({ items }: { items: any[] }) {
+export function Badges({ items, domain }: { items: any[]; domain?: string }) {
+  const verified = items.some((b) => b.kind === 'verified');
   return (
     <Section id="badges" title="Badges">
+      {domain ? (
+        <p id="owner-verification" class={verified ? 'notice' : 'empty'}>
+          {verified
+            ? `Owner verified: the owner of this listing proved control of ${domain} (DNS record, meta tag or file).`
+            : `Owner not verified: the owner of this listing has not proved control of ${domain}.`}
+        </p>
+      ) : null}
       <p>Show these on your site. Copy the embed code.</p>
       <ul class="badges">
         {items.map((b, i) => (

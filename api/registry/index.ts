@@ -17,6 +17,7 @@ import { freeListingOperations } from '../operations/free-listing.ts';
 import { claimsOperations } from '../operations/claims.ts';
 import { listingUpdatesOperations } from '../operations/listing-updates.ts';
 import { milestonesOperations } from '../operations/milestones.ts';
+import { coOwnersOperations } from '../operations/co-owners.ts';
 import { founderStoryOperations } from '../operations/founder-story.ts';
 import { ordersOperations } from '../operations/orders.ts';
 
@@ -40,6 +41,7 @@ export const operations: Operation[] = [
   ...claimsOperations,
   ...listingUpdatesOperations,
   ...milestonesOperations,
+  ...coOwnersOperations,
   ...founderStoryOperations,
   ...ordersOperations,
 ];

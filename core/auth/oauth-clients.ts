@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../../sql/db.ts';
+import { transaction, type Sql } from '../../sql/db.ts';
+import { DomainError } from '../errors/index.ts';
 import type { Scope } from './scopes.ts';
 
 export type TokenEndpointAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
@@ -66,15 +67,37 @@ export interface ClientFields {
 
 /**
  * Stores a dynamically registered client (RFC 7591). Its client_id is a random UUID, which can
- * never be mistaken for a client ID metadata document URL.
+ * never be mistaken for a client ID metadata document URL. Registration is open to anyone, so an
+ * address registers at most `perHour` clients an hour (429 registration_rate_limited past that,
+ * with the seconds until the oldest of the hour ages out); one address's registrations are
+ * serialised so concurrent ones cannot pass the cap together.
  */
-export async function insertRegisteredClient(sql: Sql, fields: ClientFields & { clientSecretHash: string | null }): Promise<OAuthClient> {
-  const [row] = await sql<Row[]>`
-    insert into oauth_clients (client_id, kind, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata)
-    values (${randomUUID()}, 'registered', ${fields.clientName}, ${fields.clientUri}, ${fields.redirectUris}, ${fields.authMethod},
-            ${fields.clientSecretHash}, ${sql.json(fields.extras as never)})
-    returning *`;
-  return fromRow(row);
+export async function insertRegisteredClient(
+  sql: Sql,
+  fields: ClientFields & { clientSecretHash: string | null },
+  from: { address: string; perHour: number },
+): Promise<OAuthClient> {
+  return transaction(sql, async (t) => {
+    await t`select pg_advisory_xact_lock(hashtext('oauth-register'), hashtext(${from.address}))`;
+    const [recent] = await t<{ n: number; wait: number | null }[]>`
+      select count(*)::int as n, ceil(extract(epoch from min(created_at) + interval '1 hour' - now()))::int as wait
+      from oauth_clients where kind = 'registered' and registered_from = ${from.address} and created_at > now() - interval '1 hour'`;
+    if (recent.n >= from.perHour) {
+      throw new DomainError(
+        'registration_rate_limited',
+        `This address registered ${recent.n} OAuth clients in the last hour, the most an hour allows; reuse a registered client_id or try again later.`,
+        {
+          retryAfterSeconds: Math.max(1, recent.wait ?? 1),
+        },
+      );
+    }
+    const [row] = await t<Row[]>`
+      insert into oauth_clients (client_id, kind, client_name, client_uri, redirect_uris, token_endpoint_auth_method, client_secret_hash, metadata, registered_from)
+      values (${randomUUID()}, 'registered', ${fields.clientName}, ${fields.clientUri}, ${fields.redirectUris}, ${fields.authMethod},
+              ${fields.clientSecretHash}, ${t.json(fields.extras as never)}, ${from.address.slice(0, 64)})
+      returning *`;
+    return fromRow(row);
+  });
 }
 
 export async function findClient(sql: Sql, clientId: string): Promise<OAuthClient | null> {

@@ -17,6 +17,7 @@ export const SECRET_PREFIX = {
   invite: 'ldi_',
   claimLink: 'ldv_',
   unsubscribe: 'ldu_',
+  dispute: 'ldd_',
 } as const;
 
 export const newSecret = (prefix: string) => prefix + randomBytes(32).toString('base64url');

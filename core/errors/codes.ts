@@ -46,6 +46,12 @@ export const ERROR_CODES = {
   },
   insufficient_scope: { kind: 'forbidden', about: 'The credential is valid but lacks the scope the operation needs (WWW-Authenticate names it).' },
 
+  registration_rate_limited: {
+    kind: 'rate_limited',
+    about:
+      'One address registers at most OAUTH_REGISTRATIONS_PER_HOUR OAuth clients an hour (dynamic client registration); reuse a client_id or retry after the Retry-After seconds.',
+  },
+
   // Reading the request.
   bad_request: { kind: 'invalid', about: 'The request could not be read: a malformed body, or a URL with characters the service refuses (NUL).' },
   malformed_json: { kind: 'invalid', about: 'The request body is not valid JSON.' },
@@ -71,6 +77,10 @@ export const ERROR_CODES = {
 
   // Drafts.
   draft_in_progress: { kind: 'conflict', about: 'The draft is still crawling or drafting; poll get_draft until it is ready.' },
+  draft_not_ready: {
+    kind: 'conflict',
+    about: 'The draft cannot become a listing: its website could not be read (status failed), or it has no name, tagline or description yet.',
+  },
   draft_failed: { kind: 'conflict', about: "The draft's site could not be read (status failed), so there is nothing to redraft from." },
   field_locked: { kind: 'conflict', about: 'The field is locked against AI redrafts (override); restore it or type a value first.' },
   nothing_to_restore: { kind: 'conflict', about: 'The AI has not drafted this field, so there is no AI value to restore.' },
@@ -79,6 +89,13 @@ export const ERROR_CODES = {
   invite_daily_limit: {
     kind: 'rate_limited',
     about: 'A person invites at most 20 co-founders a day over all their drafts, and an address gets at most 3 invite mails a day; try again tomorrow.',
+  },
+
+  // One product, one public listing per site.
+  listing_exists: {
+    kind: 'conflict',
+    about:
+      'This product (its site: the host without www., plus the first path segment on shared hosts such as github.com) already has a live, scheduled or queued listing on this site. The problem names it (existing_listing.slug) and how to claim it (claim: claim_listing with that slug); a product has one public listing per site.',
   },
 
   // Publishing a listing (choose_free_listing).
@@ -90,14 +107,30 @@ export const ERROR_CODES = {
     about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.',
   },
 
+  apply_to_not_owned: {
+    kind: 'forbidden',
+    about:
+      'apply_to names a site where this product is listed by someone else: sharing a domain is not owning. Nothing was changed on any site; leave that site out, or claim the listing there first.',
+  },
+
   milestone_limit_reached: { kind: 'conflict', about: 'A listing has at most 50 milestones; delete one first.' },
 
   // Claims.
   already_owner: { kind: 'conflict', about: 'You already own this listing; there is nothing to claim.' },
+  owner_only: { kind: 'forbidden', about: 'Only the owner of the listing may do this; co-owners edit the listing but remove nobody.' },
+  claim_mail_daily_limit: {
+    kind: 'rate_limited',
+    about: 'An address, and a listing, get at most 3 claim mails a day; try again after the Retry-After seconds.',
+  },
 
   // Orders and payments.
   launch_week_full: { kind: 'invalid', about: 'The chosen launch week has no free slot left; choose another week from list_products.' },
   contradictory_order: { kind: 'invalid', about: 'Two items of the order contradict each other (e.g. two launches for one listing); `errors` names them.' },
+  product_already_applied: {
+    kind: 'conflict',
+    about:
+      'The listing already has this product (launch, skip_queue or relaunch) in another order that is waiting for payment, paid, or in effect; a second one would do nothing, so it is refused before anything is charged. existing_order names that order.',
+  },
   order_not_payable: { kind: 'conflict', about: 'The order is no longer waiting for payment (paid, expired or refunded).' },
   payment_provider_unavailable: {
     kind: 'unavailable',

@@ -20,12 +20,15 @@ export interface DomainErrorOptions {
   fields?: FieldIssue[];
   /** Seconds a client should wait before trying again (conflicts in flight, rate limits, outages). */
   retryAfterSeconds?: number;
+  /** Extra members of the problem (RFC 9457 extensions), for what a client needs to act on it. */
+  extensions?: Record<string, unknown>;
 }
 
 export class DomainError extends Error {
   readonly kind: ErrorKind;
   readonly fields: FieldIssue[];
   readonly retryAfterSeconds: number | undefined;
+  readonly extensions: Record<string, unknown>;
 
   constructor(
     readonly code: ErrorCode,
@@ -36,6 +39,7 @@ export class DomainError extends Error {
     this.kind = kindOf(code);
     this.fields = (opts.fields ?? []).map((f) => ({ ...f, field: fieldPath(f.field) }));
     this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.extensions = opts.extensions ?? {};
   }
 }
 

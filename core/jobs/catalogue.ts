@@ -144,6 +144,15 @@ export const JOBS = {
     payload: Type.Object({ order_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
     key: (p) => `fulfil_order:${p.order_id}`,
   }),
+  refund_order: defineJob({
+    name: 'refund_order',
+    version: 1,
+    maxAttempts: 10,
+    about:
+      'Refunds a paid order that lost a race (its launch was already applied, or the product went public through another listing): at Stripe, then in our books.',
+    payload: Type.Object({ order_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    key: (p) => `refund_order:${p.order_id}`,
+  }),
   expire_orders: defineJob({
     name: 'expire_orders',
     version: 1,

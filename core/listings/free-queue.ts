@@ -5,6 +5,7 @@ import { transaction } from '../../sql/db.ts';
 import { conflict } from '../errors/index.ts';
 import { enqueue, JOBS } from '../jobs/index.ts';
 import { ownListingId, type ListingOwner } from './own-listing.ts';
+import { assertNotListed } from './product-key.ts';
 
 /** Monday 00:00 UTC of a launch week (YYYY-MM-DD). */
 export const weekStart = (week: string) => new Date(`${week}T00:00:00Z`);
@@ -12,8 +13,8 @@ export const weekStart = (week: string) => new Date(`${week}T00:00:00Z`);
 export async function chooseFreeListing(owner: ListingOwner, id: number): Promise<void> {
   await transaction(owner.sql, async (t) => {
     const listingId = await ownListingId(t, owner, id, { forUpdate: true });
-    const [l] = await t<{ status: string; plan: string; queued: boolean; submitted: boolean }[]>`
-      select l.status, l.plan, l.free_queued_at is not null as queued,
+    const [l] = await t<{ status: string; plan: string; queued: boolean; submitted: boolean; url: string }[]>`
+      select l.status, l.plan, l.url, l.free_queued_at is not null as queued,
              exists (select 1 from drafts d where d.listing_id = l.id and d.submitted_at is not null) as submitted
       from listings l where l.id = ${listingId}`;
     // Calling again answers the same queued state.
@@ -22,6 +23,8 @@ export async function chooseFreeListing(owner: ListingOwner, id: number): Promis
     if (l.status !== 'draft')
       throw conflict('listing_already_published', `The listing is ${l.status}; only a listing not yet published can join the free queue.`);
     if (!l.submitted) throw conflict('listing_not_submitted', 'Free launches are for listings saved by submit_draft.');
+    // Re-checked at publishing, under the product's lock: another listing of it may have gone public since submit_draft.
+    await assertNotListed(t, owner.siteId, l.url, { except: listingId, userId: owner.userId });
     const [{ week, min_week, max_week }] = await t<{ week: string | null; min_week: string; max_week: string }[]>`
       select to_char(allocate_free_week(${listingId}), 'YYYY-MM-DD') as week,
              to_char(date_trunc('week', now() at time zone 'utc')::date + 7 * s.free_queue_min_weeks, 'YYYY-MM-DD') as min_week,

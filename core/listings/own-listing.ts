@@ -12,9 +12,15 @@ export interface ListingOwner {
 
 export const missingListing = (id: number) => notFound(`No listing ${id} of yours on this site (another account's listing is reported the same way).`);
 
-/** Listings the user owns: submitted by them, or of a company they hold a verified claim on. */
-export const ownsListing = (sql: Sql, userId: string) => sql`(l.owner_user_id = ${userId}::bigint
-  or exists (select 1 from company_owners co where co.company_id = l.company_id and co.user_id = ${userId}::bigint))`;
+/**
+ * The one place that says who owns a listing: its owner, or a holder of a verified claim on its
+ * company (an owner or a co-owner; both may edit). `alias` is the listings alias of the query.
+ */
+export const ownsListing = (sql: Sql, userId: string, alias = 'l') => {
+  const l = sql.unsafe(alias);
+  return sql`(${l}.owner_user_id = ${userId}::bigint
+  or exists (select 1 from company_owners co where co.company_id = ${l}.company_id and co.user_id = ${userId}::bigint))`;
+};
 
 /** The id of the caller's listing, locked for update when asked; 404 when it is not theirs. */
 export async function ownListingId(sql: Sql, owner: Pick<ListingOwner, 'userId' | 'siteId'>, id: number, opts: { forUpdate?: boolean } = {}): Promise<number> {

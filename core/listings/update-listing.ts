@@ -2,9 +2,9 @@
 // when) the site team sees in its moderation feed, and apply_to carries the headline, summary and
 // SEO fields sent to the company's listings on other sites of the network.
 import { transaction, type Sql } from '../../sql/db.ts';
-import { invalidFields, type FieldIssue } from '../errors/index.ts';
+import { DomainError, invalidFields, type FieldIssue } from '../errors/index.ts';
 import { LIST_FIELDS, TEXT_FIELDS, TRAVELLING_FIELDS, type EditableField } from './editable.ts';
-import { ownListingId, type ListingOwner } from './own-listing.ts';
+import { ownListingId, ownsListing, type ListingOwner } from './own-listing.ts';
 import { changes, recordVersion, snapshot, type VersionBy } from './versions.ts';
 import { settleFindings } from '../recrawl/apply.ts';
 
@@ -93,11 +93,21 @@ export async function updateMyListing(owner: ListingOwner, id: number, edit: Lis
     const travelling = Object.fromEntries(Object.entries(cols).filter(([k]) => (TRAVELLING_FIELDS as readonly string[]).includes(k)));
     const applied: AppliedTo[] = [];
     if (targets.length && Object.keys(travelling).length) {
-      const others = await t<{ id: number; site_key: string }[]>`
-        select o.id::int, s.key as site_key from listings o join sites s on s.id = o.site_id
+      const others = await t<{ id: number; site_key: string; site_name: string; mine: boolean }[]>`
+        select o.id::int, s.key as site_key, s.name as site_name, ${ownsListing(t, owner.userId, 'o')} as mine
+        from listings o join sites s on s.id = o.site_id
         where o.company_id = (select company_id from listings where id = ${listingId})
           and o.site_id = any(${targets.map((s) => s.id)}::int[]) and o.id <> ${listingId}
         order by s.key, o.id for update of o`;
+      // Sharing a domain is not owning: every target must be the caller's own listing, or nothing is written anywhere.
+      const refused = others.filter((o) => !o.mine);
+      if (refused.length) {
+        throw new DomainError(
+          'apply_to_not_owned',
+          `You do not own the listing of this product on ${refused.map((o) => `${o.site_name} (${o.site_key})`).join(', ')}, so nothing was changed; leave ${refused.length === 1 ? 'that site' : 'those sites'} out of apply_to, or claim the listing there first.`,
+          { fields: refused.map((o) => ({ field: 'apply_to', message: `you do not own the listing on site "${o.site_key}"` })) },
+        );
+      }
       for (const o of others) {
         const res = await writeListing(t, o.id, travelling, {}, by);
         published ||= res.status !== 'draft';

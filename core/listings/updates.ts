@@ -1,6 +1,7 @@
 // post_listing_update and the follower mail behind it: the update is stored and the notify job
-// enqueued in one transaction; the job mails each follower once (update_notifications' primary
-// key), with an unsubscribe link that works without signing in.
+// enqueued in one transaction; the job mails each follower once per update (update_notifications'
+// primary key) and at most once a day per listing, with an unsubscribe link that works without
+// signing in.
 import { transaction, type Sql } from '../../sql/db.ts';
 import { enqueue, JOBS } from '../jobs/index.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -36,36 +37,66 @@ export async function postListingUpdate(owner: ListingOwner, id: number, input: 
   });
 }
 
-/** notify_followers: mails every follower not yet told (and not unsubscribed) about one update. */
+/** A follower gets at most one update mail a day per listing; later updates wait for the next one, together. */
+export const UPDATE_MAIL_INTERVAL_HOURS = 24;
+
+/**
+ * notify_followers: mails every follower not yet told (and not unsubscribed) about one update. A
+ * follower mailed about this listing within the interval is not mailed now: the job comes back
+ * when their interval ends, and that mail then carries every update they were not yet told of.
+ */
 export async function notifyFollowers(sql: Sql, updateId: number, site: { url: string }): Promise<number> {
   return transaction(sql, async (t) => {
-    const [u] = await t<{ listing_id: number; title: string; body: string; name: string; slug: string; site_url: string; site_name: string }[]>`
-      select u.listing_id::int, u.title, u.body, l.name, l.slug, s.url as site_url, s.name as site_name
+    const [u] = await t<{ listing_id: number; name: string; slug: string; site_url: string; site_name: string }[]>`
+      select u.listing_id::int, l.name, l.slug, s.url as site_url, s.name as site_name
       from listing_updates u join listings l on l.id = u.listing_id join sites s on s.id = l.site_id where u.id = ${updateId}`;
     if (!u) return 0;
-    // One job at a time per update: a redelivered job waits here and then finds everyone told.
-    await t`select pg_advisory_xact_lock(7301913, ${updateId}::int)`;
-    const todo = await t<{ user_id: string; email: string }[]>`
-      select f.user_id::text, us.email from follows f join users us on us.id = f.user_id
+    // One job at a time per listing: a redelivered job, or another update's, waits here and then finds everyone told.
+    await t`select pg_advisory_xact_lock(7301913, ${u.listing_id}::int)`;
+    const todo = await t<{ user_id: string; email: string; next_at: Date | null }[]>`
+      select f.user_id::text, us.email,
+             (select max(n.created_at) + make_interval(hours => ${UPDATE_MAIL_INTERVAL_HOURS}) from update_notifications n
+              where n.listing_id = f.listing_id and n.user_id = f.user_id and n.mail_id is not null
+              having max(n.created_at) + make_interval(hours => ${UPDATE_MAIL_INTERVAL_HOURS}) > now()) as next_at
+      from follows f join users us on us.id = f.user_id
       where f.listing_id = ${u.listing_id} and f.unsubscribed_at is null
         and not exists (select 1 from update_notifications n where n.update_id = ${updateId} and n.user_id = f.user_id)
       order by f.user_id`;
     const base = site.url || u.site_url;
+    const profile = `${u.site_url}/listings/${u.slug}`;
+    let mailed = 0;
+    const waits = todo.flatMap((f) => (f.next_at ? [f.next_at.getTime()] : []));
+    const later = waits.length ? new Date(Math.min(...waits)) : null;
     for (const f of todo) {
+      if (f.next_at) continue;
+      // Every update of the listing this follower was not told of (this one included), oldest first.
+      const updates = await t<{ id: number; title: string; body: string }[]>`
+        select lu.id::int, lu.title, lu.body from listing_updates lu join follows f on f.listing_id = lu.listing_id and f.user_id = ${f.user_id}::bigint
+        where lu.listing_id = ${u.listing_id} and (lu.id = ${updateId} or lu.created_at >= f.created_at)
+          and not exists (select 1 from update_notifications n where n.update_id = lu.id and n.user_id = ${f.user_id}::bigint)
+        order by lu.created_at, lu.id`;
       const secret = newSecret(SECRET_PREFIX.unsubscribe);
-      const profile = `${u.site_url}/listings/${u.slug}`;
+      const one = updates.length === 1;
       const mailId = await enqueueMail(t, {
         to: f.email,
         kind: 'listing_update',
-        subject: `${u.name}: ${u.title}`.slice(0, 300),
+        subject: (one ? `${u.name}: ${updates[0].title}` : `${u.name}: ${updates.length} updates`).slice(0, 300),
         text:
-          `${u.name} posted an update on ${u.site_name}.\n\n${u.title}\n\n${u.body}\n\n${profile}\n\n` +
-          `You get this because you follow ${u.name}. Stop these mails: ${base}/unsubscribe/${secret}`,
+          `${u.name} posted ${one ? 'an update' : `${updates.length} updates`} on ${u.site_name}.\n\n` +
+          updates.map((x) => `${x.title}\n\n${x.body}`).join('\n\n---\n\n') +
+          `\n\n${profile}\n\n` +
+          `You get this because you follow ${u.name} (at most one mail a day). Stop these mails: ${base}/unsubscribe/${secret}`,
       });
-      await t`insert into update_notifications (update_id, user_id, listing_id, mail_id, unsubscribe_hash)
-              values (${updateId}, ${f.user_id}::bigint, ${u.listing_id}, ${mailId}::bigint, ${hashSecret(secret)})`;
+      for (const [i, x] of updates.entries()) {
+        // Each row needs its own unsubscribe hash; the mail carries the first one's secret.
+        const hash = i === 0 ? hashSecret(secret) : hashSecret(newSecret(SECRET_PREFIX.unsubscribe));
+        await t`insert into update_notifications (update_id, user_id, listing_id, mail_id, unsubscribe_hash)
+                values (${x.id}, ${f.user_id}::bigint, ${u.listing_id}, ${mailId}::bigint, ${hash})`;
+      }
+      mailed++;
     }
-    return todo.length;
+    if (later) await enqueue(t, JOBS.notify_followers, { update_id: updateId }, { runAt: later, key: `notify_followers:${updateId}:${later.toISOString()}` });
+    return mailed;
   });
 }
 

@@ -6,9 +6,9 @@ import { UnsafeUrlError, type SafeFetch } from './ssrf-fetch.ts';
 export type PageFailure = 'site_unreachable' | 'site_refused' | 'site_error' | 'site_too_large' | 'site_not_html' | 'not_found';
 export type PageRead = { ok: true; text: string } | { ok: false; reason: PageFailure; detail: string };
 
-export async function readPage(fetcher: SafeFetch, url: string, opts: { html: boolean }): Promise<PageRead> {
+export async function readPage(fetcher: SafeFetch, url: string, opts: { html: boolean; sameHostOnly?: boolean }): Promise<PageRead> {
   try {
-    const res = await fetcher(url, { accept: opts.html ? 'text/html,application/xhtml+xml' : 'text/plain,*/*' });
+    const res = await fetcher(url, { accept: opts.html ? 'text/html,application/xhtml+xml' : 'text/plain,*/*', sameHostOnly: opts.sameHostOnly });
     if (res.status === 404 || res.status === 410) return { ok: false, reason: 'not_found', detail: `${url} answered HTTP ${res.status}` };
     if (res.status < 200 || res.status > 299) return { ok: false, reason: 'site_error', detail: `${url} answered HTTP ${res.status}` };
     const type = res.headers.get('content-type') ?? '';

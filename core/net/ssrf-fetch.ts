@@ -28,7 +28,26 @@ export interface SafeResponse {
   redirects: string[];
 }
 
-export type SafeFetch = (url: string, init?: { accept?: string }) => Promise<SafeResponse>;
+export interface SafeFetchInit {
+  accept?: string;
+  /**
+   * Follow redirects only within the first URL's host (http to https and a leading www. allowed):
+   * for proofs of control of a site, where a page on another host proves nothing.
+   */
+  sameHostOnly?: boolean;
+}
+
+export type SafeFetch = (url: string, init?: SafeFetchInit) => Promise<SafeResponse>;
+
+const bareHost = (u: URL) => u.hostname.replace(/^www\./, '');
+const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
+const portOf = (u: URL) => u.port || DEFAULT_PORT[u.protocol] || '';
+
+/** The same site: the host without www., and the same port unless the hop moves to https's default. */
+export function sameHost(from: URL, to: URL): boolean {
+  if (bareHost(from) !== bareHost(to)) return false;
+  return portOf(from) === portOf(to) || (to.protocol === 'https:' && portOf(to) === '443');
+}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -96,6 +115,9 @@ export function createSafeFetcher(opts: SafeFetcherOptions): SafeFetch {
             next = new URL(location, checked.url);
           } catch {
             throw new UnsafeUrlError('scheme', `redirect to an invalid URL: ${location}`);
+          }
+          if (init.sameHostOnly && !sameHost(checked.url, next)) {
+            throw new UnsafeUrlError('redirects', `${checked.url.href} redirects to another host (${next.host}); only the site's own host counts`);
           }
           checked = checkUrl(next, policy);
           redirects.push(checked.url.href);

@@ -7,6 +7,8 @@ import { newOrderNumber } from './numbers.ts';
 import { priceOrder, type OrderBody, type OrderScope, type Quote } from './price-items.ts';
 import { checkoutUrl, orderRow, orderView, type OrderRow, type OrderView } from './store.ts';
 import { decideVat, vatOf } from './vat.ts';
+import { APPLIED_ONCE, appliedElsewhere, productAlreadyApplied } from './applied-once.ts';
+import { listingExists, publicListingOfProduct } from '../listings/product-key.ts';
 import type { ViesCheck } from './vies.ts';
 
 export interface CheckoutScope extends OrderScope {
@@ -70,6 +72,25 @@ export async function createCheckout(scope: CheckoutScope, body: OrderBody): Pro
   return orderView(scope.sql, (await orderRow(scope.sql, { number }))!, scope.siteUrl);
 }
 
+/**
+ * At the pay step, before money moves: no line may have become pointless since the quote (another
+ * order of the same kind for the listing was paid, or another listing of the product went public).
+ * Two pending orders may exist; the first one paid wins.
+ */
+export async function assertStillUseful(tx: Sql, row: OrderRow): Promise<void> {
+  const lines = await tx<{ product_code: string; listing_id: string; url: string; status: string; site_id: number }[]>`
+    select ol.product_code, ol.listing_id::text, l.url, l.status, l.site_id from order_lines ol join listings l on l.id = ol.listing_id
+    where ol.order_id = ${row.id} and ol.product_code = any(${APPLIED_ONCE}::text[]) order by ol.position`;
+  for (const l of lines) {
+    const other = await appliedElsewhere(tx, l.listing_id, l.product_code, { exceptOrderId: row.id, pending: false });
+    if (other) throw productAlreadyApplied(l.listing_id, l.product_code, other);
+    if ((l.product_code === 'launch' || l.product_code === 'launch_bundle') && l.status === 'draft') {
+      const existing = await publicListingOfProduct(tx, l.site_id, l.url, { except: Number(l.listing_id) });
+      if (existing) throw listingExists(existing);
+    }
+  }
+}
+
 /** Refuses anything but a pending, unexpired order. */
 export function assertPayable(row: OrderRow) {
   if (row.status !== 'pending' || row.expired) {
@@ -113,6 +134,7 @@ export async function paymentRedirect(sql: Sql, scope: { provider: PaymentProvid
     const row = await orderRow(tx, { number }, { forUpdate: true });
     if (!row) throw new DomainError('not_found', `No order ${number}.`);
     assertPayable(row);
+    await assertStillUseful(tx, row);
     if (row.provider_session_url && row.provider_session_total_cents === row.total_cents) return row.provider_session_url;
     if (row.provider_session_id) await scope.provider.expireSession(row.provider_session_id);
     return (await startSession(tx, scope, row)).url;

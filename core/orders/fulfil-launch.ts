@@ -3,6 +3,7 @@
 // columns directly with its own slot check (the site row locked, then the week's taken slots
 // counted). The free queue's allocate_free_week (SQL) counts the same slots on its own.
 import type { Sql } from '../../sql/db.ts';
+import { startWaitingFeatures } from './featured.ts';
 
 export interface LaunchResult {
   summary: string;
@@ -54,12 +55,14 @@ export async function fulfilLaunch(tx: Sql, siteId: number, listingId: string, w
   if (!week) {
     await tx`update listings set status = 'live', plan = 'paid', launch_week = date_trunc('week', now() at time zone 'utc')::date,
                                  launched_at = now(), updated_at = now() where id = ${listingId}`;
+    await startWaitingFeatures(tx, listingId);
     return { summary: "Live now on the paid plan, in this week's launches.", before, applied: true };
   }
   const got = await weekWithSlot(tx, siteId, listingId, week);
   if (!got) {
     await tx`update listings set status = 'live', plan = 'paid', launch_week = date_trunc('week', now() at time zone 'utc')::date,
                                  launched_at = now(), updated_at = now() where id = ${listingId}`;
+    await startWaitingFeatures(tx, listingId);
     return { summary: `No launch week had a free slot; live now on the paid plan instead of week ${week}.`, before, requested_week: week, applied: true };
   }
   await tx`update listings set status = 'scheduled', plan = 'paid', launch_week = ${got}::date, launched_at = null, updated_at = now() where id = ${listingId}`;

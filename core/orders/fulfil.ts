@@ -7,9 +7,11 @@ import { JOBS } from '../jobs/catalogue.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { fulfilLaunch, fulfilRelaunch, fulfilSkipQueue, type LaunchResult } from './fulfil-launch.ts';
 import { writeAiReview } from './ai-review.ts';
+import { APPLIED_ONCE, appliedElsewhere } from './applied-once.ts';
+import { FEATURED_DAYS, startFeatured } from './featured.ts';
+import { publicListingOfProduct } from '../listings/product-key.ts';
 
-/** How long a featured placement lasts (featured, and the featured week of launch_bundle). */
-export const FEATURED_DAYS = 7;
+export { FEATURED_DAYS } from './featured.ts';
 export const BUNDLE_SECTIONS = ['story', 'milestones', 'media'];
 
 interface LineRow {
@@ -29,12 +31,8 @@ interface LineRow {
 }
 
 async function featureFor(tx: Sql, lineId: string, listingId: string): Promise<LaunchResult> {
-  // A second featured purchase extends the current period instead of overlapping it.
-  const [f] = await tx<{ starts_at: Date; ends_at: Date }[]>`
-    insert into listing_featured (listing_id, order_line_id, starts_at, ends_at)
-    select ${listingId}, ${lineId}, s, s + make_interval(days => ${FEATURED_DAYS})
-    from (select greatest(now(), coalesce((select max(ends_at) from listing_featured where listing_id = ${listingId}), now())) as s) x
-    returning starts_at, ends_at`;
+  const f = await startFeatured(tx, lineId, listingId);
+  if (!f) return { summary: `Featured for ${FEATURED_DAYS} days from the moment the listing is live.`, featured_from: null, waiting_for_live: true };
   return {
     summary: `Featured from ${f.starts_at.toISOString()} until ${f.ends_at.toISOString()}.`,
     featured_from: f.starts_at.toISOString(),
@@ -116,6 +114,39 @@ async function applyLine(tx: Sql, line: LineRow): Promise<LaunchResult> {
   }
 }
 
+/**
+ * Applies a line unless paying for it has become pointless: the same kind of product already
+ * applied to the listing by another order, or (for a launch) another listing of the product gone
+ * public on the site. The listing row is locked first, so of two paid orders the first applied
+ * wins; the other is not applied and its order is refunded (refund_due).
+ */
+async function applyUseful(tx: Sql, line: LineRow): Promise<LaunchResult> {
+  const listing = line.listing_id!;
+  if (APPLIED_ONCE.includes(line.product_code)) {
+    const [l] = await tx<{ url: string; status: string }[]>`select url, status from listings where id = ${listing} for update`;
+    if (!l) return { summary: 'Not applied: the listing no longer exists.', applied: false, refund_due: true };
+    const other = await appliedElsewhere(tx, listing, line.product_code, { exceptOrderId: line.order_id, pending: false, paid: false });
+    if (other) {
+      return {
+        summary: `Not applied: order ${other.number} already gave the listing a ${other.product}; this order is refunded.`,
+        applied: false,
+        refund_due: true,
+      };
+    }
+    if ((line.product_code === 'launch' || line.product_code === 'launch_bundle') && l.status === 'draft') {
+      const existing = await publicListingOfProduct(tx, line.site_id, l.url, { except: Number(listing) });
+      if (existing) {
+        return {
+          summary: `Not applied: the product is already public on this site as /listings/${existing.slug}; this order is refunded.`,
+          applied: false,
+          refund_due: true,
+        };
+      }
+    }
+  }
+  return applyLine(tx, line);
+}
+
 /** Fulfils one line if it is still pending on a paid order; true when this call did it. */
 async function fulfilLine(sql: Sql, lineId: string): Promise<boolean> {
   return transaction(sql, async (tx) => {
@@ -124,7 +155,7 @@ async function fulfilLine(sql: Sql, lineId: string): Promise<boolean> {
              ol.categories, ol.options, ol.amount_cents::int, o.currency, o.status as order_status, ol.fulfilment_status
       from order_lines ol join orders o on o.id = ol.order_id where ol.id = ${lineId} for update of ol`;
     if (line?.fulfilment_status !== 'pending' || line.order_status !== 'paid') return false;
-    const result = line.listing_id ? await applyLine(tx, line) : { summary: 'Not applied: the listing no longer exists.', applied: false };
+    const result = line.listing_id ? await applyUseful(tx, line) : { summary: 'Not applied: the listing no longer exists.', applied: false };
     await tx`update order_lines set fulfilment_status = 'fulfilled', fulfilled_at = now(), fulfilment = ${tx.json(result as never)} where id = ${lineId}`;
     await tx`select directory_changed()`;
     return true;
@@ -142,6 +173,8 @@ export async function fulfilOrder(sql: Sql, orderId: number): Promise<{ fulfille
                             and not exists (select 1 from order_lines where order_id = ${orderId} and fulfilment_status = 'pending')
                           returning 1`;
     if (done.length || fulfilled) await enqueue(tx, JOBS.refresh_views, {}, { key: 'refresh_views' });
+    const [due] = await tx`select 1 from order_lines where order_id = ${orderId} and (fulfilment->>'refund_due')::boolean limit 1`;
+    if (due) await enqueue(tx, JOBS.refund_order, { order_id: orderId });
   });
   return { fulfilled };
 }

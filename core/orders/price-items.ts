@@ -6,6 +6,8 @@ import type { Sql } from '../../sql/db.ts';
 import { bookableWeeks, currentProducts, WEEK_PRODUCTS, type ProductRow } from '../../sql/queries/products.ts';
 import { DomainError, invalidFields, type FieldIssue } from '../errors/index.ts';
 import { decideVat, isKnownCountry, vatOf, type VatDecision } from './vat.ts';
+import { APPLIED_ONCE, appliedElsewhere, productAlreadyApplied } from './applied-once.ts';
+import { listingExists, publicListingOfProduct } from '../listings/product-key.ts';
 import type { ViesCheck } from './vies.ts';
 
 export interface OrderItemInput {
@@ -71,6 +73,7 @@ const at = (i: number, field?: string) => `items.${i}${field ? `.${field}` : ''}
 
 interface ListingRow {
   id: string;
+  url: string;
   status: string;
   plan: string;
   launch_week: string | null;
@@ -83,7 +86,7 @@ interface ListingRow {
 async function ownListings(scope: OrderScope, ids: number[]): Promise<Map<number, ListingRow>> {
   if (!ids.length) return new Map();
   const rows = await scope.sql<ListingRow[]>`
-    select l.id::text, l.status, l.plan, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
+    select l.id::text, l.url, l.status, l.plan, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
            (l.status = 'live' or l.launched_at is not null) as launched,
            pc.slug as primary_slug,
            coalesce(array(select c.slug from listing_categories lc join categories c on c.id = lc.category_id
@@ -91,6 +94,29 @@ async function ownListings(scope: OrderScope, ids: number[]): Promise<Map<number
     from listings l left join categories pc on pc.id = l.primary_category_id
     where l.id = any(${ids}::bigint[]) and l.site_id = ${scope.siteId} and l.owner_user_id = ${scope.userId}`;
   return new Map(rows.map((r) => [Number(r.id), r]));
+}
+
+/**
+ * 409s for items that would do nothing: a launch kind the listing already has (pending, paid or in
+ * effect: product_already_applied), or a launch of a product another public listing of this site
+ * already shows (listing_exists).
+ */
+async function refuseWhatWouldDoNothing(
+  scope: OrderScope,
+  items: { item: OrderItemInput; product: ProductRow | undefined }[],
+  listings: Map<number, ListingRow>,
+): Promise<void> {
+  for (const { item, product } of items) {
+    const l = item.listing_id !== undefined ? listings.get(item.listing_id) : undefined;
+    if (!l || !product || !APPLIED_ONCE.includes(product.code)) continue;
+    const other = await appliedElsewhere(scope.sql, l.id, product.code, { pending: true });
+    if (other) throw productAlreadyApplied(l.id, product.code, other);
+    if ((product.code === 'launch' || product.code === 'launch_bundle') && l.plan === 'paid') throw productAlreadyApplied(l.id, product.code, null);
+    if ((product.code === 'launch' || product.code === 'launch_bundle') && l.status === 'draft') {
+      const existing = await publicListingOfProduct(scope.sql, scope.siteId, l.url, { except: Number(l.id), userId: scope.userId });
+      if (existing) throw listingExists(existing);
+    }
+  }
 }
 
 /**
@@ -177,10 +203,9 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
       } else launchItem.set(item.listing_id!, i);
     }
     if (code === 'launch' || code === 'launch_bundle') {
-      if (l.launched)
+      // A paid launch that happened is product_already_applied (below); a free launched listing wants a relaunch.
+      if (l.launched && l.plan !== 'paid')
         issues.push({ field: at(i, 'listing_id'), message: `listing ${l.id} has already launched (status ${l.status}); a second launch is a relaunch` });
-      else if (l.plan === 'paid')
-        issues.push({ field: at(i, 'listing_id'), message: `listing ${l.id} already has a paid launch (week ${l.launch_week ?? 'now'})` });
     }
     if (code === 'skip_queue') {
       if (l.plan === 'paid')
@@ -256,6 +281,8 @@ export async function priceOrder(scope: OrderScope, body: OrderBody): Promise<Qu
     const full = issues.every((x) => / is full \(/.test(x.message));
     throw invalidFields(issues, full ? 'launch_week_full' : 'invalid_input');
   }
+
+  await refuseWhatWouldDoNothing(scope, items, listings);
 
   const vat = await decideVat(scope.sellerCountry, country, body.vat_number ?? null, scope.vies);
   const lines: PricedLine[] = items.map(({ item, i, product: p }) => {

@@ -38,6 +38,8 @@ async function reverseLine(tx: Sql, l: LineRow): Promise<{ reversed: boolean; no
   const details = l.fulfilment ?? {};
   const listing = l.listing_id;
   if (!listing) return { reversed: false, note: 'The listing no longer exists.' };
+  // A line fulfilment did not apply (it would have done nothing) has nothing to undo.
+  if (details.applied === false) return { reversed: true, note: 'It was never applied; nothing to undo.' };
   switch (l.product_code) {
     case 'launch':
     case 'skip_queue':
@@ -123,4 +125,15 @@ export async function refundOrder(sql: Sql, find: { number?: string; paymentId?:
 export async function expireOrders(sql: Sql): Promise<number> {
   const rows = await sql`update orders set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= now() returning 1`;
   return rows.length;
+}
+
+/**
+ * The refund_order job: an order whose launch could not be applied (fulfilment said refund_due)
+ * is refunded without an operator, the money first (Stripe's idempotency key makes a retry safe).
+ */
+export async function refundLostRace(sql: Sql, orderId: number, refundAtProvider: (row: OrderRow) => Promise<void>): Promise<RefundResult | null> {
+  const row = await orderRow(sql, { id: String(orderId) });
+  if (!row || row.status === 'refunded') return null;
+  await refundAtProvider(row);
+  return refundOrder(sql, { number: row.number }, 'automatic');
 }

@@ -10,6 +10,7 @@ import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 import { reviewsCommand } from './reviews.ts';
 import { recrawlCommand } from './recrawl.ts';
+import { claimsCommand } from './claims.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   order: orderCommand,
   tasks: tasksCommand,
   recrawl: recrawlCommand,
+  claims: claimsCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

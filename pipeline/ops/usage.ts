@@ -33,6 +33,9 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   audit [--limit N] [--target T]
       Operator changes, newest first, with who, when, before and after (T e.g. product:launch).
 
+  claims disputes [--limit N]
+      Ownership changes (claims) their previous owners disputed through the mailed link, newest first.
+
   moderation [--site KEY] [--limit N]
       Owners' listing edits, newest first (default 20, at most 500): who, with which credential,
       and each changed part before -> after. --site limits it to one site of the network.

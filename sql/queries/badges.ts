@@ -27,7 +27,8 @@ export const TOP_RATED_MIN_AVG = 4.5;
  *   listed     always
  *   launched   status = 'live'
  *   featured   plan = 'paid', or a bought featured period (listing_featured) is running
- *   verified   the listing has a verified claim (claim_listing + verify_claim or the mailed link)
+ *   verified   the listing's owner proved control of its domain (a verified DNS, meta tag or file claim; an
+ *              e-mail claim makes a co-owner and earns no badge)
  *   top-rated  live, and the genuine community rating (listing_stats) meets the thresholds above
  *   award-W    one per Launch of the Week award (awards table), newest week first
  */
@@ -43,7 +44,9 @@ export async function listingBadges(sql: Sql, siteId: number, slug: string): Pro
               union all select 3, 'featured', null, null, null, null
                         where l.plan = 'paid' or exists (select 1 from listing_featured f where f.listing_id = l.id and now() >= f.starts_at and now() < f.ends_at)
               union all select 4, 'verified', null, null, null, null
-                        where exists (select 1 from claims c where c.listing_id = l.id and c.status = 'verified')
+                        where exists (select 1 from company_owners co join claims c on c.id = co.claim_id
+                                      where co.company_id = l.company_id and co.user_id = l.owner_user_id and co.role = 'owner'
+                                        and c.status = 'verified' and c.method <> 'email')
               union all select 5, 'top-rated', null, null, s.rating_avg, s.rating_count
                         where l.status = 'live' and s.rating_count >= ${TOP_RATED_MIN_REVIEWS} and s.rating_avg >= ${TOP_RATED_MIN_AVG}
               union all select 6, 'award-' || to_char(a.week, 'YYYY-MM-DD'), a.rank, to_char(a.week, 'YYYY-MM-DD'), null, null

@@ -174,7 +174,9 @@ describe('quote_order validation: every rule is a 400 naming the field', () => {
     const live = await listing({ status: 'live' });
     const paid = await listing({ status: 'scheduled', plan: 'paid', launch_week: (await weeks())[1] });
     await expect400({ items: [{ product: 'launch', listing_id: live }] }, 'items[0].listing_id', /already launched/);
-    await expect400({ items: [{ product: 'launch_bundle', listing_id: paid }] }, 'items[0].listing_id', /paid launch/);
+    // Already on the paid plan: a second launch would do nothing.
+    const again = await quote({ items: [{ product: 'launch_bundle', listing_id: paid }] });
+    expect([again.status, again.body.code]).toEqual([409, 'product_already_applied']);
     // A free listing waiting in the queue may upgrade to a paid launch.
     const queued = await listing({ status: 'scheduled', launch_week: (await weeks())[7] });
     expect((await quote({ items: [{ product: 'launch', listing_id: queued }] })).status).toBe(200);

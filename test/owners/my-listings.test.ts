@@ -19,13 +19,13 @@ beforeAll(async () => {
   await sql`update listings set launched_at = now() - interval '1 day', launch_week = date_trunc('week', now() at time zone 'utc')::date - 7 where id = ${live}`;
   draft = await makeListing(sql, { siteId, userId: env.userIds.owner, name: 'Later' });
   othersListing = await makeListing(sql, { siteId, userId: env.userIds.other, name: 'Not yours', status: 'live' });
-  // The same company on another site of the network.
+  // The same company on another site of the network, listed there by the same owner.
   const [s] = await sql`insert into sites (key, name, url) values ('sister', 'Sister Directory', 'https://sister.example') returning id`;
   await sql`insert into sites (key, name, url) values ('third', 'Third Directory', 'https://third.example')`;
   const [l] = await sql`select company_id from listings where id = ${live}`;
   const [o] = await sql<{ id: number }[]>`
-    insert into listings (site_id, company_id, slug, name, url, domain, status, headline, tagline)
-    values (${s.id}, ${l.company_id}, 'lumen', 'Lumen', 'https://lumen.example/', 'lumen.example', 'live', 'Old sister headline', 'Sister tagline')
+    insert into listings (site_id, company_id, owner_user_id, slug, name, url, domain, status, headline, tagline)
+    values (${s.id}, ${l.company_id}, ${env.userIds.owner}, 'lumen', 'Lumen', 'https://lumen.example/', 'lumen.example', 'live', 'Old sister headline', 'Sister tagline')
     returning id::int`;
   sister = o.id;
 });

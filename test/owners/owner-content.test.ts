@@ -74,12 +74,45 @@ describe('post_listing_update', () => {
     expect(await done.text()).toContain('gets no more update mail');
     expect((await new WebClient(env.app.url).get('/unsubscribe/ldu_nope')).status).toBe(404);
 
+    // A day later (followers get at most one update mail a day per listing).
+    await env.app.sql`update update_notifications set created_at = created_at - interval '1 day' where listing_id = ${live}`;
     const res = await call('POST', `/me/listings/${live}/updates`, { title: 'Version 3', body: 'Even faster.' });
     expect(res.body.followers).toBe(2);
     await sink.waitFor((m) => m.to.includes('fan2@example.com') && m.subject.includes('Version 3'));
     await sink.waitFor((m) => m.to.includes('fan3@example.com') && m.subject.includes('Version 3'));
     await Bun.sleep(500);
     expect(sink.messages.some((m) => m.to.includes('fan1@example.com') && m.subject.includes('Version 3'))).toBe(false);
+  }, 60_000);
+
+  test('a follower gets at most one mail a day per listing: later updates of the day come together in the next one', async () => {
+    const fan = 'fan2@example.com';
+    const mails = async () => env.app.sql<{ subject: string; body_text: string }[]>`
+      select subject, body_text from mail_outbox where kind = 'listing_update' and to_address = ${fan} order by id`;
+    await env.app.sql`update update_notifications set created_at = created_at - interval '1 day' where listing_id = ${live}`;
+    const before = (await mails()).length;
+    const first = await call('POST', `/me/listings/${live}/updates`, { title: 'Morning news', body: 'One.' });
+    await until(mails, (m) => m.length === before + 1, 'the first mail of the day');
+    const second = await call('POST', `/me/listings/${live}/updates`, { title: 'Noon news', body: 'Two.' });
+    const third = await call('POST', `/me/listings/${live}/updates`, { title: 'Evening news', body: 'Three.' });
+    // Both jobs ran and deferred: the follower is not mailed again today.
+    const deferred = async () =>
+      env.app.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'notify_followers' and run_at > now() + interval '1 hour'`;
+    await until(deferred, (r) => r[0].n >= 2, 'the digest scheduled for tomorrow');
+    expect((await mails()).length).toBe(before + 1);
+    expect(first.status).toBe(201);
+
+    // Tomorrow: one mail with both waiting updates.
+    await env.app.sql`update update_notifications set created_at = created_at - interval '1 day' where listing_id = ${live}`;
+    await runJob('notify_followers', { update_id: second.body.id });
+    const all = await until(mails, (m) => m.length === before + 2, 'the digest');
+    expect(all.at(-1)!.subject).toContain('2 updates');
+    expect(all.at(-1)!.body_text).toContain('Noon news');
+    expect(all.at(-1)!.body_text).toContain('Evening news');
+    await runJob('notify_followers', { update_id: third.body.id });
+    const due = async () =>
+      (await env.app.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'notify_followers' and run_at <= now()`)[0].n;
+    await until(due, (n) => n === 0, 'the due notify jobs to finish');
+    expect((await mails()).length).toBe(before + 2);
   }, 60_000);
 
   test('bounds, other accounts, and 20 concurrent retries of one Idempotency-Key: one update', async () => {
