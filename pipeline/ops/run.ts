@@ -10,9 +10,14 @@ import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 import { reviewsCommand } from './reviews.ts';
 import { recrawlCommand } from './recrawl.ts';
+import { votesCommand } from './votes.ts';
+import { listingsCommand } from './listings.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
+  users: userCommand,
+  votes: votesCommand,
+  listings: listingsCommand,
   'api-key': apiKeyCommand,
   outbox: outboxCommand,
   price: priceCommand,

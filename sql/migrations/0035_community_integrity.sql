@@ -129,11 +129,13 @@ comment on function purge_vote_signals is 'Deletes vote signals older than 400 d
 create table listing_holds (
   listing_id bigint primary key references listings(id) on delete cascade,
   previous_status text not null,
+  previous_status_reason text,
+  previous_status_detail text,
   reason text not null check (length(reason) between 1 and 500),
   actor text not null check (length(actor) between 1 and 200),
   held_at timestamptz not null default now()
 );
-comment on table listing_holds is 'Listings the site team hid (status hidden) with the reason their owner sees in get_my_listing and the status ops listings restore puts back.';
+comment on table listing_holds is 'Listings the site team hid (status hidden, status_reason hidden_by_site_team, status_detail the reason their owner sees in get_my_listing) with the status ops listings restore puts back.';
 
 
 -- Bursts: votes on one listing each cast within 10 minutes of the one before, at least 5 in a run.
