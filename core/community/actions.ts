@@ -29,7 +29,8 @@ export async function vote(sql: Sql, listingId: number, userId: string, signals:
 
 export async function unvote(sql: Sql, listingId: number, userId: string): Promise<ActionOutcome> {
   return transaction(sql, async (tx): Promise<ActionOutcome> => {
-    await tx`delete from votes where listing_id = ${listingId} and user_id = ${userId}`;
+    // A discounted vote is the site team's record: taking it back and voting anew would launder it.
+    await tx`delete from votes where listing_id = ${listingId} and user_id = ${userId} and discounted_at is null`;
     await tx`select directory_changed()`;
     return 'ok';
   });

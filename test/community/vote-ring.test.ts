@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 import { eventually } from '../eventually.ts';
+import { unvote } from '../../core/community/actions.ts';
 
 // One launch week, simulated: four organic launches voted by established accounts from many
 // networks, spread over days; and one launch boosted by 300 fresh accounts voting from five
@@ -145,6 +146,11 @@ describe('a vote ring in one launch week', () => {
     expect(audit.map((a) => [a.action, a.target, a.actor])).toEqual([['votes.discount', 'listing:boost', 'trust-and-safety']]);
     expect(audit[0].after.reason).toBe(REASON);
     expect(audit[0].after.vote_ids.length).toBe(300);
+
+    // A ring account cannot launder its vote by taking it back and voting again: the discounted vote stays.
+    const [ringVoter] = await app.sql`select u.id::text from users u join votes v on v.user_id = u.id where v.id = ${voteIds[0]}`;
+    expect(await unvote(app.sql, ids.boost, ringVoter.id)).toBe('ok');
+    expect((await app.sql`select discount_reason from votes where id = ${voteIds[0]}`)[0].discount_reason).toBe(REASON);
 
     // Discounting again changes nothing; restoring undoes it all.
     expect((await ops('votes', 'discount', '--ids', voteIds.slice(0, 3).join(','), '--reason', REASON)).code).toBe(1);
