@@ -9,6 +9,12 @@ import type { VoteSignals } from './vote-signals.ts';
  */
 export type ActionOutcome = 'ok' | 'not_live' | 'own_listing' | 'not_found' | 'not_owner' | 'already_replied';
 
+/** Whether the person owns the listing (the one ownership rule, co-owners included). */
+async function owns(sql: Sql, listingId: number, userId: string): Promise<boolean> {
+  const [row] = await sql`select 1 from listings l where l.id = ${listingId} and ${ownsListing(sql, userId)}`;
+  return Boolean(row);
+}
+
 export async function liveListingId(sql: Sql, siteId: number, slug: string): Promise<{ id: number; ownerUserId: string | null } | null> {
   const [row] = await sql`select id::int as id, owner_user_id::text as owner from listings where site_id = ${siteId} and slug = ${slug} and status = 'live'`;
   return row ? { id: row.id, ownerUserId: row.owner } : null;
@@ -17,6 +23,8 @@ export async function liveListingId(sql: Sql, siteId: number, slug: string): Pro
 /** Votes for a listing; the first vote of a person for it keeps its signals (record_vote), never the address. */
 export async function vote(sql: Sql, listingId: number, userId: string, signals: VoteSignals): Promise<ActionOutcome> {
   return transaction(sql, async (tx): Promise<ActionOutcome> => {
+    // cast_vote knows the submitter; co-owners (verified claims) are owners too.
+    if (await owns(tx, listingId, userId)) return 'own_listing';
     const [{ r }] = await tx`
       select record_vote(${listingId}, ${userId}, ${signals.network}, ${signals.uaFamily}, ${signals.signIn}, ${signals.visitor}) as r`;
     if (r === 'voted') {
@@ -53,12 +61,6 @@ export async function unfollow(sql: Sql, listingId: number, userId: string): Pro
     await tx`select directory_changed()`;
     return 'ok';
   });
-}
-
-/** Whether the person owns the listing (the one ownership rule, co-owners included). */
-async function owns(sql: Sql, listingId: number, userId: string): Promise<boolean> {
-  const [row] = await sql`select 1 from listings l where l.id = ${listingId} and ${ownsListing(sql, userId)}`;
-  return Boolean(row);
 }
 
 /** Writes the person's one review of a listing (a second one edits the first). Owners cannot review their own listing. */

@@ -60,6 +60,9 @@ describe('owners', () => {
       const flag = await c.post(`/reviews/${reviewId}/flag`, { csrf }, asJson);
       expect(flag.status).toBe(403);
       expect((await flag.json()).outcome).toBe('own_listing');
+      const vote = await c.post('/listings/acme/vote', { csrf, do: 'add' }, asJson);
+      expect(vote.status).toBe(403);
+      expect((await vote.json()).outcome).toBe('own_listing');
       const review = await c.post('/listings/acme/review', { csrf, rating: '5', body: 'We are great' }, asJson);
       expect(review.status).toBe(403);
       expect((await review.json()).outcome).toBe('own_listing');
@@ -69,6 +72,7 @@ describe('owners', () => {
       expect(page).toContain('you cannot review it');
     }
     expect((await app.sql`select count(*)::int as n from review_flags`)[0].n).toBe(0);
+    expect((await app.sql`select count(*)::int as n from votes`)[0].n).toBe(0);
     expect((await app.sql`select count(*)::int as n from reviews where listing_id = ${listingId}`)[0].n).toBe(1);
     expect(await hidden()).toBe(false);
     expect(await ratingIs(1)).toBe(1);
