@@ -210,6 +210,16 @@ export async function seedDemo(sql: Sql, siteId: number, opts: { now?: Date } = 
     // Activity and metrics draw from their own streams: how many draws they make depends on `now`.
     const act = planActivity(new Rng(SEED + 1), now, refs, voterIds);
     await insertMany(tx, 'votes', act.votes);
+    // What the site stores with each vote (get_launch_integrity reads it): the demo's voters are
+    // established people, each on a network of their own; derived from ids, so no draws change.
+    await tx`
+      insert into vote_signals (vote_id, account_age, sign_in, network, ua_family, visited_before, created_at)
+      select v.id, greatest(v.created_at - u.created_at, interval '60 days'), 'email_link',
+             vote_network_hash('10.' || (u.id % 250) || '.' || (u.id / 250 % 250) || '.0/24'),
+             (array['chrome', 'firefox', 'safari', 'edge'])[1 + (u.id % 4)::int], v.id % 5 <> 0, v.created_at
+      from votes v join users u on u.id = v.user_id
+      where v.listing_id = any (${act.votes.map((x) => String(x.listing_id)).filter((x, i, a) => a.indexOf(x) === i)}::bigint[])
+      on conflict (vote_id) do nothing`;
     await insertMany(tx, 'follows', act.follows);
     await insertMany(tx, 'reviews', act.reviews);
     await insertMany(tx, 'listing_views', act.views);

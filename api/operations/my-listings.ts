@@ -71,7 +71,7 @@ export const myListingsOperations: Operation[] = [
     output: MyListing,
     notes: notes(
       NOT_YOURS,
-      'status_reason values: badge_not_checked (queued, first check pending), badge_not_found (the homepage has no visible badge linking to the profile), badge_hidden (the badge is there but hidden), badge_removed (it was found, then gone: back to awaiting_badge, the week is kept), site_unreachable / site_refused / site_error (the homepage could not be read; status_detail says why), badge_missing_at_launch (not found when the week began: back to draft, the week is released). null when nothing is wrong.',
+      'status_reason values: badge_not_checked (queued, first check pending), badge_not_found (the homepage has no visible badge linking to the profile), badge_hidden (the badge is there but hidden), badge_removed (it was found, then gone: back to awaiting_badge, the week is kept), site_unreachable / site_refused / site_error (the homepage could not be read; status_detail says why), badge_missing_at_launch (not found when the week began: back to draft, the week is released), hidden_by_site_team (status hidden: the site team took the listing off every public surface; status_detail gives their reason). null when nothing is wrong.',
       'next_step.action: choose_launch (draft), place_badge (awaiting_badge; badge holds the embed code), keep_badge (scheduled), none (live).',
     ),
     handler: async ({ listing_id }, ctx) => ownerView(ctx, listing_id),

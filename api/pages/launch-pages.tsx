@@ -79,6 +79,11 @@ const addDays = (iso: string, d: number) => new Date(Date.parse(`${iso}T00:00:00
 
 export const launchWeekPage: Renderer = async (deps, url, params) => {
   const out = await readOp(deps, 'get_launch_week', { path: { week: params.week }, query: queryOf(url, ['page']) });
+  // The same page of the week's integrity report: one short line per launch on how its votes were cast.
+  const integrity = out.is_future
+    ? null
+    : await readOp(deps, 'get_launch_integrity', { path: { week: out.week }, query: out.page > 1 ? { page: out.page } : {} });
+  const lineOf = new Map<number, string>((integrity?.items ?? []).map((i: any) => [i.listing.id, i.summary]));
   const label = out.label ? ` (${out.label} week)` : '';
   return {
     meta: {
@@ -94,6 +99,12 @@ export const launchWeekPage: Renderer = async (deps, url, params) => {
         </h1>
         <p class="meta">
           {out.week} to {out.week_end}. {out.is_future ? 'Scheduled launches for this week.' : 'Live launches ranked by community votes cast during the week.'}
+          {out.is_future ? null : (
+            <>
+              {' '}
+              <a href={`/api/v1/launches/weeks/${out.week}/integrity`}>How this week's votes were cast</a> (integrity report).
+            </>
+          )}
         </p>
         <nav class="pager" aria-label="Weeks">
           <a rel="prev" href={`/launches/weeks/${addDays(out.week, -7)}`}>
@@ -105,7 +116,11 @@ export const launchWeekPage: Renderer = async (deps, url, params) => {
         </nav>
         <Cards empty="No launches this week.">
           {out.items.map((i: any) => (
-            <Card s={i.listing} rank={out.is_future ? null : i.rank} metric={out.is_future ? 'scheduled' : `${count(i.votes, 'vote')} this week`} />
+            <Card
+              s={i.listing}
+              rank={out.is_future ? null : i.rank}
+              metric={out.is_future ? 'scheduled' : (lineOf.get(i.listing.id) ?? `${count(i.votes, 'vote')} this week`)}
+            />
           ))}
         </Cards>
         <Pager path={`/launches/weeks/${out.week}`} page={out.page} hasMore={out.has_more} />

@@ -73,15 +73,13 @@ export function ReviewForm({ slug, p }: { slug: string; p: Personal | null }) {
         <a href={signInTo(`/listings/${slug}#reviews`)}>Sign in to write a review</a>.
       </p>
     );
+  if (p.isOwner) return <p class="meta">You own this listing, so you cannot review it; you can answer each review once, below it.</p>;
   const r = p.review;
   return (
     <form method="post" action={`/listings/${slug}/review`} class="review-form" data-action="review">
       <CsrfField token={p.csrf} />
       <fieldset>
-        <legend>
-          {r ? 'Edit your review' : 'Your review'}
-          {p.isOwner ? ' (as the owner, your review does not count towards the rating)' : ''}
-        </legend>
+        <legend>{r ? 'Edit your review' : 'Your review'}</legend>
         <div class="ratings">
           {[1, 2, 3, 4, 5].map((v) => (
             <label class="inline">
@@ -121,7 +119,28 @@ export function ReviewList({ reviews, p }: { reviews: PublicReview[]; p: Persona
             · <time datetime={r.updated_at}>{day(r.updated_at)}</time>
           </p>
           {r.body ? <p class="text">{r.body}</p> : null}
-          {p ? (
+          {r.owner_reply ? (
+            <blockquote class="owner-reply">
+              <p class="meta">
+                Reply from the owner
+                {r.owner_reply_at ? (
+                  <>
+                    {' '}
+                    · <time datetime={r.owner_reply_at}>{day(r.owner_reply_at)}</time>
+                  </>
+                ) : null}
+              </p>
+              <p class="text">{r.owner_reply}</p>
+            </blockquote>
+          ) : p?.isOwner ? (
+            <form method="post" action={`/reviews/${r.id}/reply`} class="reply">
+              <CsrfField token={p.csrf} />
+              <label for={`reply-${r.id}`}>Answer this review publicly (once)</label>
+              <textarea id={`reply-${r.id}`} name="body" maxLength={2000} rows={3} required />
+              <button type="submit">Post reply</button>
+            </form>
+          ) : null}
+          {p && !p.isOwner ? (
             <form method="post" action={`/reviews/${r.id}/flag`} class="flag" data-action="flag">
               <CsrfField token={p.csrf} />
               <button type="submit" class="link">

@@ -57,7 +57,7 @@ export function Rating({ rating }: { rating: { count: number; average: number } 
           'No genuine reviews yet.'
         )}
       </p>
-      <p class="meta">Reviews by the owner and flagged reviews do not count.</p>
+      <p class="meta">Owners cannot review their own listing; a review is hidden only after flags from several established accounts, or by the site team.</p>
     </Section>
   );
 }

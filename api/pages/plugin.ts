@@ -11,7 +11,19 @@ import type { PageDeps } from './data.ts';
 import * as pages from './directory-pages.ts';
 import { frame, pageHeaders, type Viewer } from './layout.tsx';
 import { renderListing, type Personal } from './listing-page.tsx';
-import { viewerState, liveListingId, vote, unvote, follow, unfollow, saveReview, flagReview, type ActionOutcome } from '../../core/community/actions.ts';
+import {
+  viewerState,
+  liveListingId,
+  vote,
+  unvote,
+  follow,
+  unfollow,
+  saveReview,
+  flagReview,
+  replyToReview,
+  type ActionOutcome,
+} from '../../core/community/actions.ts';
+import { networkOf, uaFamilyOf } from '../../core/community/vote-signals.ts';
 import { readCheckedForm, field, signInPath } from '../site/common.tsx';
 import { ASSETS } from './assets.ts';
 import { faviconResponse } from './favicon.ts';
@@ -144,8 +156,8 @@ export function publicPagesPlugin(deps: PageDeps) {
         if (!user) return null;
         const { token: csrf, setCookie: cookie } = csrfToken(config, request);
         if (cookie) setCookie = { 'set-cookie': cookie };
-        const [state, owner] = await Promise.all([viewerState(deps.sql, listingId, user.userId), liveListingId(deps.sql, deps.site.id, slug)]);
-        return { email: user.email, csrf, ...state, isOwner: owner?.ownerUserId === String(user.userId) };
+        const { owns, ...state } = await viewerState(deps.sql, listingId, user.userId);
+        return { email: user.email, csrf, ...state, isOwner: owns };
       });
       const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
       return personalPage(200, body, setCookie);
@@ -154,13 +166,16 @@ export function publicPagesPlugin(deps: PageDeps) {
     }
   };
 
+  // What identifies a visitor for the view count (hashed in the database), and for a vote whether it visited before.
+  const visitorOf = (request: Request) => `${clientAddress(request, { trustProxy: config.trustProxy })}|${request.headers.get('user-agent') ?? ''}`;
+
   // Visitors this process already counted today (keyed by a hash, never the address itself), so a
   // reload costs no database write; the database's own per-day key still decides across instances.
   const counted = new Set<string>();
   let countedDay = '';
   const countView = (request: Request, slug: string) => {
     if (request.method !== 'GET' || /bot|crawl|spider/i.test(request.headers.get('user-agent') ?? '')) return;
-    const visitor = `${clientAddress(request, { trustProxy: config.trustProxy })}|${request.headers.get('user-agent') ?? ''}`;
+    const visitor = visitorOf(request);
     const today = new Date().toISOString().slice(0, 10);
     if (today !== countedDay || counted.size > 100_000) {
       counted.clear();
@@ -177,7 +192,12 @@ export function publicPagesPlugin(deps: PageDeps) {
   /** A person's action: CSRF + Origin checked form, signed in, rate limited; JSON for the script, else 303 back to the page. */
   const action =
     (
-      run: (form: FormData, userId: string, params: Record<string, string>) => Promise<{ outcome: ActionOutcome; back: string; state?: () => Promise<object> }>,
+      run: (
+        form: FormData,
+        userId: string,
+        params: Record<string, string>,
+        request: Request,
+      ) => Promise<{ outcome: ActionOutcome; back: string; state?: () => Promise<object> }>,
     ) =>
     async ({ request, params }: Ctx) => {
       const wantsJson = (request.headers.get('accept') ?? '').includes('application/json');
@@ -199,8 +219,8 @@ export function publicPagesPlugin(deps: PageDeps) {
             });
       }
       try {
-        const r = await run(checked.form, String(user.userId), params);
-        const status = r.outcome === 'ok' ? 200 : r.outcome === 'not_found' || r.outcome === 'not_live' ? 404 : 403;
+        const r = await run(checked.form, String(user.userId), params, request);
+        const status = r.outcome === 'ok' ? 200 : r.outcome === 'not_found' || r.outcome === 'not_live' ? 404 : r.outcome === 'already_replied' ? 409 : 403;
         if (wantsJson) return Response.json({ outcome: r.outcome, ...(r.state ? await r.state() : {}) }, { status, headers: { 'cache-control': 'no-store' } });
         if (r.outcome === 'not_found' || r.outcome === 'not_live') return errorPage(new DomainError('not_found', 'No such listing.'), request, user);
         return seeOther(r.back);
@@ -215,14 +235,22 @@ export function publicPagesPlugin(deps: PageDeps) {
 
   const seeOther = (path: string) => new Response(null, { status: 303, headers: { location: `${config.siteUrl}${path}`, 'cache-control': 'no-store' } });
 
-  const onListing = (doIt: (listingId: number, userId: string, form: FormData) => Promise<ActionOutcome>, anchor = '') =>
-    action(async (form, userId, params) => {
+  const onListing = (doIt: (listingId: number, userId: string, form: FormData, request: Request) => Promise<ActionOutcome>, anchor = '') =>
+    action(async (form, userId, params, request) => {
       const l = await liveListingId(deps.sql, deps.site.id, params.slug);
       const back = `/listings/${params.slug}${anchor}`;
       if (!l) return { outcome: 'not_live', back };
-      const outcome = await doIt(l.id, userId, form);
+      const outcome = await doIt(l.id, userId, form, request);
       return { outcome, back, state: async () => viewerState(deps.sql, l.id, userId) };
     });
+
+  // Site sessions come only from e-mail sign-in links.
+  const voteSignals = (request: Request) => ({
+    network: networkOf(clientAddress(request, { trustProxy: config.trustProxy })),
+    uaFamily: uaFamilyOf(request.headers.get('user-agent')),
+    signIn: 'email_link',
+    visitor: visitorOf(request),
+  });
 
   const none = { parse: 'none' } as const;
   const app = new Elysia({ name: 'public-pages' })
@@ -245,7 +273,7 @@ export function publicPagesPlugin(deps: PageDeps) {
     .get('/pricing', page(pages.pricingPage), none)
     .post(
       '/listings/:slug/vote',
-      onListing((id, user, form) => (field(form, 'do') === 'remove' ? unvote(deps.sql, id, user) : vote(deps.sql, id, user))),
+      onListing((id, user, form, request) => (field(form, 'do') === 'remove' ? unvote(deps.sql, id, user) : vote(deps.sql, id, user, voteSignals(request)))),
       none,
     )
     .post(
@@ -275,6 +303,19 @@ export function publicPagesPlugin(deps: PageDeps) {
       none,
     )
     .get('/favicon.ico', ({ request }) => faviconResponse(request), none)
+    .post(
+      '/reviews/:id/reply',
+      action(async (form, userId, params) => {
+        const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
+        const text = field(form, 'body').trim();
+        if (!text) throw new DomainError('invalid_input', 'Write a reply.');
+        if (text.length > 2000) throw new DomainError('invalid_input', 'A reply is at most 2000 characters.');
+        const [row] = id ? await deps.sql`select l.slug from reviews r join listings l on l.id = r.listing_id where r.id = ${id}` : [];
+        const outcome = row ? await replyToReview(deps.sql, id, userId, text) : 'not_found';
+        return { outcome, back: row ? `/listings/${row.slug}#review-${id}` : '/' };
+      }),
+      none,
+    )
     .get(
       '/assets/:file',
       ({ params }) => {

@@ -3,6 +3,7 @@ import { siteOperations } from '../operations/site.ts';
 import { listingsOperations } from '../operations/listings.ts';
 import { categoriesOperations } from '../operations/categories.ts';
 import { launchesOperations } from '../operations/launches.ts';
+import { launchIntegrityOperations } from '../operations/launch-integrity.ts';
 import { leaderboardsOperations } from '../operations/leaderboards.ts';
 import { foundersOperations } from '../operations/founders.ts';
 import { blogOperations } from '../operations/blog.ts';
@@ -27,6 +28,7 @@ export const operations: Operation[] = [
   ...listingsOperations,
   ...categoriesOperations,
   ...launchesOperations,
+  ...launchIntegrityOperations,
   ...leaderboardsOperations,
   ...foundersOperations,
   ...blogOperations,

@@ -22,7 +22,7 @@ export async function findSession(sql: Sql, id: string): Promise<SessionUser | n
   if (!id.startsWith(SECRET_PREFIX.session) || id.length > 100) return null;
   const [row] = await sql<{ user_id: string; email: string; id_hash: string }[]>`
     select s.user_id::text, u.email, s.id_hash from sessions s join users u on u.id = s.user_id
-    where s.id_hash = ${hashSecret(id)} and s.ended_at is null and s.expires_at > now()`;
+    where s.id_hash = ${hashSecret(id)} and s.ended_at is null and s.expires_at > now() and u.suspended_at is null`;
   return row ? { userId: row.user_id, email: row.email, sessionHash: row.id_hash } : null;
 }
 

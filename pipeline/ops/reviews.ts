@@ -1,26 +1,25 @@
-import { clearReview, flaggedReviews, removeReview } from '../../core/community/actions.ts';
-import { recordAudit } from '../../core/audit.ts';
-import type { Sql } from '../../sql/db.ts';
+import { parseArgs } from 'node:util';
+import { decideReview, flaggedReviews } from '../../core/community/review-moderation.ts';
 import { EXIT, UsageError, type OpsIo } from './io.ts';
-
-const reviewState = async (sql: Sql, id: number) =>
-  (
-    await sql`
-    select r.id::int, r.listing_id::int, r.rating, r.body, r.flagged, (select count(*)::int from review_flags f where f.review_id = r.id) as flags
-    from reviews r where r.id = ${id}`
-  )[0] ?? null;
 
 const reviewId = (raw: string | undefined) => {
   if (!raw || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new UsageError('give the review id, a positive integer (see reviews flagged)');
   return Number(raw);
 };
 
-/** reviews flagged | reviews clear <id> | reviews remove <id> */
+/** A reason given with --reason: told to the people a decision affects. */
+export function reasonOf(raw: string | undefined): string {
+  const reason = raw?.trim() ?? '';
+  if (!reason) throw new UsageError('--reason is required: it is told to the people the decision affects');
+  if (reason.length > 500) throw new UsageError('--reason must be at most 500 characters');
+  return reason;
+}
+
+/** reviews flagged | reviews keep <id> --reason R | reviews remove <id> --reason R */
 export async function reviewsCommand(args: string[], io: OpsIo): Promise<number> {
-  const [sub, id, ...extra] = args;
-  if (extra.length) throw new UsageError(`unexpected "${extra[0]}"`);
+  const [sub, ...rest] = args;
   if (sub === 'flagged') {
-    if (id !== undefined) throw new UsageError(`unexpected "${id}"`);
+    parseArgs({ args: rest, strict: true, options: {} });
     const rows = await flaggedReviews(io.sql);
     if (!rows.length) {
       io.out('No flagged reviews.');
@@ -29,22 +28,23 @@ export async function reviewsCommand(args: string[], io: OpsIo): Promise<number>
     for (const r of rows) {
       const text = (r.body ?? '').replace(/\s+/g, ' ').slice(0, 200);
       io.out(
-        `review ${r.id} on ${r.slug} by ${r.email}: ${r.rating}/5, ${r.flags} ${r.flags === 1 ? 'flag' : 'flags'}${text ? ` - ${JSON.stringify(text)}` : ''}`,
+        `review ${r.id} on ${r.slug} by ${r.email}: ${r.rating}/5, ${r.flags} ${r.flags === 1 ? 'flag' : 'flags'}${r.hidden ? ' (hidden)' : ''}${text ? ` - ${JSON.stringify(text)}` : ''}`,
       );
+      io.out(`    flagged by ${r.flaggers.join(', ')}`);
     }
     return EXIT.ok;
   }
-  if (sub === 'clear' || sub === 'remove') {
-    const n = reviewId(id);
-    const before = await reviewState(io.sql, n);
-    const done = sub === 'clear' ? await clearReview(io.sql, n) : await removeReview(io.sql, n);
-    if (!done) {
+  if (sub === 'keep' || sub === 'remove') {
+    const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { reason: { type: 'string' } } });
+    if (positionals.length > 1) throw new UsageError(`unexpected "${positionals[1]}"`);
+    const n = reviewId(positionals[0]);
+    const reason = reasonOf(values.reason);
+    if (!(await decideReview(io.sql, n, sub, reason, io.actor ?? 'operator'))) {
       io.err(`ops: no review ${n}`);
       return EXIT.failed;
     }
-    await recordAudit(io.sql, { actor: io.actor ?? 'operator', action: `review.${sub}`, target: `review:${n}`, before, after: await reviewState(io.sql, n) });
-    io.out(sub === 'clear' ? `review ${n} cleared: it counts again` : `review ${n} removed`);
+    io.out(sub === 'keep' ? `review ${n} kept: it is shown and counts` : `review ${n} removed: hidden, kept on record`);
     return EXIT.ok;
   }
-  throw new UsageError(sub ? `unknown reviews command "${sub}"` : 'reviews needs a command: flagged, clear or remove');
+  throw new UsageError(sub ? `unknown reviews command "${sub}"` : 'reviews needs a command: flagged, keep or remove');
 }

@@ -11,9 +11,14 @@ import { userCommand } from './users.ts';
 import { reviewsCommand } from './reviews.ts';
 import { recrawlCommand } from './recrawl.ts';
 import { claimsCommand } from './claims.ts';
+import { votesCommand } from './votes.ts';
+import { listingsCommand } from './listings.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
+  users: userCommand,
+  votes: votesCommand,
+  listings: listingsCommand,
   'api-key': apiKeyCommand,
   outbox: outboxCommand,
   price: priceCommand,

@@ -9,11 +9,14 @@ interface SiteSettings {
   free_queue_min_weeks: number;
   free_queue_max_weeks: number;
   launch_slots_per_week: number;
+  review_hide_flags: number;
+  review_flagger_min_age_days: number;
 }
 
 export async function thisSite(sql: Sql): Promise<SiteSettings> {
   const [site] = await sql<SiteSettings[]>`
-    select id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week from sites where is_self`;
+    select id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, review_hide_flags, review_flagger_min_age_days
+    from sites where is_self`;
   if (!site) throw new OpsFailure('this deployment has no site yet: start the service (or run npm run migrate) once first');
   return site;
 }
@@ -26,14 +29,21 @@ export function wholeNumber(raw: string | undefined, flag: string, min: number, 
 }
 
 const describe = (s: SiteSettings) =>
-  `site ${s.key}: free queue ${s.free_queue_min_weeks}-${s.free_queue_max_weeks} weeks out, ${s.launch_slots_per_week} launch slots a week`;
+  `site ${s.key}: free queue ${s.free_queue_min_weeks}-${s.free_queue_max_weeks} weeks out, ${s.launch_slots_per_week} launch slots a week, ` +
+  `a review is hidden after ${s.review_hide_flags} flags from accounts older than ${s.review_flagger_min_age_days} days`;
 
-/** site set: the free launch queue's window and the weekly launch slots. */
+/** site set: the free launch queue's window, the weekly launch slots, and when flags hide a review. */
 async function set(args: string[], io: OpsIo): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { 'free-queue-min-weeks': { type: 'string' }, 'free-queue-max-weeks': { type: 'string' }, 'launch-slots-per-week': { type: 'string' } },
+    options: {
+      'free-queue-min-weeks': { type: 'string' },
+      'free-queue-max-weeks': { type: 'string' },
+      'launch-slots-per-week': { type: 'string' },
+      'review-hide-flags': { type: 'string' },
+      'review-flagger-min-age-days': { type: 'string' },
+    },
   });
   const before = await thisSite(io.sql);
   const min =
@@ -44,13 +54,23 @@ async function set(args: string[], io: OpsIo): Promise<number> {
     values['launch-slots-per-week'] === undefined
       ? before.launch_slots_per_week
       : wholeNumber(values['launch-slots-per-week'], '--launch-slots-per-week', 1, 1000);
+  const hideFlags =
+    values['review-hide-flags'] === undefined ? before.review_hide_flags : wholeNumber(values['review-hide-flags'], '--review-hide-flags', 1, 100);
+  const flaggerAge =
+    values['review-flagger-min-age-days'] === undefined
+      ? before.review_flagger_min_age_days
+      : wholeNumber(values['review-flagger-min-age-days'], '--review-flagger-min-age-days', 0, 365);
   if (Object.values(values).every((v) => v === undefined))
-    throw new UsageError('site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week');
+    throw new UsageError(
+      'site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week, --review-hide-flags, --review-flagger-min-age-days',
+    );
   if (min > max) throw new UsageError(`the free queue's minimum (${min}) must not be above its maximum (${max}) weeks`);
   const after = await transaction(io.sql, async (tx) => {
     const [row] = await tx<SiteSettings[]>`
-      update sites set free_queue_min_weeks = ${min}, free_queue_max_weeks = ${max}, launch_slots_per_week = ${slots}
-      where id = ${before.id} returning id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week`;
+      update sites set free_queue_min_weeks = ${min}, free_queue_max_weeks = ${max}, launch_slots_per_week = ${slots},
+                       review_hide_flags = ${hideFlags}, review_flagger_min_age_days = ${flaggerAge}
+      where id = ${before.id}
+      returning id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, review_hide_flags, review_flagger_min_age_days`;
     await recordAudit(tx, { actor: io.actor ?? 'operator', action: 'site.set', target: `site:${before.key}`, before, after: row });
     await tx`select directory_changed()`;
     return row;

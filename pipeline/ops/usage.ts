@@ -4,6 +4,10 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   user create --email E [--name N]
       Make the account for E (or find it) and optionally set its name.
 
+  users suspend <email> --reason R
+      Suspend the account: its sessions end, its API keys and OAuth grants are revoked, and its
+      votes, reviews and flags stop counting (all kept). users restore <email> lifts it.
+
   api-key create --email E --scopes S [--name N]
       Make an API key for E (the account is made if missing). S is a comma-separated list of
       account:read, listings:write, orders:write. The secret is printed once, alone on the last line.
@@ -27,7 +31,9 @@ export const USAGE = `Operator commands: npm run ops -- <command>
 
   site show
   site set [--free-queue-min-weeks N] [--free-queue-max-weeks N] [--launch-slots-per-week N]
-      The free launch queue's window (weeks out) and the launch slots per week.
+           [--review-hide-flags N] [--review-flagger-min-age-days D]
+      The free launch queue's window (weeks out) and the launch slots per week; a review is hidden
+      after flags from N distinct accounts (default 3) each older than D days (default 7).
       Example: site set --free-queue-min-weeks 4 --free-queue-max-weeks 6
 
   audit [--limit N] [--target T]
@@ -40,15 +46,31 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       Owners' listing edits, newest first (default 20, at most 500): who, with which credential,
       and each changed part before -> after. --site limits it to one site of the network.
 
+  moderation --new [--site KEY] [--limit N]
+      Newly submitted listings (drafts turned into listings), newest first.
+
   reviews flagged
-      Reviews people flagged on the site, with how many flags: they do not count towards a
-      listing's community rating until cleared.
+      Reviews with open flags, most flagged first, with who flagged each. One flag never hides a
+      review; flags from enough established accounts do (see site set) until the team decides.
 
-  reviews clear <id>
-      The review counts again (its flags are dropped).
+  reviews keep <id> --reason R
+  reviews remove <id> --reason R
+      Decide on a flagged review: keep shows it again (its flags stay on record, no longer
+      counting), remove hides it (kept, so keep undoes it). The reviewer and the flaggers are mailed R.
 
-  reviews remove <id>
-      Delete the review for good.
+  votes suspicious --week W
+      Clusters of counted votes on week W's launches (this, last or YYYY-MM-DD): one network in
+      one burst, young accounts created together, or people who never opened the listing voting
+      in a burst; each with its vote ids.
+
+  votes discount --ids 1,2,... --reason R
+  votes restore --ids 1,2,...
+      Discount votes (kept, shown with R in the week's public integrity report) or count them
+      again; rankings, boards, trending and awards are recomputed.
+
+  listings hide <slug> --reason R
+  listings restore <slug>
+      Take a listing off every public surface (its owner sees R in get_my_listing), or put it back.
 
   order refund <number>
       Refund an order: it becomes refunded and each line is reversed where possible (featured

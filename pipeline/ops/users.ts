@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { findOrCreateUser, type User } from '../../core/auth/users.ts';
 import type { Sql } from '../../sql/db.ts';
+import { setSuspended } from '../../core/community/suspensions.ts';
 import { email, EXIT, UsageError, type OpsIo } from './io.ts';
+import { reasonOf } from './reviews.ts';
 
 /** The account for an address, made if missing; a name given is set. */
 export async function ensureUser(sql: Sql, address: string, name?: string): Promise<User & { created: boolean }> {
@@ -22,10 +24,39 @@ export function userName(raw: string | undefined): string | undefined {
   return name;
 }
 
-/** user create --email E [--name N] */
+/** users suspend <email> --reason R | users restore <email> */
+async function suspension(sub: 'suspend' | 'restore', rest: string[], io: OpsIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    strict: true,
+    allowPositionals: true,
+    options: sub === 'suspend' ? { reason: { type: 'string' } } : {},
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected "${positionals[1]}"`);
+  const address = email(positionals[0], 'the e-mail address');
+  const reason = sub === 'suspend' ? reasonOf((values as { reason?: string }).reason) : null;
+  const outcome = await setSuspended(io.sql, address, reason, io.actor ?? 'operator');
+  if (outcome === 'not_found') {
+    io.err(`ops: no account ${address}`);
+    return EXIT.failed;
+  }
+  if (outcome === 'already') {
+    io.err(`ops: ${address} is ${sub === 'suspend' ? 'already suspended' : 'not suspended'}`);
+    return EXIT.failed;
+  }
+  io.out(
+    sub === 'suspend'
+      ? `${address} suspended: sessions ended, API keys and OAuth grants revoked; votes, reviews and flags no longer count`
+      : `${address} restored: votes, reviews and flags count again`,
+  );
+  return EXIT.ok;
+}
+
+/** user create --email E [--name N] | users suspend <email> --reason R | users restore <email> */
 export async function userCommand(args: string[], io: OpsIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'create') throw new UsageError(sub ? `unknown user command "${sub}"` : 'user needs a command: create');
+  if (sub === 'suspend' || sub === 'restore') return suspension(sub, rest, io);
+  if (sub !== 'create') throw new UsageError(sub ? `unknown user command "${sub}"` : 'user needs a command: create, suspend or restore');
   const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, name: { type: 'string' } }, strict: true });
   const user = await ensureUser(io.sql, email(values.email), userName(values.name));
   io.out(describeUser(user));

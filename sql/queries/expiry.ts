@@ -25,5 +25,7 @@ export async function deleteExpiredRecords(sql: Sql): Promise<Record<string, num
     oauth_clients: await count(sql`
       delete from oauth_clients c where c.kind = 'registered' and c.created_at < now() - make_interval(days => ${UNUSED_CLIENT_DAYS})
         and not exists (select 1 from oauth_grants g where g.client_id = c.client_id) returning 1`),
+    // A vote's signals are kept 400 days, long enough to judge a year of launches; the vote stays.
+    vote_signals: (await sql<{ n: number }[]>`select purge_vote_signals() as n`)[0].n,
   };
 }
