@@ -4,19 +4,22 @@ import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingIdPath } from './my-listings-schemas.ts';
 import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
 import { setFounderStory, STORY_MAX, STORY_SECTIONS, type StorySection } from '../../core/listings/story.ts';
+import { founderStoryExamples } from './founder-story-examples.ts';
 
 const sections = Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: STORY_MAX[s] }))]));
 
 export const founderStoryOperations: Operation[] = [
   defineOperation({
     name: 'set_founder_story',
+    examples: founderStoryExamples.set_founder_story,
     method: 'PUT',
     path: '/me/listings/{listing_id}/story',
     tag: 'My listings',
     scope: 'listings:write',
     idempotent: true,
     summary: 'Set the founder story',
-    description: `Replaces the listing's founder story, section by section. The sections are ${STORY_SECTIONS.join(', ')} (title max 200, the others max 8000). Published with the listing.`,
+    description:
+      'Replaces the founder story of one of your listings, section by section; sections left out or empty are removed. It shows on the public profile while the listing is live and its story section (a paid option) is unlocked.',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: Type.Object(sections, { additionalProperties: false }),
