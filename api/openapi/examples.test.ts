@@ -8,6 +8,7 @@ import { PROBLEM_KINDS, problemKindOf } from '../http/problem.ts';
 import { operations } from '../registry/index.ts';
 import { buildOpenApi } from './document.ts';
 import { renderDocsPage } from './docs-page.tsx';
+import { documentForDocs } from './reference-ui.tsx';
 
 const SITE = 'https://launchpad.example';
 const doc = buildOpenApi(operations, SITE) as any;
@@ -85,7 +86,9 @@ describe('every example in the OpenAPI document passes its schema', () => {
   });
 });
 
-test('the plain docs page shows each example call and answer', () => {
+test('the document /docs renders carries the examples; the plain reference shows each call and answer', () => {
+  const forDocs = JSON.parse(documentForDocs(doc, SITE));
+  expect(forDocs.paths['/listings/{slug}'].get.responses['200'].content['application/json'].example.slug).toBe('relaydesk');
   const html = renderDocsPage(operations, SITE);
   for (const op of operations.filter((o) => o.examples)) {
     const section = html.slice(html.indexOf(`id="${op.name}"`));

@@ -38,6 +38,7 @@ export const draftsOperations: Operation[] = [
     body: SubmitListingBody,
     output: Draft,
     notes: notes(
+      'The service reads the site respecting robots.txt, and an AI drafts the profile; facts the site does not state stay blank (state not_found). Poll get_draft every few seconds.',
       'The URL is normalised (scheme and host lower case, fragment removed; a bare domain gets https://). 400 when it is not http(s), carries a user name or password, names an IP address that is not public (private, loopback, link-local, ...) or a private name (localhost, *.local, *.internal, ...). Names are resolved and checked again, address by address and redirect by redirect, when the site is read; a site that turns out not to be public ends the draft as failed with reason refused_address.',
       'The draft is written and its crawl enqueued in one transaction; the answer (201) is the draft with status crawling. Status then goes crawling -> drafting -> ready, usually within seconds. failed ends a draft whose site cannot be read or drafted, with failure.reason (robots_disallowed, robots_unavailable, unreachable, refused_address, not_html, too_large, http_error, off_site, drafting_failed, timed_out) and a detail; submit the URL again once the cause is fixed.',
       'The crawl reads robots.txt first and obeys it for our user agent (including Crawl-delay), stays on the submitted site, reads at most 25 pages (home, about, pricing, FAQ, contact, team and blog first) within 30 seconds.',

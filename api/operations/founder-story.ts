@@ -29,6 +29,7 @@ export const founderStoryOperations: Operation[] = [
       published: Type.Boolean({ description: 'Shown on the public profile now: the listing is live and the story section is unlocked (a paid section).' }),
     }),
     notes: notes(
+      'Sections: title (max 200 characters), story, why_started, problem, journey, challenges, achievements, lessons, whats_next (max 8000 each).',
       NOT_YOURS,
       'PUT replaces the whole story: sections left out or empty are removed; an empty body (or no body) deletes the story. The story shows on the public profile (get_listing story) only where the story section is unlocked for the listing, and only while it is live; it is stored either way.',
     ),

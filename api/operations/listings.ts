@@ -257,6 +257,7 @@ export const listingsOperations: Operation[] = [
     notFoundParams: ['slug'],
     output: ListingProfile,
     notes: notes(
+      'The community rating counts genuine reviews only; the Domain Rating comes with its trend. The story, milestones and media sections appear only when they are unlocked for the listing.',
       "404 when no live listing of this site has the slug (drafts, scheduled listings and other sites' listings are not shown).",
       'story, milestones and media are always present: null when the section is not unlocked for the listing. When unlocked, milestones and media are arrays (possibly empty) and story is null until written.',
       "community_rating counts genuine reviews only: reviews by the listing's owner and flagged reviews are left out. average is null when there are none.",

@@ -67,6 +67,7 @@ export const ordersOperations: Operation[] = [
       503: 'The payment provider could not be reached (code payment_provider_unavailable); nothing was saved. Retry after Retry-After.',
     },
     notes: notes(
+      'The checkout page is on this service: the person reviews the order, enters billing details and pays there. Card details are never requested through the API.',
       RULES,
       'Answers 201 with the order (status pending). The same Idempotency-Key with the same body replays the first answer (no second order); with another body it is 422.',
       'checkout_url is {site_url}/checkout/{number}. Only the signed-in person who made the order can open it (sign-in by e-mail link first). It shows the lines and totals, a billing form (name, address, country, VAT number; changing them re-prices the VAT) and the Pay button. With Stripe configured (STRIPE_SECRET_KEY) the order\'s Stripe Checkout Session is created here, with our line items and amounts plus a VAT line, and Pay redirects to it (a new session when billing details changed the total). Without keys the built-in test provider is used: every screen says "test mode" and its Pay button reports the payment through the same event path as Stripe\'s webhook.',
