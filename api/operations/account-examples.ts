@@ -8,6 +8,6 @@ export const accountExamples = {
       credential: { kind: 'api_key', name: 'agent', client_id: null, scopes: ['account:read', 'listings:write'], created_at: '2026-11-28T04:57:49.371Z' },
       access: { operations: ['answer_interview', 'get_account'] },
     },
-    error: { status: 401, code: 'credential_required', detail: 'This operation needs a bearer token (an API key or an OAuth access token).' },
+    error: { status: 401, code: 'credential_required', detail: 'This operation needs a credential: send Authorization: Bearer <API key or access token>.' },
   },
 } satisfies Record<string, OperationExamples>;

@@ -67,8 +67,8 @@ export const awardsExamples = {
     error: {
       status: 400,
       code: 'invalid_input',
-      detail: 'Invalid input: listing expected string matching ^[a-z0-9][a-z0-9-]{0,219}$',
-      errors: [{ field: 'listing', in: 'query', message: 'expected string matching ^[a-z0-9][a-z0-9-]{0,219}$' }],
+      detail: "Invalid input: listing expected string to match '^[a-z0-9][a-z0-9-]{0,219}$'",
+      errors: [{ field: 'listing', in: 'query', message: "expected string to match '^[a-z0-9][a-z0-9-]{0,219}$'" }],
     },
   },
 } satisfies Record<string, OperationExamples>;

@@ -23,7 +23,7 @@ export const claimsExamples = {
       expires_at: '2026-12-05T04:57:52Z',
       verified_at: null,
     },
-    error: { status: 409, code: 'already_owner', detail: 'You already own this listing.' },
+    error: { status: 409, code: 'already_owner', detail: 'You already own atlasworks.' },
   },
   verify_claim: {
     input: { claim_id: 1 },
@@ -46,7 +46,7 @@ export const claimsExamples = {
       expires_at: '2026-12-05T04:57:52Z',
       verified_at: null,
     },
-    error: { status: 404, code: 'not_found', detail: 'No claim 77 of yours.' },
+    error: { status: 404, code: 'not_found', detail: "No claim 77 of yours (another account's claim is reported the same way)." },
   },
   list_my_claims: {
     input: { page: 1, per_page: 20 },
@@ -77,6 +77,6 @@ export const claimsExamples = {
       total: 1,
       has_more: false,
     },
-    error: { status: 403, code: 'insufficient_scope', detail: 'The credential lacks the scope account:read.' },
+    error: { status: 403, code: 'insufficient_scope', detail: 'This credential lacks the account:read scope.' },
   },
 } satisfies Record<string, OperationExamples>;

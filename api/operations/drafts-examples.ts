@@ -53,9 +53,9 @@ export const draftsExamples = {
     },
     error: {
       status: 400,
-      code: 'invalid_input',
-      detail: 'Invalid input: url must be a public http(s) URL (localhost and private addresses are refused)',
-      errors: [{ field: 'url', in: 'body', message: 'must be a public http(s) URL (localhost and private addresses are refused)' }],
+      code: 'url_not_public',
+      detail: 'Invalid input: url must be a public website (a full domain name)',
+      errors: [{ field: 'url', message: 'must be a public website (a full domain name)' }],
     },
   },
   list_my_drafts: {
@@ -79,7 +79,7 @@ export const draftsExamples = {
       total: 1,
       has_more: false,
     },
-    error: { status: 403, code: 'insufficient_scope', detail: 'The credential lacks the scope account:read.' },
+    error: { status: 403, code: 'insufficient_scope', detail: 'This credential lacks the account:read scope.' },
   },
   get_draft: {
     input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7' },
@@ -231,7 +231,7 @@ export const draftsExamples = {
       created_at: '2026-11-28T04:57:50.607Z',
       updated_at: '2026-11-28T04:57:52.390Z',
     },
-    error: { status: 404, code: 'not_found', detail: 'No draft 5572f1cb-02af-4422-adb4-219f501c4ad7.' },
+    error: { status: 404, code: 'not_found', detail: 'No draft 5572f1cb-02af-4422-adb4-219f501c4ad7 of yours.' },
   },
   update_draft: {
     input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7', fields: { founded_year: '2021', categories: ['Developer Tools'] } },
@@ -392,7 +392,7 @@ export const draftsExamples = {
       created_at: '2026-11-28T04:57:52.667Z',
       expires_at: '2026-12-12T04:57:52.667Z',
     },
-    error: { status: 409, code: 'invite_limit_reached', detail: 'This draft already has 10 invites.' },
+    error: { status: 409, code: 'invite_limit_reached', detail: 'A draft has at most 10 co-founder invites; this one has 10.' },
   },
   submit_draft: {
     input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7' },
@@ -410,6 +410,6 @@ export const draftsExamples = {
       adjusted: [],
       submitted_at: '2026-11-28T04:57:52.687Z',
     },
-    error: { status: 409, code: 'draft_in_progress', detail: 'The draft is still drafting; poll get_draft until its status is ready.' },
+    error: { status: 409, code: 'draft_in_progress', detail: 'The draft is still drafting; submit it once it is ready (poll get_draft).' },
   },
 } satisfies Record<string, OperationExamples>;

@@ -8,8 +8,8 @@ export const founderStoryExamples = {
     error: {
       status: 400,
       code: 'invalid_input',
-      detail: 'Invalid input: story expected string length to be less or equal to 8000',
-      errors: [{ field: 'story', in: 'body', message: 'expected string length to be less or equal to 8000' }],
+      detail: 'Invalid input: story expected string length less or equal to 8000',
+      errors: [{ field: 'story', in: 'body', message: 'expected string length less or equal to 8000' }],
     },
   },
 } satisfies Record<string, OperationExamples>;

@@ -9,7 +9,7 @@ export const interviewExamples = {
         { id: 2, question: 'What were you doing before you started this company?' },
       ],
     },
-    error: { status: 429, code: 'rate_limited', detail: 'Too many requests: retry after 12 seconds.' },
+    error: { status: 429, code: 'rate_limited', detail: 'Rate limit reached; retry in 20 s.' },
   },
   answer_interview: {
     input: { answers: [{ question_id: 1, answer: 'Ship the smallest thing that helps one person.' }] },
@@ -26,8 +26,8 @@ export const interviewExamples = {
     error: {
       status: 400,
       code: 'invalid_input',
-      detail: 'Invalid input: answers[0].question_id is not a question from list_interview_questions',
-      errors: [{ field: 'answers[0].question_id', in: 'body', message: 'is not a question from list_interview_questions' }],
+      detail: 'Invalid input: answers[0].question_id names no interview question (99999); see list_interview_questions',
+      errors: [{ field: 'answers[0].question_id', message: 'names no interview question (99999); see list_interview_questions' }],
     },
   },
 } satisfies Record<string, OperationExamples>;

@@ -62,7 +62,11 @@ export const launchesExamples = {
       total: 14,
       has_more: true,
     },
-    error: { status: 404, code: 'week_not_in_calendar', detail: 'The week 2019-01-07 is before the first launch week.' },
+    error: {
+      status: 404,
+      code: 'week_not_in_calendar',
+      detail: "No launch week 2019-01-07: the calendar runs from the site's first launch week to 52 weeks ahead.",
+    },
   },
   list_launches: {
     input: { section: 'this-week', per_page: 2 },
@@ -120,12 +124,12 @@ export const launchesExamples = {
     error: {
       status: 400,
       code: 'invalid_input',
-      detail: 'Invalid input: section expected one of "this-week", "last-week", "upcoming", "trending", "newest", "most-viewed", "most-followed"',
+      detail: 'Invalid input: section expected one of "today", "this-week", "trending", "most-voted", "recent", "most-viewed", "most-followed", "upcoming"',
       errors: [
         {
           field: 'section',
           in: 'query',
-          message: 'expected one of "this-week", "last-week", "upcoming", "trending", "newest", "most-viewed", "most-followed"',
+          message: 'expected one of "today", "this-week", "trending", "most-voted", "recent", "most-viewed", "most-followed", "upcoming"',
         },
       ],
     },

@@ -96,7 +96,7 @@ export const launchesOperations: Operation[] = [
     scope: null,
     summary: 'Launch lists by section',
     description:
-      'Lists launches by section: this or last week, trending, most voted, newest, most viewed, most followed or upcoming. Use get_launch_week for one calendar week.',
+      'Lists launches by section: today, this week, trending, most voted, recent, most viewed, most followed or upcoming (scheduled, not yet live). Use get_launch_week for one calendar week, past or future.',
     query: Type.Object(
       {
         // Optional so OpenAPI and MCP do not mark it required; the edge still fills the default in.

@@ -68,6 +68,6 @@ export const leaderboardsExamples = {
       total: 14,
       has_more: true,
     },
-    error: { status: 404, code: 'not_found', detail: 'No leaderboard "weekly".' },
+    error: { status: 404, code: 'not_found', detail: 'No such board: weekly' },
   },
 } satisfies Record<string, OperationExamples>;

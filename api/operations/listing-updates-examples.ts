@@ -13,6 +13,6 @@ export const listingUpdatesExamples = {
       followers: 0,
       published: true,
     },
-    error: { status: 404, code: 'not_found', detail: 'No listing 4242 of yours.' },
+    error: { status: 404, code: 'not_found', detail: "No listing 4242 of yours on this site (another account's listing is reported the same way)." },
   },
 } satisfies Record<string, OperationExamples>;

@@ -8,13 +8,13 @@ export const milestonesExamples = {
     error: {
       status: 400,
       code: 'invalid_input',
-      detail: 'Invalid input: date expected string to match format "date"',
-      errors: [{ field: 'date', in: 'body', message: 'expected string to match format "date"' }],
+      detail: "Invalid input: date expected string to match 'date' format",
+      errors: [{ field: 'date', in: 'body', message: "expected string to match 'date' format" }],
     },
   },
   delete_milestone: {
     input: { listing_id: 1, milestone_id: 142 },
     output: { id: 142, deleted: true },
-    error: { status: 404, code: 'not_found', detail: 'No milestone 981 on this listing.' },
+    error: { status: 404, code: 'not_found', detail: 'No milestone 981 on listing 1.' },
   },
 } satisfies Record<string, OperationExamples>;

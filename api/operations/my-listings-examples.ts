@@ -60,7 +60,7 @@ export const myListingsExamples = {
       total: 3,
       has_more: true,
     },
-    error: { status: 403, code: 'insufficient_scope', detail: 'The credential lacks the scope account:read.' },
+    error: { status: 403, code: 'insufficient_scope', detail: 'This credential lacks the account:read scope.' },
   },
   get_my_listing: {
     input: { listing_id: 1 },
@@ -123,7 +123,7 @@ export const myListingsExamples = {
       next_step: { action: 'none', message: 'Your listing is live.' },
       badge: null,
     },
-    error: { status: 404, code: 'not_found', detail: 'No listing 4242 of yours.' },
+    error: { status: 404, code: 'not_found', detail: "No listing 4242 of yours on this site (another account's listing is reported the same way)." },
   },
   update_my_listing: {
     input: { listing_id: 1, fields: { tagline: 'Notes that link themselves' } },
@@ -191,8 +191,8 @@ export const myListingsExamples = {
     error: {
       status: 400,
       code: 'invalid_input',
-      detail: 'Invalid input: fields.tagline expected string length to be less or equal to 200',
-      errors: [{ field: 'fields.tagline', in: 'body', message: 'expected string length to be less or equal to 200' }],
+      detail: 'Invalid input: fields.tagline expected string length less or equal to 200',
+      errors: [{ field: 'fields.tagline', in: 'body', message: 'expected string length less or equal to 200' }],
     },
   },
 } satisfies Record<string, OperationExamples>;

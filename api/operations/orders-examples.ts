@@ -143,7 +143,7 @@ export const ordersExamples = {
       total: 1,
       has_more: false,
     },
-    error: { status: 403, code: 'insufficient_scope', detail: 'The credential lacks the scope account:read.' },
+    error: { status: 403, code: 'insufficient_scope', detail: 'This credential lacks the account:read scope.' },
   },
   get_order: {
     input: { number: 'LD-4BNK-90PK-KYZP-ZX51' },

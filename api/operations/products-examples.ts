@@ -29,6 +29,6 @@ export const productsExamples = {
         },
       ],
     },
-    error: { status: 429, code: 'rate_limited', detail: 'Too many requests: retry after 12 seconds.' },
+    error: { status: 429, code: 'rate_limited', detail: 'Rate limit reached; retry in 20 s.' },
   },
 } satisfies Record<string, OperationExamples>;

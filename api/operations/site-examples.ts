@@ -22,6 +22,6 @@ export const siteExamples = {
       mcp: { url: 'https://launchpad.example/mcp', transport: 'streamable-http', protocol_versions: ['2026-07-28', '2025-11-25'] },
       api_version: '1.0.0',
     },
-    error: { status: 429, code: 'rate_limited', detail: 'Too many requests: retry after 12 seconds.' },
+    error: { status: 429, code: 'rate_limited', detail: 'Rate limit reached; retry in 20 s.' },
   },
 } satisfies Record<string, OperationExamples>;
