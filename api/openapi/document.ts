@@ -38,7 +38,7 @@ export function examplePart(schema: TObject | undefined, input: Record<string, u
 
 /** An operation's example error as the whole problem the service answers. */
 export function exampleProblem(siteUrl: string, error: ExampleProblem) {
-  const kind = problemKindOf(error.code as ErrorCode);
+  const kind = problemKindOf(error.code);
   return {
     type: `${siteUrl}/problems/${kind}`,
     title: PROBLEM_KINDS[kind].title,

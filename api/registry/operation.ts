@@ -5,6 +5,7 @@ import type { Sql } from '../../sql/db.ts';
 import type { ResponseCache } from '../http/cache.ts';
 
 import type { Scope } from '../../core/auth/scopes.ts';
+import type { ErrorCode } from '../../core/errors/codes.ts';
 
 export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -138,7 +139,7 @@ export interface OperationExamples {
 /** The members of a problem that differ between errors; type, title and instance are filled in. */
 export interface ExampleProblem {
   status: number;
-  code: string;
+  code: ErrorCode;
   detail: string;
   errors?: { field: string; in?: 'path' | 'query' | 'body' | 'header'; message: string }[];
 }
