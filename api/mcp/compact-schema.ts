@@ -38,7 +38,7 @@ interface Rules {
   firstSentence?: boolean;
 }
 
-/** Bounds a caller can do without below the arguments' own members: the server names the field it refuses. */
+/** Bounds a caller can do without below the arguments themselves: the server names the field it refuses. */
 const NESTED_BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'maximum', 'format']);
 const inputRules: Rules = {
   drops: (k, depth) =>
@@ -72,10 +72,11 @@ function nullableOf(rest: JsonSchema, parts: JsonSchema[]): JsonSchema | null {
   const nonNull = parts.filter((p) => !isNull(p));
   if (nonNull.length !== 1 || parts.length !== 2) return null;
   const { description, default: dflt, ...only } = nonNull[0]!;
+  // The union's own description and default, where it has them, win over the branch's.
   return {
-    ...rest,
     ...(description === undefined ? {} : { description }),
     ...(dflt === undefined ? {} : { default: dflt }),
+    ...rest,
     anyOf: [only, { type: 'null' }],
   };
 }
