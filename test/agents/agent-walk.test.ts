@@ -105,6 +105,10 @@ test('an agent goes from a misspelled product name to a checkout link, every cal
     .map(([k]) => k);
   expect(missing.length).toBeGreaterThan(0);
   const field = missing[0]!;
+  // What the texts say, and this walk follows: drafts take category display names, searches slugs.
+  const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema as { properties: Record<string, any> };
+  expect(schemaOf('update_draft').properties.fields.properties.categories.description).toContain('Display names from list_categories (not slugs)');
+  expect(schemaOf('search_listings').properties.category.description).toContain('slug from list_categories (not its display name)');
   const categories = await call('list_categories', {});
   const category = categories.items[0];
   const updated = await call('update_draft', {
@@ -120,6 +124,8 @@ test('an agent goes from a misspelled product name to a checkout link, every cal
   expect(typeof submitted.listing_id).toBe('number');
   const products = await call('list_products', {});
   const launch = products.items.find((p: { code: string }) => p.code === 'launch');
+  // An order item's week is a Monday from the product's weeks, as its description says.
+  expect(schemaOf('create_checkout').properties.items.items.properties.week.description).toContain("A Monday (YYYY-MM-DD) from the product's `weeks`");
   const items = [{ product: launch.code, listing_id: submitted.listing_id, week: launch.weeks[1] }];
   const quote = await call('quote_order', { items, billing_country: 'PT' });
   expect(quote.total_cents).toBeGreaterThan(0);
