@@ -2,47 +2,25 @@
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Schemas as tools/list shows them: every agent pays for tools/list in its context window. The
- * OpenAPI document keeps every schema whole; here each says what a caller needs and no more.
- * - Outputs: a result's shape (types, nullability, enums) to OUTPUT_DEPTH levels; deeper objects
- *   are just objects (the result itself carries them). Bounds, patterns, formats and prose
- *   describe inputs.
- * - Inputs: every type, enum, bound and required list, the descriptions of the arguments and of
- *   their direct members; patterns go (each field's description says what it accepts, and the
- *   server checks the full schema, naming the field it refuses).
- * Unions with null become type lists, and repeated sub-schemas of one schema become `$defs`.
+ * Input schemas as tools/list shows them: every agent pays for tools/list in its context window.
+ * The OpenAPI document keeps every schema whole; here each says what a caller needs and no more:
+ * every type, enum, bound and required list, and the first sentence of the descriptions of the
+ * arguments and, of their members, those with an example value (an order item's Monday week);
+ * patterns go (each field's description says what it accepts, and the server checks the
+ * full schema, naming the field it refuses).
+ * Unions stay `anyOf` with one `type` per branch (nullable values as `anyOf` with `{type: "null"}`):
+ * a `type` list is legal JSON Schema, but clients that map tool schemas onto a single-type dialect
+ * (Gemini's function declarations, the MCP Inspector's strict check) refuse or weaken it. Repeated
+ * sub-schemas of one schema become `$defs`.
  */
-
-/** Keys that say nothing a client reading a result needs. */
-const OUTPUT_DROPPED = new Set([
-  'description',
-  'title',
-  'format',
-  'pattern',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minItems',
-  'maxItems',
-  'default',
-  'examples',
-  '$id',
-  'additionalProperties',
-  // Every key an output lists is always sent (null where it may be null), so `required` would
-  // repeat each object's key list.
-  'required',
-]);
 
 /** Keys of input schemas that the server's own check covers and a caller can do without. */
 const INPUT_DROPPED = new Set(['title', 'pattern', 'examples', '$id']);
 
-/** Levels of an output's shape shown: the result, its members and theirs. */
-const OUTPUT_DEPTH = 1;
-/** Levels of an input whose members keep their descriptions: the arguments and their members. */
+/** Levels of an input whose members keep their descriptions: the arguments. */
 const INPUT_DESCRIBED = 1;
+/** Levels below which no description is shown, even one with an example: the arguments' members. */
+const INPUT_EXAMPLED = 2;
 
 const isPlainObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -56,21 +34,18 @@ const bareTypes = (s: JsonSchema): string[] | null => {
 interface Rules {
   /** Whether a key goes, at a depth (0: the root object, 1: its properties, ...). */
   drops(key: string, depth: number): boolean;
-  /** Past this depth an object or array keeps only its type. */
-  maxDepth: number;
-  /** A paged list's `items` are what the list returns: each item's shape counts as the result's own. */
-  itemsAsRoot?: boolean;
   /** Descriptions cut to their first sentence. */
   firstSentence?: boolean;
 }
 
-const outputRules: Rules = { drops: (k) => OUTPUT_DROPPED.has(k), maxDepth: OUTPUT_DEPTH, itemsAsRoot: true };
 /** Bounds a caller can do without below the arguments themselves: the server names the field it refuses. */
 const NESTED_BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'maximum', 'format']);
 const inputRules: Rules = {
   drops: (k, depth) =>
-    INPUT_DROPPED.has(k) || (depth > INPUT_DESCRIBED && (k === 'description' || NESTED_BOUNDS.has(k))) || (depth > 0 && k === 'additionalProperties'),
-  maxDepth: Infinity,
+    INPUT_DROPPED.has(k) ||
+    (depth > INPUT_EXAMPLED && k === 'description') ||
+    (depth > 1 && NESTED_BOUNDS.has(k)) ||
+    (depth > 0 && k === 'additionalProperties'),
   firstSentence: true,
 };
 
@@ -88,14 +63,22 @@ const isConstantOf = (p: JsonSchema, q: JsonSchema) =>
   bareTypes(q)?.length === 1 &&
   q.type === p.type;
 
-/** A union with null as one schema: `{type: [T, "null"]}` (its keywords apply to T's values only, so null still passes). */
-function mergeNull(rest: JsonSchema, parts: JsonSchema[]): JsonSchema | null {
-  const nonNull = parts.filter((p) => !(bareTypes(p)?.length === 1 && p.type === 'null'));
+/**
+ * A union with null as `anyOf: [T, {type: "null"}]`, the keywords that describe the value (its
+ * description, default) kept beside the union rather than inside T.
+ */
+function nullableOf(rest: JsonSchema, parts: JsonSchema[]): JsonSchema | null {
+  const isNull = (p: JsonSchema) => bareTypes(p)?.length === 1 && p.type === 'null';
+  const nonNull = parts.filter((p) => !isNull(p));
   if (nonNull.length !== 1 || parts.length !== 2) return null;
-  const only = nonNull[0]!;
-  if (typeof only.type !== 'string' || 'anyOf' in only || '$ref' in only) return null;
-  if (Array.isArray(only.enum)) return { ...rest, ...only, type: [only.type, 'null'], enum: [...(only.enum as unknown[]), null] };
-  return { ...rest, ...only, type: [only.type, 'null'] };
+  const { description, default: dflt, ...only } = nonNull[0]!;
+  // The union's own description and default, where it has them, win over the branch's.
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(dflt === undefined ? {} : { default: dflt }),
+    ...rest,
+    anyOf: [only, { type: 'null' }],
+  };
 }
 
 function simplify(node: unknown, rules: Rules, depth = 0): unknown {
@@ -107,20 +90,18 @@ function simplify(node: unknown, rules: Rules, depth = 0): unknown {
     // The bound TypeBox ids carry to stay exact in JavaScript: no value a caller sends comes near it.
     if (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) continue;
     if (k === 'properties' && isPlainObject(v)) {
-      if (depth >= rules.maxDepth) continue;
-      const below = (p: string) => (rules.itemsAsRoot && depth === 0 && p === 'items' ? 0 : depth + 1);
-      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, simplify(s, rules, below(p))]));
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, simplify(s, rules, depth + 1)]));
     } else if (k === 'items') {
-      // An array's items stand at the array's own level: a list of summaries shows the summary.
-      const items = simplify(v, rules, depth);
-      // Past the levels shown, "an array of objects" says no more than "an array" (the result carries them).
-      if (depth >= rules.maxDepth && isPlainObject(items) && bareTypes(items)?.join() === 'object') continue;
-      out[k] = items;
+      // An array's items stand at the array's own level: a list of order items describes each item's members.
+      out[k] = simplify(v, rules, depth);
     } else if (k === 'patternProperties' || k === 'additionalProperties') {
-      if (depth >= rules.maxDepth && isPlainObject(v) && !bareTypes(v)) continue;
       out[k] = simplify(v, rules, depth + 1);
-    } else if (k === 'description' && rules.firstSentence && typeof v === 'string') out[k] = firstSentence(v);
-    else out[k] = simplify(v, rules, depth);
+    } else if (k === 'description' && rules.firstSentence && typeof v === 'string') {
+      // Below the arguments, only a description with an example value stays: those were written to
+      // prevent a wrong call (an order item's Monday week, a draft's category display names); rules
+      // such as a social link's hosts the server checks, naming the field.
+      if (depth <= INPUT_DESCRIBED || /\be\.g\. /.test(v)) out[k] = firstSentence(v);
+    } else out[k] = simplify(v, rules, depth);
   }
   if (Array.isArray(out.anyOf)) {
     // Nested unions flatten; a union of constants is an enum; a union of bare types is a type list.
@@ -136,10 +117,10 @@ function simplify(node: unknown, rules: Rules, depth = 0): unknown {
     const bare = parts.map(bareTypes);
     if (bare.every(Boolean)) {
       const types = [...new Set(bare.flat() as string[])];
-      return { ...rest, type: types.length === 1 ? types[0] : types };
+      return types.length === 1 ? { ...rest, type: types[0] } : { ...rest, anyOf: types.map((type) => ({ type })) };
     }
-    const merged = mergeNull(rest, parts);
-    if (merged) return merged;
+    const nullable = nullableOf(rest, parts);
+    if (nullable) return nullable;
     out.anyOf = parts;
   }
   return out;
@@ -202,9 +183,6 @@ function nameFor(root: unknown, defs: Record<string, unknown>, target: string): 
   for (let i = 2; name in defs; i++) name = `${base}${i}`;
   return name;
 }
-
-/** The compact output schema of one tool: its shape to OUTPUT_DEPTH, fewer bytes. */
-export const compactOutputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(simplify(schema, outputRules) as JsonSchema);
 
 /** The compact input schema of one tool: every bound and enum, no patterns, short on prose deep down. */
 export const compactInputSchema = (schema: JsonSchema): JsonSchema => shareRepeats(withoutRepeatedLists(simplify(schema, inputRules)) as JsonSchema);

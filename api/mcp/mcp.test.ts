@@ -4,7 +4,6 @@ import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { operations } from '../registry/index.ts';
-import { firstSentence } from './compact-schema.ts';
 import type { Operation } from '../registry/operation.ts';
 import { makeCategory, makeCompany, makeListing } from '../../test/builders.ts';
 
@@ -12,7 +11,7 @@ import { makeCategory, makeCompany, makeListing } from '../../test/builders.ts';
 interface McpTestClient {
   version(): string | undefined;
   instructions(): string | undefined;
-  listTools(): Promise<{ tools: { name: string; inputSchema: any; outputSchema?: any; annotations?: any; description?: string }[] }>;
+  listTools(): Promise<{ tools: { name: string; title?: string; inputSchema: any; outputSchema?: any; annotations?: any; description?: string }[] }>;
   callTool(name: string, args: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
 }
@@ -153,9 +152,10 @@ describe.each(clients)('%s', (label, expectedVersion, connect) => {
       expect(tool.inputSchema.additionalProperties).toBeUndefined();
       // readOnlyHint is said only where it is true (false is MCP's default).
       expect(tool.annotations?.readOnlyHint ?? false).toBe(op.method === 'GET');
-      // The first sentence of the operation's description (the OpenAPI document has the rest).
-      expect(tool.description).toStartWith(firstSentence(op.description));
-      expect(tool.outputSchema?.type).toBe('object');
+      // The operation's title and description (the OpenAPI document adds its notes).
+      expect(tool.title).toBe(op.summary);
+      expect(tool.description).toStartWith(op.description);
+      expect(tool.outputSchema).toBeUndefined();
     }
   });
 

@@ -70,7 +70,7 @@ export function mcpPlugin(
   const rateLimit = rateGate(deps.limiter, config);
   const logError = (err: unknown, meta: object) => deps.log.error({ err, ...meta }, 'operation failed');
   const specs: ToolSpec[] = toolSpecsOf(ops);
-  const schemas = new Map(specs.map((s) => [s.name, { input: asStandardSchema(s.inputSchema), output: asStandardSchema(s.outputSchema) }]));
+  const schemas = new Map(specs.map((s) => [s.name, { input: asStandardSchema(s.inputSchema) }]));
 
   // One fresh server per HTTP request (stateless, so any instance behind a load balancer can answer).
   const factory = ({ requestInfo }: { requestInfo?: Request }) => {
@@ -86,10 +86,10 @@ export function mcpPlugin(
       server.registerTool(
         spec.name,
         {
+          title: spec.title,
           description: spec.description,
           annotations: spec.annotations,
           inputSchema: schema.input,
-          outputSchema: schema.output,
         },
         async (args, ctx) => {
           // The credential arrives as the SDK's authInfo, resolved once by the auth gate; the HTTP

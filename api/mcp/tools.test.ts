@@ -1,11 +1,11 @@
-import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
 import { describe, expect, test } from 'bun:test';
 import type { DomainError } from '../../core/errors/index.ts';
 import { defineOperation } from '../registry/operation.ts';
 import { ListOf, Paging, Slug } from '../registry/schemas.ts';
 import { INSTRUCTIONS } from './mount.ts';
-import { compactInputSchema, compactOutputSchema } from './compact-schema.ts';
-import { inputSchemaOf, toolSpecOf, toolSpecsOf, validateArguments } from './tools.ts';
+import { compactInputSchema } from './compact-schema.ts';
+import { inputSchemaOf, toolSpecOf, validateArguments } from './tools.ts';
 
 // An operation with inputs in all three places, so the merge and the split are both exercised
 // whatever the registry holds today.
@@ -69,10 +69,10 @@ describe('tool input schema', () => {
     expect(toolSpecOf(none).annotations.readOnlyHint).toBe(true);
   });
 
-  test('description and hints come from the operation; a hint at its default is left out', () => {
-    // No display title: the first sentence of the description says what the tool does.
-    expect(spec).not.toHaveProperty('title');
-    expect(toolSpecOf(defineOperation({ ...op, name: 'x', description: 'Changes a thing. Then more.' })).description).toBe('Changes a thing.');
+  test('title, description and hints come from the operation; a hint at its default is left out', () => {
+    // The same title and text as the OpenAPI operation: the summary, and the whole description.
+    expect(spec.title).toBe('Edit a thing.');
+    expect(toolSpecOf(defineOperation({ ...op, name: 'x', description: 'Changes a thing. Then more.' })).description).toBe('Changes a thing. Then more.');
     const scoped = toolSpecOf(defineOperation({ ...op, name: 'y', scope: 'listings:write' }));
     expect(scoped.description).toBe('Changes a thing. Scope: listings:write.');
     // MCP's defaults: readOnlyHint and idempotentHint false, destructiveHint and openWorldHint true.
@@ -85,88 +85,41 @@ describe('tool input schema', () => {
     // An operation that reads other websites or e-mails people leaves the open world at its default.
     expect(toolSpecOf(defineOperation({ ...op, name: 'w', openWorld: true })).annotations).toEqual({ destructiveHint: false });
     expect(toolSpecOf(defineOperation({ ...op, name: 'v', method: 'GET' })).annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(spec.outputSchema).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
+    // Results come as structuredContent; their schemas are in the OpenAPI document, not tools/list.
+    expect(spec).not.toHaveProperty('outputSchema');
   });
 });
 
-describe('tools/list economy', () => {
-  // A result with enough members that repeating its shape costs more than naming it.
-  const wide = () => Type.Object(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`member_${i}`, Type.String()])));
-  const reading = (name: string, method: 'GET' | 'POST', output: TObject) =>
-    defineOperation({
-      ...op,
-      name,
-      method,
-      path: `/${name}`,
-      query: undefined,
-      body: undefined,
-      params: undefined,
-      notFoundParams: [],
-      output,
-      handler: async () => ({}) as never,
-    });
-
-  test('a result shape another tool shows is named, with a read preferred as the one showing it', () => {
-    const shape = wide();
-    const [change, read, other] = toolSpecsOf([reading('change_it', 'POST', shape), reading('read_it', 'GET', shape), reading('other', 'GET', wide())]);
-    expect(read!.outputSchema.properties).toBeDefined();
-    expect(change!.outputSchema).toEqual({ type: 'object', description: 'The same shape as the result of read_it.' });
-    // Equal TypeBox schemas are the same shape, whichever object they are.
-    expect(other!.outputSchema).toEqual({ type: 'object', description: 'The same shape as the result of read_it.' });
-  });
-
-  test('a shape that differs below the levels tools/list shows is not named', () => {
-    const deep = (t: TSchema) => Type.Object({ ...wide().properties, nested: Type.Object({ inner: t }) });
-    const [a, b] = toolSpecsOf([reading('a', 'GET', deep(Type.String())), reading('b', 'GET', deep(Type.Integer()))]);
-    expect(JSON.stringify(a!.outputSchema)).toBe(JSON.stringify(b!.outputSchema));
-    expect(b!.outputSchema.properties).toBeDefined();
-  });
-
-  test('a shape holding every member of another shows only the members it adds; a list names its items the same way', () => {
-    const base = wide();
-    const paged = (item: TObject) =>
-      Type.Object({ items: Type.Array(item), page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer(), has_more: Type.Boolean() });
-    const more = Type.Object({ ...base.properties, extra: Type.Integer() });
-    const [list, one, bigger, write] = toolSpecsOf([
-      reading('list_them', 'GET', paged(base)),
-      reading('get_one', 'GET', more),
-      reading('get_bigger', 'GET', Type.Object({ ...more.properties, also: Type.Boolean() })),
-      reading('change_one', 'POST', more),
-    ]);
-    // The list's items are shown in full: the smaller shape is the one others name.
-    expect((list!.outputSchema as any).properties.items.items.properties.member_0).toEqual({ type: 'string' });
-    expect(one!.outputSchema).toEqual({
+describe('compact input schemas', () => {
+  test('a nullable value is anyOf with null, its description beside the union; no type lists', () => {
+    const schema = compactInputSchema({
       type: 'object',
-      description: 'The members of an item in the result of list_them, and these.',
-      properties: { extra: { type: 'integer' } },
-    });
-    expect(bigger!.outputSchema).toEqual({
+      properties: {
+        tagline: { anyOf: [{ type: 'string', maxLength: 200, description: 'One line.' }, { type: 'null' }] },
+        either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      },
+    }) as any;
+    expect(schema.properties.tagline).toEqual({ description: 'One line.', anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }] });
+    expect(schema.properties.either).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
+    expect(JSON.stringify(schema)).not.toContain('"type":[');
+  });
+
+  test('below the arguments only a description with an example value stays', () => {
+    const schema = compactInputSchema({
       type: 'object',
-      description: 'The members of the result of get_one, and these.',
-      properties: { also: { type: 'boolean' } },
-    });
-    expect(write!.outputSchema).toEqual({ type: 'object', description: 'The same shape as the result of get_one.' });
-  });
-
-  test('a shape named as another is never named in turn: the next one names the shape shown', () => {
-    const [item, same, again] = toolSpecsOf([
-      reading('list_them', 'GET', Type.Object({ items: Type.Array(wide()), page: Type.Integer() })),
-      reading('get_one', 'GET', wide()),
-      reading('change_one', 'POST', wide()),
-    ]);
-    expect((item!.outputSchema as any).properties.items.items.properties).toBeDefined();
-    expect(same!.outputSchema.description).toBe('The same shape as an item in the result of list_them.');
-    expect(again!.outputSchema.description).toBe('The same shape as an item in the result of list_them.');
-  });
-
-  test('a member that differs below the shown levels keeps a shape from naming one that holds it', () => {
-    const nested = (t: TSchema) => Type.Object({ ...wide().properties, nested: Type.Object({ inner: t }) });
-    const [, other] = toolSpecsOf([
-      reading('get_a', 'GET', nested(Type.String())),
-      reading('get_b', 'GET', Type.Object({ ...nested(Type.Integer()).properties, extra: Type.Integer() })),
-    ]);
-    expect((other!.outputSchema as any).properties.member_0).toEqual({ type: 'string' });
-    expect(other!.outputSchema.description).toBeUndefined();
+      properties: {
+        items: {
+          type: 'array',
+          description: 'What to order.',
+          items: {
+            type: 'object',
+            properties: { week: { type: 'string', description: 'A Monday, e.g. 2026-12-14. More.' }, note: { type: 'string', description: 'Free text.' } },
+          },
+        },
+      },
+    }) as any;
+    expect(schema.properties.items.description).toBe('What to order.');
+    expect(schema.properties.items.items.properties).toEqual({ week: { type: 'string', description: 'A Monday, e.g. 2026-12-14.' }, note: { type: 'string' } });
   });
 
   test('a constant a bare type admits, and the integer bound TypeBox ids carry, go from inputs', () => {
@@ -210,18 +163,6 @@ describe('tools/list economy', () => {
     expect(schema.properties.size).toEqual({ type: 'string', enum: ['s', 'm'] });
     expect(schema.properties.id).toEqual({ type: 'integer', minimum: 1 });
     expect(schema.properties.count).toEqual({ type: 'integer', minimum: 1, maximum: 50 });
-  });
-
-  test('past the levels shown, an array of objects is an array; an array of strings keeps its items', () => {
-    const out = compactOutputSchema({
-      type: 'object',
-      properties: {
-        links: { type: 'array', items: { type: 'object', properties: { href: { type: 'string' } } } },
-        tags: { type: 'array', items: { type: 'string' } },
-      },
-    }) as any;
-    expect(out.properties.links).toEqual({ type: 'array' });
-    expect(out.properties.tags).toEqual({ type: 'array', items: { type: 'string' } });
   });
 
   test("a description's list that only repeats the enum or the members goes; other parentheses stay", () => {
@@ -315,14 +256,5 @@ describe('conventions told once in the instructions', () => {
       body: undefined,
     });
     expect((toolSpecOf(other).inputSchema.properties as any).page).toEqual({ type: 'string', description: 'The wiki page to read.' });
-  });
-
-  test("a list's result shows its items and its own members, not the paging members", () => {
-    const listed = toolSpecOf(returning('listed', ListOf(Type.Object({ id: Type.Integer() }), { week: Type.String() }), { method: 'GET' }));
-    expect(Object.keys(listed.outputSchema.properties as object)).toEqual(['items', 'week']);
-    // A result with members called page and total but no items is not a list.
-    const counts = { page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer(), has_more: Type.Boolean() };
-    const paged = toolSpecOf(returning('paged', Type.Object(counts), { method: 'GET' }));
-    expect(Object.keys(paged.outputSchema.properties as object)).toEqual(Object.keys(counts));
   });
 });

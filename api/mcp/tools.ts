@@ -5,10 +5,9 @@ import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempot
 import { problemFromError } from '../http/problem.ts';
 import { validateInput } from '../http/validate.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { idempotencyKeyArgument, mergedInputSchema, plainSchema } from '../registry/inputs.ts';
-import { Page, PageInfo, PerPage } from '../registry/schemas.ts';
-import { compactInputSchema, compactOutputSchema, firstSentence } from './compact-schema.ts';
-import { shareShapes } from './shared-shapes.ts';
+import { idempotencyKeyArgument, mergedInputSchema } from '../registry/inputs.ts';
+import { Page, PerPage } from '../registry/schemas.ts';
+import { compactInputSchema } from './compact-schema.ts';
 
 /** A plain JSON Schema object, as TypeBox builds them (symbol keys dropped). */
 export type JsonSchema = Record<string, unknown>;
@@ -17,9 +16,9 @@ export type JsonSchema = Record<string, unknown>;
 export interface ToolSpec {
   op: Operation;
   name: string;
+  title: string;
   description: string;
   inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   /** Which REST location each argument belongs to. */
   keys: { path: Set<string>; query: Set<string>; body: Set<string> };
@@ -31,8 +30,6 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
-
-const plain = (schema: unknown): JsonSchema => plainSchema(schema);
 
 /**
  * Arguments the server's instructions tell once for every tool: each one's shared description,
@@ -63,16 +60,6 @@ export function withConventionsTold(schema: JsonSchema): JsonSchema {
   return { ...rest, properties };
 }
 
-/**
- * A list's result without the paging members the instructions name once for every list (page,
- * per_page, total, has_more): what is left is what this list holds.
- */
-export function withoutPageInfo(schema: JsonSchema): JsonSchema {
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
-  if (!properties?.items || !Object.keys(PageInfo).every((k) => k in properties)) return schema;
-  return { ...schema, properties: Object.fromEntries(Object.entries(properties).filter(([k]) => !(k in PageInfo))) };
-}
-
 /** The tool's input schema is the operation's merged input (path, query and body side by side). */
 export const inputSchemaOf = (op: Operation): JsonSchema => mergedInputSchema(op);
 
@@ -81,11 +68,11 @@ export function toolSpecOf(op: Operation): ToolSpec {
   return {
     op,
     name: op.name,
-    // No title: it is for display only (clients show the name without one), and the summary it
-    // would repeat cost every agent 1.5 KB of tools/list. The first sentence says what the tool
-    // does, and the OpenAPI document (and /docs) has the summary and the rest.
+    // The same title and description as the OpenAPI operation's summary and description: one
+    // text, written for a model that reads nothing else (the notes stay in the OpenAPI document).
+    title: op.summary,
     description: [
-      firstSentence(op.description),
+      op.description,
       // The server's instructions say what a bearer token is (and how idempotency_key replays a
       // retry); each tool names only its scope.
       op.scope && `Scope: ${op.scope}.`,
@@ -93,7 +80,10 @@ export function toolSpecOf(op: Operation): ToolSpec {
       .filter(Boolean)
       .join(' '),
     inputSchema: withConventionsTold(compactInputSchema(inputSchemaOf(op))),
-    outputSchema: withoutPageInfo(compactOutputSchema(plain(op.output))),
+    // No outputSchema: with titles and descriptions written for models, the result shapes (15 KB
+    // even as bare member lists) would take tools/list past its 40 KB budget, and hosts hand
+    // models the input schemas, not the output ones. Results still come as structuredContent;
+    // each description says what comes back, and the OpenAPI document has every result schema.
     // A hint is said only where it differs from MCP's default: readOnlyHint and idempotentHint
     // default to false, destructiveHint and openWorldHint to true.
     annotations: read
@@ -111,12 +101,8 @@ export function toolSpecOf(op: Operation): ToolSpec {
   };
 }
 
-/** Every tool's spec, with result shapes that another tool already shows named instead of repeated (see shareShapes). */
-export function toolSpecsOf(ops: Operation[]): ToolSpec[] {
-  const specs = ops.map(toolSpecOf);
-  const outputs = shareShapes(specs.map((s) => ({ name: s.name, read: s.op.method === 'GET', whole: plain(s.op.output), compact: s.outputSchema })));
-  return specs.map((s, i) => ({ ...s, outputSchema: outputs[i]! }));
-}
+/** Every tool's spec. */
+export const toolSpecsOf = (ops: Operation[]): ToolSpec[] => ops.map(toolSpecOf);
 
 function pick(args: Record<string, unknown>, keys: Set<string>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};

@@ -2,6 +2,7 @@ import type { TObject } from '@sinclair/typebox';
 import type { Operation } from '../registry/operation.ts';
 import { PRODUCT_NAME } from '../../sql/product.ts';
 import { renderDocument } from '../view/document.tsx';
+import { examplePart, exampleProblem } from './document.ts';
 
 const BOUNDS = ['enum', 'default', 'minimum', 'maximum', 'maxLength', 'pattern', 'maxItems'];
 
@@ -31,6 +32,38 @@ function ParamRows({ schema, where }: { schema: TObject | undefined; where: stri
           </tr>
         );
       })}
+    </>
+  );
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+/** An operation's examples: the call (REST and MCP arguments), its answer and its most common error. */
+function Examples({ op, siteUrl }: { op: Operation; siteUrl: string }) {
+  const ex = op.examples!;
+  const path = op.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(ex.input?.[k] ?? `{${k}}`)));
+  const query = examplePart(op.query, ex.input);
+  const body = examplePart(op.body, ex.input);
+  const qs = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}` : '';
+  return (
+    <>
+      <h4>Example</h4>
+      <pre>
+        <code>{`${op.method} /api/v1${path}${qs}${body ? `\n\n${json(body)}` : ''}`}</code>
+      </pre>
+      {ex.input && (
+        <p>
+          As MCP arguments of <code>{op.name}</code>: <code>{JSON.stringify(ex.input)}</code>
+        </p>
+      )}
+      <p>{op.status ?? 200} answer:</p>
+      <pre>
+        <code>{json(ex.output)}</code>
+      </pre>
+      <p>Most common error ({ex.error.status}):</p>
+      <pre>
+        <code>{json(exampleProblem(siteUrl, ex.error))}</code>
+      </pre>
     </>
   );
 }
@@ -94,6 +127,7 @@ export function DocsReference({ ops, siteUrl }: { ops: Operation[]; siteUrl: str
                   </tbody>
                 </table>
               )}
+              {op.examples && <Examples op={op} siteUrl={siteUrl} />}
             </section>
           ))}
         </>
@@ -103,7 +137,7 @@ export function DocsReference({ ops, siteUrl }: { ops: Operation[]; siteUrl: str
 }
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d2330}
-code{background:#f2f4f8;padding:0 .25em;border-radius:3px}table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}td,th{border:1px solid #dde2ea;padding:.3rem .5rem;text-align:left;vertical-align:top}section{border-top:1px solid #eee;padding-top:.5rem}`;
+code{background:#f2f4f8;padding:0 .25em;border-radius:3px}table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}td,th{border:1px solid #dde2ea;padding:.3rem .5rem;text-align:left;vertical-align:top}section{border-top:1px solid #eee;padding-top:.5rem}pre{background:#f6f8fb;padding:.5rem;overflow:auto;max-height:24rem}`;
 
 /** A self-contained reference page rendered from the registry: no scripts, no outside assets. */
 export function renderDocsPage(ops: Operation[], siteUrl: string): string {

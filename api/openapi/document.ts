@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { Operation } from '../registry/operation.ts';
+import type { ExampleProblem, Operation } from '../registry/operation.ts';
 import { plainSchema, requiredNames } from '../registry/inputs.ts';
 import { PROBLEM_KINDS, problemKindOf } from '../http/problem.ts';
 import { ERROR_CODES, type ErrorCode } from '../../core/errors/index.ts';
@@ -13,13 +13,48 @@ const plain = (s: TSchema) => plainSchema(s) as Record<string, any>;
 const problemRef = { $ref: '#/components/schemas/Problem' };
 const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: problemRef } } });
 
-function parameters(schema: TObject | undefined, where: 'path' | 'query') {
+function parameters(schema: TObject | undefined, where: 'path' | 'query', example: Record<string, unknown> = {}) {
   if (!schema) return [];
   const required = new Set(requiredNames(schema));
   return Object.entries(schema.properties).map(([name, s]) => {
     const { description, ...rest } = plain(s as TSchema);
-    return { name, in: where, required: where === 'path' || required.has(name), description, schema: rest };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      description,
+      schema: rest,
+      ...(example[name] === undefined ? {} : { example: example[name] }),
+    };
   });
+}
+
+/** The members of an example input that belong to one of the operation's input objects. */
+export function examplePart(schema: TObject | undefined, input: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!schema || !input) return undefined;
+  const part = Object.fromEntries(Object.entries(input).filter(([k]) => k in schema.properties));
+  return Object.keys(part).length ? part : undefined;
+}
+
+/** An operation's example error as the whole problem the service answers. */
+export function exampleProblem(siteUrl: string, error: ExampleProblem) {
+  const kind = problemKindOf(error.code);
+  return {
+    type: `${siteUrl}/problems/${kind}`,
+    title: PROBLEM_KINDS[kind].title,
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    instance: '01JD3N8W4Q7XK2V9M5T6R1B8ZC',
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+}
+
+/** A response with its example body added (a problem response gains it under its one media type). */
+function withExample(response: unknown, example: unknown): Record<string, any> {
+  const r = response as Record<string, any>;
+  const [type, media] = Object.entries(r.content ?? {})[0] ?? [];
+  return type ? { ...r, content: { [type]: { ...(media as object), example } } } : r;
 }
 
 /** An OpenAPI parameter: the operation's path and query inputs, and headers such as Idempotency-Key. */
@@ -91,7 +126,8 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of ops) {
     const method = op.method.toLowerCase();
-    const params: Parameter[] = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')];
+    const input = op.examples?.input;
+    const params: Parameter[] = [...parameters(op.params, 'path', input), ...parameters(op.query, 'query', input)];
     if (op.idempotent)
       params.push({
         name: 'Idempotency-Key',
@@ -122,7 +158,9 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
               }
             : {}),
         },
-        content: { 'application/json': { schema: plain(op.output) } },
+        content: {
+          'application/json': { schema: plain(op.output), ...(op.examples ? { example: op.examples.output } : {}) },
+        },
       },
       ...(isCacheable(op) ? { 304: { description: 'Not modified: the If-None-Match ETag still matches.' } } : {}),
       400: problemResponse('Invalid input; `errors` names each offending field.'),
@@ -156,6 +194,11 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
       ...Object.fromEntries(Object.entries(op.responses ?? {}).map(([status, about]) => [status, problemResponse(about)])),
       500: problemResponse('Internal error.'),
     };
+    if (op.examples) {
+      const { status } = op.examples.error;
+      responses[status] = withExample(responses[status] ?? problemResponse('See the error codes.'), exampleProblem(siteUrl, op.examples.error));
+    }
+    const bodyExample = examplePart(op.body, input);
     const description = [op.description, op.notes, op.scope ? `Requires scope \`${op.scope}\`.` : 'Public: no credential needed (a valid one is accepted).']
       .filter(Boolean)
       .join('\n\n');
@@ -165,7 +208,12 @@ export function buildOpenApi(ops: Operation[], siteUrl: string) {
       description,
       tags: [op.tag],
       parameters: params.length ? params : undefined,
-      requestBody: op.body ? { required: requiredNames(op.body).length > 0, content: { 'application/json': { schema: plain(op.body) } } } : undefined,
+      requestBody: op.body
+        ? {
+            required: requiredNames(op.body).length > 0,
+            content: { 'application/json': { schema: plain(op.body), ...(bodyExample ? { example: bodyExample } : {}) } },
+          }
+        : undefined,
       responses,
       security: op.scope ? [{ oauth: [op.scope] }, { apiKey: [] }] : [{}, { oauth: [] }, { apiKey: [] }],
       'x-scope': op.scope ?? undefined,

@@ -3,6 +3,7 @@ import { DomainError } from '../../core/errors/index.ts';
 import { accountOf, credentialOf } from '../../sql/queries/account.ts';
 import { Nullable } from '../registry/schemas.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';
+import { accountExamples } from './account-examples.ts';
 
 const Scopes = Type.Array(Type.Union([Type.Literal('account:read'), Type.Literal('listings:write'), Type.Literal('orders:write')]));
 
@@ -33,12 +34,14 @@ export function accountOperations(all: () => Operation[]): Operation[] {
   return [
     defineOperation({
       name: 'get_account',
+      examples: accountExamples.get_account,
       method: 'GET',
       path: '/me',
       tag: 'Account',
       scope: 'account:read',
       summary: 'Who is signed in and what this credential allows',
-      description: "The account behind the credential, its scopes and the operations they open. The credential's kind is an API key or an OAuth access token.",
+      description:
+        'Returns the account behind your credential, its scopes and the tools those scopes open. Call it to check which tools you may use before acting.',
       notes:
         "Any valid credential with account:read may call it. Sessions on the site's pages are not API credentials: API calls always use `Authorization: Bearer`.",
       output: Account,

@@ -4,6 +4,7 @@ import { pageOf, pagedRanking, withSummaries } from '../../sql/queries/launches.
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Paging, Slug } from '../registry/schemas.ts';
+import { awardsExamples } from './awards-examples.ts';
 
 const Award = Type.Object({
   week: Type.String({ format: 'date', description: 'Monday of the launch week (UTC).' }),
@@ -17,15 +18,17 @@ const Award = Type.Object({
 export const awardsOperations: Operation[] = [
   defineOperation({
     name: 'list_awards',
+    examples: awardsExamples.list_awards,
     method: 'GET',
     path: '/awards',
     tag: 'Awards',
     scope: null,
     summary: 'Launch of the Week awards',
-    description: 'Awards are Launch of the Week #1, #2, #3, decided by community votes cast during the launch week; newest week first.',
+    description:
+      "Lists Launch of the Week awards (#1 to #3 of each week by community votes), newest week first. Pass listing (a slug) for one listing's awards.",
     query: Type.Object(
       {
-        listing: Type.Optional(Slug('Only the awards of the listing with this slug.')),
+        listing: Type.Optional(Slug('Only the awards of the listing with this slug, e.g. relaydesk.')),
         ...Paging,
       },
       { additionalProperties: false },

@@ -5,6 +5,7 @@ import { listingBadges, TOP_RATED_MIN_AVG, TOP_RATED_MIN_REVIEWS } from '../../s
 import { notFound } from '../../core/errors/index.ts';
 import { badgeImageUrl, describeBadge, embedHtml, embedMarkdown, profileUrl } from '../badges/catalogue.ts';
 import { badgeDimensions, SHAPES, SIZES, type Mode } from '../badges/svg.ts';
+import { badgesExamples } from './badges-examples.ts';
 
 const oneOf = <T extends string>(values: readonly T[], dflt: T, description: string) =>
   Type.Union(
@@ -39,13 +40,14 @@ const Badges = Type.Object({
 export const badgesOperations: Operation[] = [
   defineOperation({
     name: 'get_badges',
+    examples: badgesExamples.get_badges,
     method: 'GET',
     path: '/listings/{slug}/badges',
     tag: 'Badges',
     scope: null,
     summary: 'Badges a listing may show, with embed code',
     description:
-      'The badges the listing may show, with HTML embed code and SVG image URLs. Kinds: Listed on, Launched on, Featured, Verified, Top rated, Launch of the Week. 404 when unknown.',
+      'Returns the badges a listing may show on its website (Listed on, Launched on, Featured, Top rated, ...), each with HTML embed code and image URLs. A free listing needs one of these badges on its homepage before it goes live (see choose_free_listing).',
     notes: [
       'Every listing of this site except drafts has badges, whatever its status: a free listing awaiting_badge goes live once the "Listed on" badge is on its homepage, so it must be able to get that embed code.',
       'Which badges: `listed` always; `launched` when the listing is live; `featured` on the paid plan; `verified` when the listing has a verified claim (claim_listing, then verify_claim or the mailed link); ' +
@@ -56,7 +58,7 @@ export const badgesOperations: Operation[] = [
       'Sizes scale each shape: s 0.8x, m 1x, l 1.25x; `width` and `height` give the result.',
       'The image route defaults to standard, light, m when a parameter is left out and ignores parameters it does not know (so cache busters work); a bad shape, mode or size (auto is not an image) is a 400 naming the field; an unknown listing, a draft, or a kind the listing may not show is a 404. A malformed slug is a 404 here too: it names no listing.',
     ].join('\n\n'),
-    params: Type.Object({ slug: Slug('The listing slug.') }, { additionalProperties: false }),
+    params: Type.Object({ slug: Slug('The listing slug, e.g. relaydesk.') }, { additionalProperties: false }),
     query: Type.Object(
       {
         shape: Type.Optional(oneOf(SHAPES, 'standard', 'Badge shape.')),

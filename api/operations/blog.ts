@@ -4,6 +4,7 @@ import { Faq, ListOf, Paging, Slug } from '../registry/schemas.ts';
 import { notFound } from '../../core/errors/index.ts';
 import { blogPostBySlug, searchBlogPosts } from '../../sql/queries/blog.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
+import { blogExamples } from './blog-examples.ts';
 
 const PostFields = {
   slug: Type.String(),
@@ -24,16 +25,20 @@ const BlogPost = Type.Object({
 export const blogOperations: Operation[] = [
   defineOperation({
     name: 'list_blog_posts',
+    examples: blogExamples.list_blog_posts,
     method: 'GET',
     path: '/blog',
     tag: 'Blog',
     scope: null,
     summary: 'List blog posts',
-    description: 'Published blog posts, newest first, or those matching q best first.',
+    description: "Lists published blog posts, newest first, or best match first when q is given. Call get_blog_post with a post's slug for the full text.",
     query: Type.Object(
       {
         q: Type.Optional(
-          Type.String({ maxLength: 200, description: 'Words to look for in the title, excerpt and body; quotes, OR and -word work as in web search.' }),
+          Type.String({
+            maxLength: 200,
+            description: 'Words to look for in the title, excerpt and body, e.g. launch checklist; quotes, OR and -word work as in web search.',
+          }),
         ),
         ...Paging,
       },
@@ -53,13 +58,14 @@ export const blogOperations: Operation[] = [
 
   defineOperation({
     name: 'get_blog_post',
+    examples: blogExamples.get_blog_post,
     method: 'GET',
     path: '/blog/{slug}',
     tag: 'Blog',
     scope: null,
     summary: 'Get a blog post',
-    description: 'A blog post in full: Markdown body, FAQs, tags, author and publication time.',
-    params: Type.Object({ slug: Slug('The post slug.') }, { additionalProperties: false }),
+    description: 'Returns one published blog post by slug: the Markdown body, FAQs, tags, author and publication time. Take the slug from list_blog_posts.',
+    params: Type.Object({ slug: Slug('The post slug from list_blog_posts, e.g. launch-week-checklist.') }, { additionalProperties: false }),
     notFoundParams: ['slug'],
     output: BlogPost,
     notes: 'Unknown posts, and posts whose publication time has not come yet, answer 404.',

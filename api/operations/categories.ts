@@ -4,6 +4,7 @@ import { Faq, ListingSummary, ListOf, Nullable, Paging, Slug } from '../registry
 import { notFound } from '../../core/errors/index.ts';
 import { categoryBySlug, categoryListingIds, categoryTree } from '../../sql/queries/categories.ts';
 import { listingSummaries, pageInfo } from '../../sql/queries/summaries.ts';
+import { categoriesExamples } from './categories-examples.ts';
 
 const Count = Type.Integer({ minimum: 0, description: 'Live listings in this category or its subcategories; a listing counts once.' });
 const DirectCount = Type.Integer({ minimum: 0, description: 'Live listings tagged with this category itself (primary or extra).' });
@@ -36,12 +37,14 @@ const CategoryPage = Type.Object({
 export const categoriesOperations: Operation[] = [
   defineOperation({
     name: 'list_categories',
+    examples: categoriesExamples.list_categories,
     method: 'GET',
     path: '/categories',
     tag: 'Categories',
     scope: null,
     summary: 'List the category tree',
-    description: 'The category tree: top-level categories, their subcategories nested, with live listing counts. The tree is two levels deep.',
+    description:
+      "Returns the category tree, two levels deep, with each category's slug, display name and live listing count. Filters and get_category take the slug; update_draft's categories take the display name.",
     query: Type.Object(
       {
         include_empty: Type.Boolean({ default: true, description: 'Include categories with no live listings.' }),
@@ -60,14 +63,15 @@ export const categoriesOperations: Operation[] = [
 
   defineOperation({
     name: 'get_category',
+    examples: categoriesExamples.get_category,
     method: 'GET',
     path: '/categories/{slug}',
     tag: 'Categories',
     scope: null,
     summary: 'Get a category and its listings',
     description:
-      "A category and a page of the live listings in it or its subcategories, most voted first. It carries the category's description, FAQs, attributes, parent and subcategories.",
-    params: Type.Object({ slug: Slug('The category slug.') }, { additionalProperties: false }),
+      'Returns one category by slug (description, FAQs, attributes, parent and subcategories) and a page of the live listings in it or its subcategories, most voted first. Take the slug from list_categories.',
+    params: Type.Object({ slug: Slug('The category slug from list_categories, e.g. developer-tools.') }, { additionalProperties: false }),
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     notFoundParams: ['slug'],
     output: CategoryPage,

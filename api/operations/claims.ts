@@ -10,6 +10,7 @@ import { verifyClaim, type ClaimChecks } from '../../core/claims/verify-claim.ts
 import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { createTxtLookup } from '../../core/dns/txt-lookup.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
+import { claimsExamples } from './claims-examples.ts';
 
 const Iso = Type.String({ format: 'date-time' });
 const Claim = Type.Object({
@@ -37,7 +38,10 @@ const Claim = Type.Object({
   expires_at: Iso,
   verified_at: Nullable(Iso),
 });
-const ClaimIdPath = Type.Object({ claim_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 }) }, { additionalProperties: false });
+const ClaimIdPath = Type.Object(
+  { claim_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: 'The claim id from claim_listing or list_my_claims, e.g. 12.' }) },
+  { additionalProperties: false },
+);
 
 const userId = (ctx: OperationContext) => (ctx.principal as Principal).userId;
 const checks = (ctx: OperationContext): ClaimChecks => ({
@@ -51,6 +55,7 @@ const NOT_YOURS = "404 when the claim is unknown or another account's (the same 
 export const claimsOperations: Operation[] = [
   defineOperation({
     name: 'claim_listing',
+    examples: claimsExamples.claim_listing,
     method: 'POST',
     path: '/claims',
     tag: 'Claims',
@@ -61,16 +66,25 @@ export const claimsOperations: Operation[] = [
     openWorld: true,
     summary: 'Claim a listing of your company',
     description:
-      'Starts a claim of an existing listing and answers what to publish (a DNS TXT record, meta tag or file) or where a link was sent. With method email the answer reads "we sent a link to ...".',
+      "Starts claiming an existing listing of your company (by slug) and returns what to publish to prove it: a DNS TXT record, a meta tag or a file, or with method email a link sent to an address at the listing's domain. Then call verify_claim once it is in place.",
     body: Type.Object(
       {
-        slug: Type.String({ minLength: 1, maxLength: 220, pattern: '^[a-z0-9][a-z0-9-]{0,219}$', description: "The listing's slug." }),
+        slug: Type.String({
+          minLength: 1,
+          maxLength: 220,
+          pattern: '^[a-z0-9][a-z0-9-]{0,219}$',
+          description: 'The slug of the listing to claim, e.g. atlasworks.',
+        }),
         method: Type.Union(
           CLAIM_METHODS.map((m) => Type.Literal(m)),
           { description: 'dns, meta, file or email.' },
         ),
         email: Type.Optional(
-          Type.String({ format: 'email', maxLength: 254, description: "Method email only: an address at the listing's domain or a subdomain of it." }),
+          Type.String({
+            format: 'email',
+            maxLength: 254,
+            description: "Method email only: an address at the listing's domain or a subdomain of it, e.g. founder@atlasworks.so.",
+          }),
         ),
       },
       { additionalProperties: false },
@@ -98,6 +112,7 @@ export const claimsOperations: Operation[] = [
 
   defineOperation({
     name: 'verify_claim',
+    examples: claimsExamples.verify_claim,
     method: 'POST',
     path: '/claims/{claim_id}/verify',
     tag: 'Claims',
@@ -105,7 +120,8 @@ export const claimsOperations: Operation[] = [
     idempotent: true,
     openWorld: true,
     summary: 'Check a claim now',
-    description: "Checks the DNS record, meta tag or file now and answers the claim's new status, with the reason when the check failed.",
+    description:
+      "Checks a claim's DNS record, meta tag or file now, once you have put it in place. Returns the claim: verified (you now own the listing) or still pending with the reason in last_check.",
     params: ClaimIdPath,
     notFoundParams: ['claim_id'],
     output: Claim,
@@ -119,12 +135,14 @@ export const claimsOperations: Operation[] = [
 
   defineOperation({
     name: 'list_my_claims',
+    examples: claimsExamples.list_my_claims,
     method: 'GET',
     path: '/claims',
     tag: 'Claims',
     scope: 'account:read',
     summary: 'List your claims',
-    description: 'Your claims, newest first, with status and instructions.',
+    description:
+      "Lists your claims, newest first, with status and the instructions to complete each. Call verify_claim with a claim's id once its record, tag or file is in place.",
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(Claim),
     notes: 'Status values: pending, verified, expired.',

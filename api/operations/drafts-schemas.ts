@@ -31,7 +31,10 @@ import { URL_MAX } from '../../core/drafts/submitted-url.ts';
 import { EMAIL_PATTERN, emailPattern, HTTPS_RULE, socialDescription, socialRule, urlPattern, VIDEO_HOSTS, VIDEO_RULE } from '../../core/validation/urls.ts';
 
 const Iso = Type.String({ format: 'date-time' });
-const Uuid = Type.String({ format: 'uuid', description: 'The draft id (a UUID).' });
+const Uuid = Type.String({
+  format: 'uuid',
+  description: 'The draft id (a UUID) from submit_listing or list_my_drafts, e.g. 0b6f2f5e-8a4c-4d0e-9a57-3c1d2e4f5a6b.',
+});
 export const IdPath = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 // ---- input ---------------------------------------------------------------------------------
@@ -64,10 +67,19 @@ fieldInputs.contact_email = Type.Optional(
 for (const f of DRAFT_LIST_FIELDS) {
   fieldInputs[f] = Type.Optional(Nullable(Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), { maxItems: LIST_MAX_ITEMS })));
 }
+// Search filters take category slugs and drafts take display names: said where a model would mix them up.
+fieldInputs.categories = Type.Optional(
+  Nullable(
+    Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), {
+      maxItems: LIST_MAX_ITEMS,
+      description: 'Display names from list_categories (not slugs), e.g. ["Developer Tools"]; the first is the primary category.',
+    }),
+  ),
+);
 const FieldsInput = Type.Object(fieldInputs, {
   additionalProperties: false,
   description:
-    "Draft profile fields (spec section 2). A value marks the field the user's own (edited or manual); null or a blank value deletes it. categories must be names from list_categories, the first is primary.",
+    'Profile fields to set, e.g. {"founded_year": "2021", "categories": ["Developer Tools"]}: categories are display names from list_categories (not slugs), the first is primary; null or "" deletes a field. A value marks the field the user\'s own (edited or manual), and fields not sent stay as they are.',
 });
 
 const Faq = Type.Object(
@@ -91,7 +103,7 @@ const Socials = Type.Object(
   ),
   {
     additionalProperties: false,
-    description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link: an absolute http(s) URL on the platform's host. Replaces all links; an empty string or a platform left out removes it.`,
+    description: `Links by platform, e.g. {"x": "https://x.com/lumennotes"}: an absolute http(s) URL on the platform's host (${SOCIAL_PLATFORMS.join(', ')}). Replaces all links; an empty string or a platform left out removes it.`,
   },
 );
 const Story = Type.Object(Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.Optional(Type.String({ maxLength: STORY_SECTION_MAX }))])), {
@@ -100,11 +112,17 @@ const Story = Type.Object(Object.fromEntries(STORY_SECTIONS.map((s) => [s, Type.
 });
 const Milestone = Type.Object(
   {
-    date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
+    date: Type.String({ format: 'date', description: 'The day (YYYY-MM-DD), e.g. 2025-03-01.' }),
     title: Type.String({ minLength: 1, maxLength: MILESTONE_TITLE_MAX }),
     description: Type.Optional(Nullable(Type.String({ maxLength: MILESTONE_DESCRIPTION_MAX }))),
     url: Type.Optional(
-      Nullable(Type.String({ maxLength: MILESTONE_URL_MAX, pattern: urlPattern(HTTPS_RULE, { blank: true }), description: 'An absolute https link.' })),
+      Nullable(
+        Type.String({
+          maxLength: MILESTONE_URL_MAX,
+          pattern: urlPattern(HTTPS_RULE, { blank: true }),
+          description: 'An absolute https link, e.g. https://lumennotes.example/blog/v2.',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -112,12 +130,19 @@ const Milestone = Type.Object(
 
 export const SubmitListingBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: URL_MAX, description: "The product's public website (http or https). A bare domain means its https site." }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: URL_MAX,
+      description: "The product's public website, e.g. https://lumennotes.example (a bare domain means its https site).",
+    }),
   },
   { additionalProperties: false },
 );
 
-export const InviteBody = Type.Object({ email: Type.String({ pattern: EMAIL_PATTERN, maxLength: EMAIL_MAX }) }, { additionalProperties: false });
+export const InviteBody = Type.Object(
+  { email: Type.String({ pattern: EMAIL_PATTERN, maxLength: EMAIL_MAX, description: "The co-founder's e-mail address, e.g. maya@lumennotes.example." }) },
+  { additionalProperties: false },
+);
 
 export const UpdateBody = Type.Object(
   {
@@ -137,7 +162,10 @@ export const UpdateBody = Type.Object(
     story: Type.Optional(Story),
     milestones: Type.Optional(Type.Array(Milestone, { maxItems: MILESTONES_MAX, description: 'Replaces all milestones.' })),
     competitor_url: Type.Optional(
-      Type.String({ maxLength: URL_MAX, description: "A competitor's public website to read and compare with; an empty string clears it." }),
+      Type.String({
+        maxLength: URL_MAX,
+        description: "A competitor's public website to read and compare with, e.g. https://www.notion.so; an empty string clears it.",
+      }),
     ),
     seo: Type.Optional(
       Type.Object(

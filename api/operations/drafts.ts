@@ -12,6 +12,7 @@ import type { DraftUpdate } from '../../core/drafts/update-input.ts';
 import { INVITES_MAX, INVITES_PER_DAY, INVITE_MAILS_PER_ADDRESS_PER_DAY, INVITE_TTL_DAYS } from '../../core/drafts/invites-store.ts';
 import { listDrafts } from '../../core/drafts/store.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
+import { draftsExamples } from './drafts-examples.ts';
 
 const notes = (...lines: string[]) => lines.join('\n\n');
 /** Every draft operation needs an account (its scope), so its context has the principal. */
@@ -22,6 +23,7 @@ const NOT_YOURS = "404 when the id is not a UUID, unknown, or another account's 
 export const draftsOperations: Operation[] = [
   defineOperation({
     name: 'submit_listing',
+    examples: draftsExamples.submit_listing,
     method: 'POST',
     path: '/drafts',
     tag: 'Drafts',
@@ -32,12 +34,13 @@ export const draftsOperations: Operation[] = [
     openWorld: true,
     summary: 'Submit a product by its website URL',
     description:
-      'Creates a draft from a public website, every value quoted from the site; poll get_draft until its status is ready. The service reads the site (respecting robots.txt) and an AI drafts the profile; facts the site does not state stay blank. Nothing is published or charged. Poll every few seconds.',
+      "Starts a listing from a product's public website URL: the service reads the site and drafts a profile with every value quoted from it. Returns the draft (status crawling); poll get_draft every few seconds until its status is ready or failed. Nothing is published or charged.",
     body: SubmitListingBody,
     output: Draft,
     notes: notes(
+      'The service reads the site respecting robots.txt, and an AI drafts the profile; facts the site does not state stay blank (state not_found). Poll get_draft every few seconds.',
       'The URL is normalised (scheme and host lower case, fragment removed; a bare domain gets https://). 400 when it is not http(s), carries a user name or password, names an IP address that is not public (private, loopback, link-local, ...) or a private name (localhost, *.local, *.internal, ...). Names are resolved and checked again, address by address and redirect by redirect, when the site is read; a site that turns out not to be public ends the draft as failed with reason refused_address.',
-      "The draft is written and its crawl enqueued in one transaction; the answer (201) is the draft with status crawling. Status then goes crawling -> drafting -> ready, usually within seconds. failed (our addition to the spec's list) ends a draft whose site cannot be read or drafted, with failure.reason (robots_disallowed, robots_unavailable, unreachable, refused_address, not_html, too_large, http_error, off_site, drafting_failed, timed_out) and a detail; submit the URL again once the cause is fixed.",
+      'The draft is written and its crawl enqueued in one transaction; the answer (201) is the draft with status crawling. Status then goes crawling -> drafting -> ready, usually within seconds. failed ends a draft whose site cannot be read or drafted, with failure.reason (robots_disallowed, robots_unavailable, unreachable, refused_address, not_html, too_large, http_error, off_site, drafting_failed, timed_out) and a detail; submit the URL again once the cause is fixed.',
       'The crawl reads robots.txt first and obeys it for our user agent (including Crawl-delay), stays on the submitted site, reads at most 25 pages (home, about, pricing, FAQ, contact, team and blog first) within 30 seconds.',
     ),
     handler: async ({ url }, ctx) => createDraft({ ...owner(ctx), allowLoopback: ctx.config.allowLoopbackFetch }, url),
@@ -45,12 +48,13 @@ export const draftsOperations: Operation[] = [
 
   defineOperation({
     name: 'list_my_drafts',
+    examples: draftsExamples.list_my_drafts,
     method: 'GET',
     path: '/drafts',
     tag: 'Drafts',
     scope: 'account:read',
     summary: 'List your drafts',
-    description: 'Your drafts on this site, newest first, with status and completeness.',
+    description: "Lists your drafts, newest first, with status and completeness. Call get_draft with a draft's id for its fields.",
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(DraftSummary),
     notes:
@@ -66,13 +70,14 @@ export const draftsOperations: Operation[] = [
 
   defineOperation({
     name: 'get_draft',
+    examples: draftsExamples.get_draft,
     method: 'GET',
     path: '/drafts/{id}',
     tag: 'Drafts',
     scope: 'account:read',
     summary: 'Get a draft',
     description:
-      'A draft: every profile field with its state and evidence quotes, and what is still missing. Besides the fields it holds FAQs, founders, socials, story, milestones, SEO, the competitor comparison and completeness.',
+      'Returns one of your drafts: status, every profile field with its state (ai, not_found, edited, ...) and evidence quotes, sections, completeness and the parts still missing. Poll it after submit_listing until status is ready; fill fields in state not_found with update_draft.',
     params: IdPath,
     notFoundParams: ['id'],
     output: Draft,
@@ -88,6 +93,7 @@ export const draftsOperations: Operation[] = [
 
   defineOperation({
     name: 'update_draft',
+    examples: draftsExamples.update_draft,
     method: 'PATCH',
     path: '/drafts/{id}',
     tag: 'Drafts',
@@ -96,16 +102,16 @@ export const draftsOperations: Operation[] = [
     openWorld: true,
     summary: 'Edit a draft',
     description:
-      "Changes what is sent and nothing else. That may be profile fields, locks, AI redrafts (regenerate), restores of the AI's values, FAQs, socials, founders, story, milestones, competitor URL and SEO. Returns the updated draft. Once the draft was submitted, the listing is updated too.",
+      "Changes only what you send in one of your drafts: profile fields, FAQs, founders, socials, story, milestones, SEO, locks, AI redrafts (regenerate) or restores of the AI's values; regenerate and restore need status ready. Returns the updated draft; after submit_draft the listing changes too.",
     params: IdPath,
     notFoundParams: ['id'],
     body: UpdateBody,
     output: Draft,
     notes: notes(
       NOT_YOURS,
-      "Field states (spec section 3): a typed value makes the field edited (the AI had a value) or manual (it had none); null, a blank string or an empty list deletes it (deleted). lock_fields makes it override: it keeps its value and AI redrafts leave it alone. restore brings back the AI's latest value and evidence (state ai, or not_found when the site did not state it). Sections (faqs, founders, company_socials, founder_socials, story, milestones) follow the same rules as one unit, and lock_fields, regenerate and restore accept their names too.",
+      "Field states: a typed value makes the field edited (the AI had a value) or manual (it had none); null, a blank string or an empty list deletes it (deleted). lock_fields makes it override: it keeps its value and AI redrafts leave it alone. restore brings back the AI's latest value and evidence (state ai, or not_found when the site did not state it). Sections (faqs, founders, company_socials, founder_socials, story, milestones) follow the same rules as one unit, and lock_fields, regenerate and restore accept their names too.",
       "Typed fields: logo_url takes an absolute http(s) URL; demo_video_url one on YouTube, Vimeo, Loom or Wistia; contact_email an e-mail address; each social link an absolute http(s) URL on its platform's host (linkedin.com, x.com or twitter.com, github.com, ...; website and custom any host); milestone links https only. A blank value still deletes. Anything else is a 400 naming the field. Submit_draft copies only values that passed these rules.",
-      "Sections replace the whole section: faqs (max 10 items; the spec's description mentions 5, its bound says 10: 10 is enforced), founders (max 6, the first is primary), milestones (max 50), company_socials and founder_socials (platforms left out or empty are removed), story (sections left out or empty are removed). An empty list or map deletes the section. seo replaces both title and meta.",
+      'Sections replace the whole section: faqs (max 10 items), founders (max 6, the first is primary), milestones (max 50), company_socials and founder_socials (platforms left out or empty are removed), story (sections left out or empty are removed). An empty list or map deletes the section. seo replaces both title and meta.',
       "regenerate (max 5 names) redrafts those parts from the stored crawl in a background job: they are listed in regenerating until the job writes them (a few seconds; poll get_draft). The status stays ready meanwhile. Editing, locking or restoring a part while it is regenerating takes it off the list (the user's change wins). regenerate_error tells why the last redraft failed, if it did.",
       'While the draft is crawling or drafting, user values may be set (fields, sections, locks, seo, competitor_url): the AI draft then skips the parts the user set. regenerate and restore need the AI draft: 409 while crawling or drafting, and regenerate also 409 on a failed draft. restore of a part the AI never drafted is 409. regenerate of a part in state override is 409 (restore it or type a value first).',
       'A name may not be in regenerate and also typed, restored or locked in the same call, nor in restore and also typed or locked (400). A value may be typed and locked in one call.',
@@ -117,6 +123,7 @@ export const draftsOperations: Operation[] = [
 
   defineOperation({
     name: 'invite_cofounder',
+    examples: draftsExamples.invite_cofounder,
     method: 'POST',
     path: '/drafts/{id}/invites',
     tag: 'Drafts',
@@ -126,7 +133,8 @@ export const draftsOperations: Operation[] = [
     idempotent: true,
     openWorld: true,
     summary: 'Invite a co-founder to add their own profile',
-    description: 'E-mails a co-founder a single-use link to add their own founder profile (name, role, bio) to the draft. Up to 10 invites per draft.',
+    description:
+      'E-mails a co-founder a single-use link to add their own founder profile (name, role, bio) to your draft; up to 10 addresses per draft. Returns the invite, never the link.',
     params: IdPath,
     notFoundParams: ['id'],
     body: InviteBody,
@@ -143,6 +151,7 @@ export const draftsOperations: Operation[] = [
 
   defineOperation({
     name: 'submit_draft',
+    examples: draftsExamples.submit_draft,
     method: 'POST',
     path: '/drafts/{id}/submit',
     tag: 'Drafts',
@@ -150,13 +159,13 @@ export const draftsOperations: Operation[] = [
     idempotent: true,
     summary: 'Turn a draft into a listing',
     description:
-      'Saves the draft as a listing, not yet published (status draft). Running it again after edits updates the same listing. Publish it with choose_free_listing or a paid launch.',
+      'Saves a draft that is no longer crawling or drafting as a listing, not yet published (status draft), and returns its listing_id. Run it again after edits to update the same listing. Then publish it: choose_free_listing (free, needs a badge) or a paid launch with create_checkout.',
     params: IdPath,
     notFoundParams: ['id'],
     output: SubmittedListing,
     notes: notes(
       NOT_YOURS,
-      '409 draft_in_progress while the draft is crawling or drafting; 409 draft_not_ready for a failed draft (its site could not be read: submit the URL again) or one with no name, tagline or description.',
+      '409 while the draft is crawling or drafting. A failed draft may be submitted with the values the user typed.',
       "Mapping: the listing belongs to the caller, under the company of the draft's domain (made when new). Its slug comes from the name and stays the same on later runs. Profile fields go to the listing's fields where the listing's own bounds allow: tagline 200, short_description and pricing_summary 300, pricing_model 40 and city 120 characters are cut at a word; country must be a two-letter code and founded_year a year 1800..2100, stage becomes a slug, otherwise they are left out; tags stay on the draft (a listing has no tags). adjusted lists every such case. A draft without a name gives the listing its domain as name.",
       "categories: the first name is the primary category; a free listing keeps only that one (extra categories come with a paid plan), a paid one up to 3 more. FAQs, company socials, founders (the first is primary; founder_socials go to the primary founder), story and milestones replace the listing's. not_found_on_website lists the profile fields whose state is not_found. seo goes to the listing's SEO title and description.",
       'Nothing is published: a listing in status draft appears on no public page. If the listing was published since, public reads are refreshed at once.',

@@ -4,6 +4,7 @@ import { CountryCode, ListingSummary, ListOf, Nullable, Paging, Slug } from '../
 import { notFound } from '../../core/errors/index.ts';
 import { founderBySlug, searchFounders } from '../../sql/queries/founders.ts';
 import { listingSummaries, pageInfo } from '../../sql/queries/summaries.ts';
+import { foundersExamples } from './founders-examples.ts';
 
 const PUBLIC_RULE =
   'A founder is public while linked to at least one live listing of this site; founders only of unpublished listings or of other sites are not shown.';
@@ -50,15 +51,17 @@ const FounderProfile = Type.Object({
 export const foundersOperations: Operation[] = [
   defineOperation({
     name: 'list_founders',
+    examples: foundersExamples.list_founders,
     method: 'GET',
     path: '/founders',
     tag: 'Founders',
     scope: null,
     summary: 'List founders',
-    description: 'Founders of listed companies, optionally filtered by name and country.',
+    description:
+      "Lists founders of listed companies, filtered by name (misspellings match) and country. Call get_founder with a founder's slug for the bio and companies.",
     query: Type.Object(
       {
-        q: Type.Optional(Type.String({ maxLength: 120, description: 'Name to look for; close misspellings match too.' })),
+        q: Type.Optional(Type.String({ maxLength: 120, description: 'Name to look for, e.g. Camille; close misspellings match too.' })),
         country: Type.Optional(CountryCode),
         ...Paging,
       },
@@ -78,13 +81,15 @@ export const foundersOperations: Operation[] = [
 
   defineOperation({
     name: 'get_founder',
+    examples: foundersExamples.get_founder,
     method: 'GET',
     path: '/founders/{slug}',
     tag: 'Founders',
     scope: null,
     summary: 'Get a founder',
-    description: "A founder's bio, socials, the companies they listed and their published stories.",
-    params: Type.Object({ slug: Slug('The founder slug.') }, { additionalProperties: false }),
+    description:
+      "Returns one founder by slug: bio, socials, the companies they listed and their published stories. Take the slug from list_founders or a listing's founders.",
+    params: Type.Object({ slug: Slug('The founder slug from list_founders, e.g. camille-ivanova.') }, { additionalProperties: false }),
     notFoundParams: ['slug'],
     output: FounderProfile,
     notes: [

@@ -5,10 +5,12 @@ import { ListingIdPath, MyListing } from './my-listings-schemas.ts';
 import { listingOwner, notes, NOT_YOURS, ownerView } from './my-listings.ts';
 import { chooseFreeListing } from '../../core/listings/free-queue.ts';
 import { BADGE_RECHECK_MINUTES } from '../../core/listings/publishing.ts';
+import { freeListingExamples } from './free-listing-examples.ts';
 
 export const freeListingOperations: Operation[] = [
   defineOperation({
     name: 'choose_free_listing',
+    examples: freeListingExamples.choose_free_listing,
     method: 'POST',
     path: '/me/listings/{listing_id}/free',
     tag: 'My listings',
@@ -16,7 +18,7 @@ export const freeListingOperations: Operation[] = [
     idempotent: true,
     summary: 'Publish your listing free (queued for a launch week)',
     description:
-      "Publishes free: queues a listing saved by submit_draft for the earliest launch week with a free slot, 6-8 weeks out by default. That week is the first with a free slot in the site's free queue window. It goes live at the start of that week once our badge is found on its homepage. Answers the owner view (status awaiting_badge, launch_week, the badge to place).",
+      "Queues a listing saved by submit_draft for the earliest launch week with a free slot, usually 6 to 8 weeks out. A person must place one of our badges (get_badges) on the product's homepage: the listing goes live at the start of its week only if the badge is found. Returns the owner view with status awaiting_badge, launch_week and the badge's embed code.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,

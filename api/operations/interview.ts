@@ -3,6 +3,7 @@ import { defineOperation, type Operation } from '../registry/operation.ts';
 import { activeInterviewQuestions } from '../../sql/queries/interview.ts';
 import { answerInterview } from '../../core/listings/interview-answers.ts';
 import type { Principal } from '../registry/operation.ts';
+import { interviewExamples } from './interview-examples.ts';
 
 const Question = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'Send this as question_id with an interview answer.' }),
@@ -12,12 +13,13 @@ const Question = Type.Object({
 export const interviewOperations: Operation[] = [
   defineOperation({
     name: 'list_interview_questions',
+    examples: interviewExamples.list_interview_questions,
     method: 'GET',
     path: '/interview-questions',
     tag: 'Founders',
     scope: null,
     summary: 'List the founder interview questions',
-    description: 'The questions of the founder interview that owners may answer for their public founder profile.',
+    description: 'Lists the founder interview questions with their ids. Answer them with answer_interview; the answers appear on your public founder profile.',
     output: Type.Object({ items: Type.Array(Question) }),
     notes: 'Not paginated: `items` holds every active question, in the order the interview asks them. Retired questions are not listed. Takes no parameters.',
     handler: async (_input, { sql }) => ({ items: await activeInterviewQuestions(sql) }),
@@ -25,19 +27,21 @@ export const interviewOperations: Operation[] = [
 
   defineOperation({
     name: 'answer_interview',
+    examples: interviewExamples.answer_interview,
     method: 'PUT',
     path: '/me/interview',
     tag: 'Founders',
     scope: 'listings:write',
     idempotent: true,
     summary: 'Answer founder interview questions',
-    description: 'Stores your answers to founder interview questions; answering a question again replaces its answer. Up to 30 answers per call.',
+    description:
+      'Saves your answers to founder interview questions (question_id from list_interview_questions), up to 30 per call; answering a question again replaces its answer. Returns the answers saved.',
     body: Type.Object(
       {
         answers: Type.Array(
           Type.Object(
             {
-              question_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'An id from list_interview_questions.' }),
+              question_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'An id from list_interview_questions, e.g. 3.' }),
               answer: Type.String({ minLength: 1, maxLength: 4000, pattern: '\\S' }),
             },
             { additionalProperties: false },

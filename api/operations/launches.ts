@@ -4,6 +4,7 @@ import { ListingSummary, ListOf, Nullable, Paging } from '../registry/schemas.ts
 import { LAUNCH_SECTIONS, SECTION_METRIC, launchSection, launchWeekRanking, pageOf, pagedRanking, withSummaries } from '../../sql/queries/launches.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { MAX_WEEKS_AHEAD, WEEK_PATTERN, resolveWeek } from '../../core/launch-weeks.ts';
+import { launchesExamples } from './launches-examples.ts';
 
 /** The week fields every week-shaped response carries. */
 export const WeekFields = {
@@ -47,15 +48,21 @@ const weekNotes =
 export const launchesOperations: Operation[] = [
   defineOperation({
     name: 'get_launch_week',
+    examples: launchesExamples.get_launch_week,
     method: 'GET',
     path: '/launches/weeks/{week}',
     tag: 'Launches',
     scope: null,
     summary: 'Launches of one week',
-    description: 'Live launches of a week ranked by community votes cast during that week; for a future week, the launches scheduled for it.',
+    description:
+      'Lists the launches of one week (this, next, last or any date, which counts as its Monday) ranked by the community votes cast that week; for a future week, the launches scheduled for it. Use list_launches for rolling lists such as trending.',
     params: Type.Object(
       {
-        week: Type.String({ maxLength: 10, pattern: WEEK_PATTERN, description: 'this, next, last, or a date YYYY-MM-DD snapped to its Monday.' }),
+        week: Type.String({
+          maxLength: 10,
+          pattern: WEEK_PATTERN,
+          description: 'this, next, last, or a date YYYY-MM-DD snapped to its Monday, e.g. 2026-11-23.',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -82,13 +89,14 @@ export const launchesOperations: Operation[] = [
   }),
   defineOperation({
     name: 'list_launches',
+    examples: launchesExamples.list_launches,
     method: 'GET',
     path: '/launches',
     tag: 'Launches',
     scope: null,
     summary: 'Launch lists by section',
     description:
-      'Live launches of today or this week, trending (time-decayed votes), most voted, most recent, most viewed, most followed, or upcoming (scheduled) launches.',
+      'Lists launches by section: today, this week, trending, most voted, recent, most viewed, most followed or upcoming (scheduled, not yet live). Use get_launch_week for one calendar week, past or future.',
     query: Type.Object(
       {
         // Optional so OpenAPI and MCP do not mark it required; the edge still fills the default in.

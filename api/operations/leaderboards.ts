@@ -7,6 +7,7 @@ import { MAX_WEEKS_AHEAD, resolveWeek, type LaunchWeek } from '../../core/launch
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Nullable, Paging } from '../registry/schemas.ts';
 import { WeekFields } from './launches.ts';
+import { leaderboardsExamples } from './leaderboards-examples.ts';
 
 const DISCLOSURE = 'Paid ranking: billboard positions are bought with money contributed; they are not community votes and do not lead to awards.';
 
@@ -76,13 +77,14 @@ function metricOf(board: Board, row: RankedRow) {
 export const leaderboardsOperations: Operation[] = [
   defineOperation({
     name: 'get_leaderboard',
+    examples: leaderboardsExamples.get_leaderboard,
     method: 'GET',
     path: '/leaderboards/{board}',
     tag: 'Leaderboards',
     scope: null,
     summary: 'One leaderboard',
     description:
-      'A page of one leaderboard, each item with its rank, the listing and the metric. Boards: community-weekly, community-all-time, billboard (paid), domain-rating, revenue.',
+      'Returns a page of one leaderboard by its slug (community-weekly, community-all-time, billboard, domain-rating, revenue), each item with rank, listing and metric. The billboard is a paid ranking and is always labelled as paid.',
     params: Type.Object(
       {
         board: Type.Union(
@@ -98,7 +100,7 @@ export const leaderboardsOperations: Operation[] = [
           Type.String({
             maxLength: 10,
             pattern: '^(this|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$',
-            description: 'community-weekly only: this (the default), last, or a date YYYY-MM-DD snapped to its Monday.',
+            description: 'community-weekly only: this (the default), last, or a date YYYY-MM-DD snapped to its Monday, e.g. 2026-11-23.',
           }),
         ),
         ...Paging,

@@ -4,10 +4,12 @@ import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingIdPath } from './my-listings-schemas.ts';
 import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
 import { postListingUpdate } from '../../core/listings/updates.ts';
+import { listingUpdatesExamples } from './listing-updates-examples.ts';
 
 export const listingUpdatesOperations: Operation[] = [
   defineOperation({
     name: 'post_listing_update',
+    examples: listingUpdatesExamples.post_listing_update,
     method: 'POST',
     path: '/me/listings/{listing_id}/updates',
     tag: 'My listings',
@@ -17,7 +19,8 @@ export const listingUpdatesOperations: Operation[] = [
     idempotent: true,
     openWorld: true,
     summary: "Post an update (what's new)",
-    description: "Adds an update to the listing's latest updates on its public profile; every follower of the listing is told by e-mail.",
+    description:
+      "Posts a plain-text update to one of your listings; it appears under latest updates on the public profile and is e-mailed to the listing's followers. Returns the update.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: Type.Object(

@@ -8,8 +8,9 @@ import { batchedRead } from '../http/batched-read.ts';
 import { listingAlternativeIds } from '../../sql/queries/listing-alternatives.ts';
 import { compareRows, compareSides } from '../../sql/queries/compare.ts';
 import { listingSummaries, pageInfo } from '../../sql/queries/summaries.ts';
+import { listingsExamples } from './listings-examples.ts';
 
-const SlugPath = Type.Object({ slug: Slug('The listing slug.') }, { additionalProperties: false });
+const SlugPath = Type.Object({ slug: Slug('The listing slug from search_listings, e.g. relaydesk.') }, { additionalProperties: false });
 const notes = (...lines: string[]) => lines.join('\n\n');
 /** get_listing's misses started in one turn share one statement. */
 const profilePartsOf = batchedRead(profileParts);
@@ -173,22 +174,30 @@ const Comparison = Type.Object({
 export const listingsOperations: Operation[] = [
   defineOperation({
     name: 'search_listings',
+    examples: listingsExamples.search_listings,
     method: 'GET',
     path: '/listings',
     tag: 'Listings',
     scope: null,
     summary: 'Search and filter listings',
     description:
-      'Typo-tolerant full-text search over name, tagline, description and keywords, with filters, sorted as asked. Filters: category (including its subcategories), stage, country, pricing model, domain and status. Returns listing summaries.',
+      "Finds live listings by words in their name, tagline, description and keywords; a misspelled product name still finds it. Filters take slugs (category, stage) and codes (country). Returns listing summaries; call get_listing with a summary's slug for the full profile.",
     query: Type.Object(
       {
-        q: Type.Optional(Type.String({ maxLength: 200, description: 'Words to look for; typos are forgiven.' })),
-        category: Type.Optional(Slug('Category slug; a top-level category includes its subcategories. Extra categories count too.')),
+        q: Type.Optional(Type.String({ maxLength: 200, description: 'Words to look for, e.g. relaydesk or help desk; typos are forgiven.' })),
+        category: Type.Optional(
+          Slug(
+            'A category slug from list_categories (not its display name), e.g. developer-tools; a top-level category includes its subcategories. Extra categories count too.',
+          ),
+        ),
         stage: Type.Optional(Slug('Stage slug, e.g. beta.')),
         country: Type.Optional(CountryCode),
         pricing_model: Type.Optional(Type.String({ maxLength: 40, description: 'Pricing model, compared case-insensitively, e.g. freemium.' })),
         domain: Type.Optional(
-          Type.String({ maxLength: 253, description: 'A web domain: matches listings on it or on a subdomain of it; www. and case are ignored.' }),
+          Type.String({
+            maxLength: 253,
+            description: 'A web domain, e.g. relaydesk.co: matches listings on it or on a subdomain of it; www. and case are ignored.',
+          }),
         ),
         status: Type.Union([Type.Literal('live'), Type.Literal('upcoming')], {
           default: 'live',
@@ -235,17 +244,19 @@ export const listingsOperations: Operation[] = [
 
   defineOperation({
     name: 'get_listing',
+    examples: listingsExamples.get_listing,
     method: 'GET',
     path: '/listings/{slug}',
     tag: 'Listings',
     scope: null,
     summary: "Get a listing's public profile",
     description:
-      'The public profile of a live listing. It holds the description, features, pricing, categories, founders, FAQs, socials, latest updates, community rating (genuine reviews only), Domain Rating with trend, and links; the story, milestones and media sections appear only when unlocked for the listing.',
+      'Returns the full public profile of one live listing by its slug: description, features, pricing, categories, founders, FAQs, socials, latest updates and ratings. Find the slug with search_listings; an unknown or unpublished slug is 404.',
     params: SlugPath,
     notFoundParams: ['slug'],
     output: ListingProfile,
     notes: notes(
+      'The community rating counts genuine reviews only; the Domain Rating comes with its trend. The story, milestones and media sections appear only when they are unlocked for the listing.',
       "404 when no live listing of this site has the slug (drafts, scheduled listings and other sites' listings are not shown).",
       'story, milestones and media are always present: null when the section is not unlocked for the listing. When unlocked, milestones and media are arrays (possibly empty) and story is null until written.',
       "community_rating counts genuine reviews only: reviews by the listing's owner and flagged reviews are left out. average is null when there are none.",
@@ -261,12 +272,14 @@ export const listingsOperations: Operation[] = [
 
   defineOperation({
     name: 'get_alternatives',
+    examples: listingsExamples.get_alternatives,
     method: 'GET',
     path: '/listings/{slug}/alternatives',
     tag: 'Listings',
     scope: null,
     summary: 'List alternatives to a listing',
-    description: 'Owner-approved alternatives first (approved=true), then other live listings in the same primary category (approved=false).',
+    description:
+      'Lists alternatives to a live listing: those its owner approved first (approved=true), then other live listings of its primary category. Use compare_listings to set two of them side by side.',
     params: SlugPath,
     notFoundParams: ['slug'],
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
@@ -291,16 +304,18 @@ export const listingsOperations: Operation[] = [
 
   defineOperation({
     name: 'compare_listings',
+    examples: listingsExamples.compare_listings,
     method: 'GET',
     path: '/compare',
     tag: 'Listings',
     scope: null,
     summary: 'Compare two listings side by side',
-    description: 'Side-by-side category attributes of two live listings, plus pricing model, country, founded year, stage, votes and community rating.',
+    description:
+      'Compares two live listings, given as slugs a and b (for example from get_alternatives): their category attributes side by side, plus pricing model, country, founded year, stage, votes and community rating. Both must be live; an unknown slug is 404.',
     query: Type.Object(
       {
-        a: Slug('Slug of the first listing.'),
-        b: Slug('Slug of the second listing (not a).'),
+        a: Slug('Slug of the first listing, e.g. relaydesk.'),
+        b: Slug('Slug of the second listing (not a), e.g. atlasworks.'),
       },
       { additionalProperties: false },
     ),

@@ -4,6 +4,7 @@ import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable } from '../registry/schemas.ts';
 import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
 import { addMilestone, deleteMilestone, MILESTONES_MAX } from '../../core/listings/milestones.ts';
+import { milestonesExamples } from './milestones-examples.ts';
 
 const IntId = (description: string) => Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description });
 const PUBLISHED =
@@ -12,6 +13,7 @@ const PUBLISHED =
 export const milestonesOperations: Operation[] = [
   defineOperation({
     name: 'add_milestone',
+    examples: milestonesExamples.add_milestone,
     method: 'POST',
     path: '/me/listings/{listing_id}/milestones',
     tag: 'My listings',
@@ -20,15 +22,22 @@ export const milestonesOperations: Operation[] = [
     location: (m, input) => `/me/listings/${input.listing_id}/milestones/${m.id}`,
     idempotent: true,
     summary: 'Add a milestone',
-    description: 'Adds a dated milestone (title, optional description and https link) to your listing.',
-    params: Type.Object({ listing_id: IntId("Your listing's id.") }, { additionalProperties: false }),
+    description:
+      'Adds a dated milestone (date, title, optional description and https link) to one of your listings; up to 50 per listing. Returns the milestone with its id.',
+    params: Type.Object({ listing_id: IntId("Your listing's id from list_my_listings, e.g. 371.") }, { additionalProperties: false }),
     notFoundParams: ['listing_id'],
     body: Type.Object(
       {
-        date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
+        date: Type.String({ format: 'date', description: 'The day (YYYY-MM-DD), e.g. 2025-03-01.' }),
         title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
         description: Type.Optional(Type.String({ maxLength: 2000 })),
-        url: Type.Optional(Type.String({ maxLength: 500, pattern: '^https://[^\\s/?#]+[^\\s]*$', description: 'An absolute https link.' })),
+        url: Type.Optional(
+          Type.String({
+            maxLength: 500,
+            pattern: '^https://[^\\s/?#]+[^\\s]*$',
+            description: 'An absolute https link, e.g. https://relaydesk.co/blog/1000-teams.',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -51,14 +60,18 @@ export const milestonesOperations: Operation[] = [
 
   defineOperation({
     name: 'delete_milestone',
+    examples: milestonesExamples.delete_milestone,
     method: 'DELETE',
     path: '/me/listings/{listing_id}/milestones/{milestone_id}',
     tag: 'My listings',
     scope: 'listings:write',
     idempotent: true,
     summary: 'Delete a milestone',
-    description: 'Removes one milestone from your listing.',
-    params: Type.Object({ listing_id: IntId("Your listing's id."), milestone_id: IntId("The milestone's id.") }, { additionalProperties: false }),
+    description: "Deletes one milestone from one of your listings. Take milestone_id from add_milestone or the listing's milestones in get_listing.",
+    params: Type.Object(
+      { listing_id: IntId("Your listing's id from list_my_listings, e.g. 371."), milestone_id: IntId("The milestone's id, e.g. 142.") },
+      { additionalProperties: false },
+    ),
     notFoundParams: ['listing_id', 'milestone_id'],
     output: Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) }),
     notes: notes(

@@ -17,7 +17,9 @@ import { EMAIL_PATTERN, socialDescription, socialRule, urlPattern, VIDEO_HOSTS, 
 
 const Iso = Type.String({ format: 'date-time' });
 export const ListingIdPath = Type.Object(
-  { listing_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: "Your listing's id." }) },
+  {
+    listing_id: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description: "Your listing's id from list_my_listings or submit_draft, e.g. 371." }),
+  },
   { additionalProperties: false },
 );
 
@@ -39,7 +41,8 @@ fieldInputs.founded_year = Type.Optional(Nullable(Type.Integer({ minimum: FOUNDE
 
 const Fields = Type.Object(fieldInputs, {
   additionalProperties: false,
-  description: 'Editable company fields (spec section 2); only the fields sent change. An empty string clears a text field; founded_year null clears it.',
+  description:
+    'The company fields to change, e.g. {"tagline": "Notes that link themselves"}; those not sent stay as they are. An empty string clears a text field, founded_year null clears it.',
 });
 const Faq = Type.Object(
   { question: Type.String({ minLength: 1, maxLength: 300 }), answer: Type.String({ minLength: 1, maxLength: 1500 }) },
@@ -49,7 +52,7 @@ const socialUrl = (p: string) =>
   emptyOr(Type.String({ maxLength: SOCIAL_URL_MAX, pattern: urlPattern(socialRule(p)) }), `${socialDescription(p)} Max 500; empty removes the platform.`);
 const Socials = Type.Object(Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, Type.Optional(socialUrl(p))])), {
   additionalProperties: false,
-  description: `Platform (${SOCIAL_PLATFORMS.join(', ')}) to link. Replaces all links.`,
+  description: `Links by platform, e.g. {"x": "https://x.com/relaydesk"}; replaces all links (${SOCIAL_PLATFORMS.join(', ')}).`,
 });
 
 export const UpdateListingBody = Type.Object(
@@ -58,7 +61,7 @@ export const UpdateListingBody = Type.Object(
     apply_to: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
         maxItems: APPLY_TO_MAX,
-        description: `["all"] or site keys: the ${TRAVELLING_FIELDS.join(', ')} sent also go to the company's listings there.`,
+        description: `Site keys, or ["all"], e.g. ["all"]: the ${TRAVELLING_FIELDS.join(', ')} sent also go to the company's listings there.`,
       }),
     ),
     socials: Type.Optional(Socials),

@@ -10,6 +10,7 @@ import { TRAVELLING_FIELDS } from '../../core/listings/editable.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { badgeImageUrl, embedHtml, profileUrl } from '../badges/catalogue.ts';
 import { badgeDimensions } from '../badges/svg.ts';
+import { myListingsExamples } from './my-listings-examples.ts';
 
 export const notes = (...lines: string[]) => lines.join('\n\n');
 /** Every owner operation needs an account (its scope), so the principal is set. */
@@ -42,12 +43,14 @@ export const ownerView = async (ctx: OperationContext, id: number) => {
 export const myListingsOperations: Operation[] = [
   defineOperation({
     name: 'list_my_listings',
+    examples: myListingsExamples.list_my_listings,
     method: 'GET',
     path: '/me/listings',
     tag: 'My listings',
     scope: 'account:read',
     summary: 'List your listings',
-    description: 'Your listings on this site in any status, newest first, each with what to do next. Each carries status, plan and launch week.',
+    description:
+      'Lists your listings in any status, newest first, each with status, plan, launch week and the next step to take. Call get_my_listing with an id for the full owner view.',
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(MyListingSummary),
     notes: 'Yours: listings you saved with submit_draft, and listings of a company you verified a claim on. Newest first (created_at, then id).',
@@ -59,13 +62,14 @@ export const myListingsOperations: Operation[] = [
 
   defineOperation({
     name: 'get_my_listing',
+    examples: myListingsExamples.get_my_listing,
     method: 'GET',
     path: '/me/listings/{listing_id}',
     tag: 'My listings',
     scope: 'account:read',
     summary: 'Get your listing (owner view)',
     description:
-      'The owner view: status and why, every editable value, and what you must do next (e.g. the badge to place). It also carries the plan, launch week and unlocked paid sections.',
+      'Returns the owner view of one of your listings by listing_id: status and why, every editable value, and the next step (for example the badge to place on your homepage). Take listing_id from list_my_listings or submit_draft.',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,
@@ -79,6 +83,7 @@ export const myListingsOperations: Operation[] = [
 
   defineOperation({
     name: 'update_my_listing',
+    examples: myListingsExamples.update_my_listing,
     method: 'PATCH',
     path: '/me/listings/{listing_id}',
     tag: 'My listings',
@@ -86,7 +91,7 @@ export const myListingsOperations: Operation[] = [
     idempotent: true,
     summary: 'Edit your listing',
     description:
-      "Changes the company fields sent and replaces socials or FAQs. apply_to carries the headline, summary and SEO fields to the company's listings on other sites. Edits publish at once, are kept in the version history, and the site team sees a before/after copy.",
+      "Changes the company fields you send on one of your listings and replaces socials or FAQs; edits go live at once and are kept in the version history. apply_to also sends the headline, summary and SEO fields to the company's listings on other sites.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: UpdateListingBody,

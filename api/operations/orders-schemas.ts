@@ -4,21 +4,27 @@ import { CountryCode, Nullable } from '../registry/schemas.ts';
 
 const OrderItem = Type.Object(
   {
-    product: Type.String({ minLength: 1, maxLength: 60, description: 'A product code from list_products.' }),
-    listing_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Your listing; required for products with needs_listing=true.' })),
+    product: Type.String({ minLength: 1, maxLength: 60, description: 'A product code from list_products, e.g. launch or skip_queue.' }),
+    listing_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Your listing id, e.g. 371; required for products with needs_listing=true.' })),
     week: Type.Optional(
       Type.String({
         maxLength: 10,
         format: 'date',
         description:
-          "A Monday (YYYY-MM-DD) from the product's `weeks` in list_products. launch: optional (omitted = live at once after payment); skip_queue, relaunch: required.",
+          "A Monday (YYYY-MM-DD) from the product's `weeks` in list_products, e.g. 2026-12-14. launch: optional (omitted = live at once after payment); skip_queue, relaunch: required.",
       }),
     ),
-    amount_cents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000000, description: "billboard_min only: at least the product's min_amount_cents." })),
+    amount_cents: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100000000,
+        description: "billboard_min only: the amount in cents, e.g. 5000 for 50.00, at least the product's min_amount_cents.",
+      }),
+    ),
     categories: Type.Optional(
       Type.Array(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,219}$', maxLength: 220 }), {
         maxItems: 10,
-        description: 'extra_categories only: 1 to 3 category slugs from list_categories.',
+        description: 'extra_categories only: 1 to 3 category slugs from list_categories, e.g. ["developer-tools"].',
       }),
     ),
     options: Type.Optional(
@@ -36,7 +42,7 @@ export const OrderBody = Type.Object(
     items: Type.Array(OrderItem, { minItems: 1, maxItems: 20 }),
     billing_country: Type.Optional(CountryCode),
     vat_number: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 32, description: 'An EU business VAT number with its country prefix (e.g. FR40303265045).' }),
+      Type.String({ minLength: 1, maxLength: 32, description: 'An EU business VAT number with its country prefix, e.g. FR40303265045.' }),
     ),
   },
   { additionalProperties: false },
@@ -119,6 +125,13 @@ export const Order = Type.Object({
 });
 
 export const NumberPath = Type.Object(
-  { number: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9-]+$', description: 'The order number.' }) },
+  {
+    number: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      pattern: '^[A-Za-z0-9-]+$',
+      description: 'The order number from create_checkout or list_my_orders, e.g. LD-4BNK-90PK-KYZP-ZX51.',
+    }),
+  },
   { additionalProperties: false },
 );

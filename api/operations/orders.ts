@@ -9,6 +9,7 @@ import { listOrders, orderView, ownOrder } from '../../core/orders/store.ts';
 import { paymentProvider } from '../../core/payments/index.ts';
 import { viesFromConfig } from '../../core/orders/vies.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
+import { ordersExamples } from './orders-examples.ts';
 
 const notes = (...lines: string[]) => lines.join('\n\n');
 const scope = (ctx: OperationContext): OrderScope => ({
@@ -31,13 +32,14 @@ const RULES = notes(
 export const ordersOperations: Operation[] = [
   defineOperation({
     name: 'quote_order',
+    examples: ordersExamples.quote_order,
     method: 'POST',
     path: '/orders/quote',
     tag: 'Orders',
     scope: 'orders:write',
     summary: 'Price an order and preview its VAT',
     description:
-      "Prices items with the site's current prices, previews the VAT and validates them (weeks, categories, billboard minimum, options). Saves and charges nothing.",
+      "Prices order items (product codes and Monday weeks from list_products) with the site's current prices in cents and previews the VAT; checks weeks, categories and options. Saves and charges nothing; call create_checkout with the same items to order.",
     body: OrderBody,
     output: Quote,
     responses: { 404: "A listing_id is unknown or another account's listing." },
@@ -47,6 +49,7 @@ export const ordersOperations: Operation[] = [
 
   defineOperation({
     name: 'create_checkout',
+    examples: ordersExamples.create_checkout,
     method: 'POST',
     path: '/orders/checkout',
     tag: 'Orders',
@@ -56,7 +59,7 @@ export const ordersOperations: Operation[] = [
     idempotent: true,
     summary: 'Create an order and its checkout page',
     description:
-      'Prices the order like quote_order, saves it as pending and returns checkout_url, where the person reviews it and pays. The checkout page is on this service: the person reviews the order, enters billing details and pays there. Card details are never requested through the API.',
+      'Saves the order (priced as quote_order does) as pending and returns checkout_url. A person must open checkout_url, enter billing details and pay there; nothing is charged through the API. Poll get_order for its status.',
     body: OrderBody,
     output: Order,
     responses: {
@@ -64,6 +67,7 @@ export const ordersOperations: Operation[] = [
       503: 'The payment provider could not be reached (code payment_provider_unavailable); nothing was saved. Retry after Retry-After.',
     },
     notes: notes(
+      'The checkout page is on this service: the person reviews the order, enters billing details and pays there. Card details are never requested through the API.',
       RULES,
       'Answers 201 with the order (status pending). The same Idempotency-Key with the same body replays the first answer (no second order); with another body it is 422.',
       'checkout_url is {site_url}/checkout/{number}. Only the signed-in person who made the order can open it (sign-in by e-mail link first). It shows the lines and totals, a billing form (name, address, country, VAT number; changing them re-prices the VAT) and the Pay button. With Stripe configured (STRIPE_SECRET_KEY) the order\'s Stripe Checkout Session is created here, with our line items and amounts plus a VAT line, and Pay redirects to it (a new session when billing details changed the total). Without keys the built-in test provider is used: every screen says "test mode" and its Pay button reports the payment through the same event path as Stripe\'s webhook.',
@@ -85,12 +89,14 @@ export const ordersOperations: Operation[] = [
 
   defineOperation({
     name: 'list_my_orders',
+    examples: ordersExamples.list_my_orders,
     method: 'GET',
     path: '/orders',
     tag: 'Orders',
     scope: 'account:read',
     summary: 'List your orders',
-    description: 'Your orders on this site, newest first. Each carries status, totals with VAT, and lines with their fulfilment.',
+    description:
+      "Lists your orders, newest first, with status, totals in cents with VAT and lines with their fulfilment. Call get_order with an order's number for one order.",
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(Order),
     notes: 'Newest first (created_at, then id). Each entry is what get_order answers.',
@@ -108,13 +114,14 @@ export const ordersOperations: Operation[] = [
 
   defineOperation({
     name: 'get_order',
+    examples: ordersExamples.get_order,
     method: 'GET',
     path: '/orders/{number}',
     tag: 'Orders',
     scope: 'account:read',
     summary: 'Get an order',
     description:
-      'One of your orders and what each of its lines did. It carries status, totals with VAT, billing details, and each line with its fulfilment (when, and what it did).',
+      'Returns one of your orders by number: status, totals in cents with VAT, billing details and what each line did. An order stays pending until the person pays at its checkout_url, then becomes paid and fulfilled.',
     params: NumberPath,
     notFoundParams: ['number'],
     output: Order,

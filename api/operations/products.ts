@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable } from '../registry/schemas.ts';
 import { BOOKABLE_WEEKS, currentProducts, WEEK_PRODUCTS } from '../../sql/queries/products.ts';
+import { productsExamples } from './products-examples.ts';
 
 const Product = Type.Object({
   code: Type.String({ description: 'Send this as `product` in an order item.' }),
@@ -32,12 +33,14 @@ const Product = Type.Object({
 export const productsOperations: Operation[] = [
   defineOperation({
     name: 'list_products',
+    examples: productsExamples.list_products,
     method: 'GET',
     path: '/products',
     tag: 'Orders',
     scope: null,
     summary: 'List products and their current prices',
-    description: "What can be bought for a listing, with this site's current admin prices.",
+    description:
+      "Lists what can be bought for a listing (paid launch, skip the queue, featured placement, ...) with this site's current prices in cents and the bookable Monday weeks. Use a product's code and a week from here in quote_order and create_checkout.",
     output: Type.Object({ items: Type.Array(Product) }),
     notes: [
       'Public: no sign-in needed. Takes no parameters. Not paginated: `items` holds every active product of this site, in display order.',

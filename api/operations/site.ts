@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { siteInfo } from '../../sql/queries/site.ts';
+import { siteExamples } from './site-examples.ts';
 
 const SiteInfo = Type.Object({
   name: Type.String(),
@@ -25,13 +26,14 @@ const SiteInfo = Type.Object({
 export const siteOperations: Operation[] = [
   defineOperation({
     name: 'get_site_info',
+    examples: siteExamples.get_site_info,
     method: 'GET',
     path: '/site',
     tag: 'Site',
     scope: null,
     summary: 'Describe this directory site',
     description:
-      'What this directory is and where its docs, OpenAPI document and MCP server are. It gives the site name, purpose, public URLs, and live listing and category counts.',
+      'Describes this directory: its name, purpose, public URLs (docs, OpenAPI, MCP) and counts of live listings and categories. Call it first when you need to tell a person what the site is.',
     output: SiteInfo,
     handler: async (_input, { sql, site, config }) => {
       const counts = await siteInfo(sql, site.id);

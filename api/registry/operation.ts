@@ -4,6 +4,7 @@ import type { Sql } from '../../sql/db.ts';
 import type { ResponseCache } from '../http/cache.ts';
 
 import type { Scope } from '../../core/auth/scopes.ts';
+import type { ErrorCode } from '../../core/errors/codes.ts';
 
 export type { Scope };
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -74,7 +75,18 @@ export interface OperationDef<
   method: Method;
   /** OpenAPI-style path under /api/v1, e.g. /listings/{slug}. */
   path: string;
+  /**
+   * A short title (the MCP tool's title, the OpenAPI summary), e.g. "Search listings". No
+   * trailing stop.
+   */
   summary: string;
+  /**
+   * Two to four sentences for a reader (often a model) who knows nothing else: what the operation
+   * does, when to use it rather than its neighbours, what it needs first (scope, state of the
+   * draft or listing, a badge, a person's step) and what comes back. The MCP tool's description
+   * and the start of the OpenAPI description; refer only to things the caller can see (other
+   * operations, fields), never to internal documents.
+   */
   description: string;
   tag: string;
   /** null for public operations. */
@@ -101,9 +113,32 @@ export interface OperationDef<
   notFoundParams?: string[];
   /** Further error responses the operation can give (status -> when), for the OpenAPI document. */
   responses?: Record<number, string>;
-  /** Extra lines for the OpenAPI description: decisions where the spec says "not shown". */
+  /** Extra lines for the OpenAPI description: the rules in detail (REST clients and /docs read them, MCP clients do not). */
   notes?: string;
+  /** A realistic call and its answers, from the demo data, for the OpenAPI document and /docs. */
+  examples?: OperationExamples;
   handler: (input: In<P> & In<Q> & In<B>, ctx: ContextFor<S>) => Promise<Static<O> | Serialized<Static<O>>>;
+}
+
+/**
+ * One realistic call of an operation and what it answers. The OpenAPI document shows them (request
+ * example, a response example per status); a test validates each against the operation's schemas.
+ */
+export interface OperationExamples {
+  /** The arguments, path, query and body members side by side as an MCP tool takes them; omit for an operation without inputs. */
+  input?: Record<string, unknown>;
+  /** The success answer's body (200 or 201, whichever the operation answers). */
+  output: unknown;
+  /** The error a caller meets most often with this operation: its status and the problem's code, detail and (400) errors. */
+  error: ExampleProblem;
+}
+
+/** The members of a problem that differ between errors; type, title and instance are filled in. */
+export interface ExampleProblem {
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  errors?: { field: string; in?: 'path' | 'query' | 'body' | 'header'; message: string }[];
 }
 
 /**

@@ -4,7 +4,7 @@ import { FAQ_ANSWER_MAX, FAQ_QUESTION_MAX } from '../../core/drafts/bounds.ts';
 // Shared input and output schemas; each operation file keeps its own specific ones.
 export const Slug = (description = 'A slug: lower-case letters, digits and hyphens.') =>
   Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,219}$', maxLength: 220, description });
-export const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code, any case.' });
+export const CountryCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code, any case, e.g. DE.' });
 export const Page = Type.Integer({ minimum: 1, maximum: 1000, default: 1, description: 'Page number.' });
 export const PerPage = Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Entries per page.' });
 export const Paging = { page: Page, per_page: PerPage };
