@@ -82,6 +82,7 @@ const ops = async (...argv: string[]) => {
 };
 const awards = async () =>
   (await app.sql`select l.slug from awards a join listings l on l.id = a.listing_id where a.week = ${WEEK}::date order by a.rank`).map((r) => r.slug);
+const trending = async () => ((await app.json('/launches?section=trending')).body.items as { slug: string }[]).map((i) => i.slug);
 const ranking = async () => {
   const body = (await app.json(`/launches/weeks/${WEEK}`)).body;
   return body.items.map((i: { listing: { slug: string }; votes: number }) => `${i.listing.slug}:${i.votes}`);
@@ -91,6 +92,7 @@ describe('a vote ring in one launch week', () => {
   test('the boosted launch wins until the site team discounts the ring; then the organic winner gets the award', async () => {
     expect(await awards()).toEqual(['boost', 'orchid', 'maple']);
     expect(await ranking()).toEqual(['boost:320', 'orchid:120', 'maple:90', 'birch:60', 'cedar:30']);
+    expect((await trending())[0]).toBe('boost');
 
     // The report before: the ring shows in the numbers, nothing is discounted yet.
     let report = (await app.json(`/launches/weeks/${WEEK}/integrity`)).body;
@@ -119,6 +121,7 @@ describe('a vote ring in one launch week', () => {
     expect(discounted.out[0]).toBe('boost: 300 votes discounted');
     expect(await awards()).toEqual(['orchid', 'maple', 'birch']);
     expect(await eventually(ranking, (r) => r[0] === 'orchid:120')).toEqual(['orchid:120', 'maple:90', 'birch:60', 'cedar:30', 'boost:20']);
+    expect(await eventually(trending, (t) => t[0] === 'orchid')).toEqual(['orchid', 'maple', 'birch', 'cedar', 'boost']);
     const board = (await app.json(`/leaderboards/community-weekly?week=${WEEK}`)).body;
     expect(board.items[0].listing.slug).toBe('orchid');
     const allTime = (await app.json('/leaderboards/community-all-time')).body;
