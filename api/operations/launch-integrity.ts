@@ -6,6 +6,7 @@ import { launchIntegrity, type LaunchIntegrityRow } from '../../sql/queries/laun
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { WEEK_PATTERN, resolveWeek } from '../../core/launch-weeks.ts';
 import { WeekFields } from './launches.ts';
+import { launchIntegrityExamples } from './launch-integrity-examples.ts';
 
 const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 1000 : null);
 
@@ -74,13 +75,14 @@ export const launchIntegrityOperations: Operation[] = [
         week: Type.String({
           maxLength: 10,
           pattern: WEEK_PATTERN,
-          description: 'The week: this, next, last, or a date YYYY-MM-DD snapped to its Monday. Example: 2026-11-16.',
+          description: 'this, next, last, or a date YYYY-MM-DD snapped to its Monday, e.g. 2026-11-16.',
         }),
       },
       { additionalProperties: false },
     ),
     query: Type.Object({ ...Paging }, { additionalProperties: false }),
     output: ListOf(IntegrityItem, WeekFields),
+    examples: launchIntegrityExamples.get_launch_integrity,
     notes:
       'Beyond the spec: this directory publishes how each launch week was voted. The week forms, calendar, order and paging are those of ' +
       "get_launch_week. The numbers are over the votes cast during the launch's week (as the ranking counts them) and come from signals " +
