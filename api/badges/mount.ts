@@ -42,40 +42,40 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
   // like any other public read (each visitor's browser loads the badges of the page it shows).
   const limited = async (request: Request): Promise<{ refused: Response | null; headers: Record<string, string> }> => {
     const d = await deps.limiter.consume('anonymous_read', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
-    return { refused: d.allowed ? null : rateLimitedResponse(config.siteUrl, d), headers: rateLimitHeaders(d) };
+    return { refused: d.allowed ? null : rateLimitedResponse(request, config.siteUrl, d), headers: rateLimitHeaders(d) };
   };
-  const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
+  const notFound = (request: Request, detail: string) => problemResponse(request, problem(config.siteUrl, 'not-found', detail));
 
   return new Elysia({ name: 'badges' }).get('/badges/:slug/:file', async ({ request, params }) => {
     // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
-    if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
+    if (/%00/.test(request.url)) return problemResponse(request, problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
     const limit = await limited(request);
     if (limit.refused) return limit.refused;
     try {
       const { choice, issues } = readQuery(new URL(request.url));
       if (issues.length) {
         const detail = `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`;
-        return problemResponse(problem(config.siteUrl, 'validation', detail, { errors: issues }));
+        return problemResponse(request, problem(config.siteUrl, 'validation', detail, { errors: issues }));
       }
       const slug = params.slug;
       const kind = params.file.endsWith('.svg') ? params.file.slice(0, -4) : '';
-      if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(`No badge image ${slug}/${params.file}.`);
+      if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(request, `No badge image ${slug}/${params.file}.`);
 
       const key = `badge-svg:${slug}:${kind}:${choice.shape}:${choice.mode}:${choice.size}`;
       // Negative cache: an unknown slug is remembered like an image (same TTL, dropped by the next
       // write through the cache generation), so made-up slugs do not reach the database each time.
       const missingKey = `badge-missing:${slug}`;
       let image = await cache.get(key);
-      if (!image && (await cache.get(missingKey))) return notFound(`No listing with slug "${slug}" on this site.`);
+      if (!image && (await cache.get(missingKey))) return notFound(request, `No listing with slug "${slug}" on this site.`);
       if (!image) {
         const gen = cache.generation;
         const listing = await listingBadges(sql, site.id, slug);
         if (!listing) {
           if (gen === cache.generation) await cache.set(missingKey, { body: '', etag: '' });
-          return notFound(`No listing with slug "${slug}" on this site.`);
+          return notFound(request, `No listing with slug "${slug}" on this site.`);
         }
         const row = listing.badges.find((b) => b.kind === kind);
-        if (!row) return notFound(`The listing "${slug}" has no ${kind} badge.`);
+        if (!row) return notFound(request, `The listing "${slug}" has no ${kind} badge.`);
         const art = describeBadge(row, listing.name, site.name).art;
         const body = renderBadgeSvg(art, choice.shape, choice.mode, choice.size);
         image = { body, etag: etagOf(body) };
@@ -95,7 +95,7 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
       return new Response(image.body, { headers });
     } catch (err) {
       log.error({ err }, 'badge image failed');
-      return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
+      return problemResponse(request, problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
     }
   });
 }
