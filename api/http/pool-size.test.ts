@@ -12,6 +12,7 @@ const SLUGS = Array.from({ length: 8 }, (_, i) => `pooled-${i}`);
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     env: { CACHE_TTL_SECONDS: '0', DB_POOL_SIZE: '3' },
     prepare: async (sql, siteId) => {
       for (const slug of SLUGS) await makeListing(sql, { siteId, slug, name: slug });

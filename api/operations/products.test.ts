@@ -7,6 +7,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const product = (code: string, position: number, o: { needsWeek?: boolean; needsListing?: boolean; active?: boolean; options?: JSONValue } = {}) =>
