@@ -40,9 +40,9 @@ export function buildApp(appDeps: AppDeps) {
     const allowed = allowedMethods(pathname);
     if (allowed.length) {
       const allow = [...allowed, ...(isCorsPath(pathname) ? ['OPTIONS'] : [])].join(', ');
-      return problemResponse(problem(config.siteUrl, 'method-not-allowed', `${pathname} takes ${allow}, not ${request.method}.`), { allow });
+      return problemResponse(request, problem(config.siteUrl, 'method-not-allowed', `${pathname} takes ${allow}, not ${request.method}.`), { allow });
     }
-    return notFoundPage(deps, request) ?? problemResponse(problem(config.siteUrl, 'not-found', `No route for ${request.method} ${pathname}.`));
+    return notFoundPage(deps, request) ?? problemResponse(request, problem(config.siteUrl, 'not-found', `No route for ${request.method} ${pathname}.`));
   };
   const app = new Elysia({ normalize: false })
     .use(observabilityPlugin(deps))
@@ -50,10 +50,10 @@ export function buildApp(appDeps: AppDeps) {
       // An error's answer may skip the mapResponse hooks, so it is finished here (finishing twice changes nothing).
       const answer = (response: Response) => finishResponse(request, response, always);
       if (code === 'NOT_FOUND') return answer(unrouted(request));
-      if (code === 'PARSE') return answer(problemResponse(problem(config.siteUrl, 'bad-request', 'The request body could not be read.')));
-      if (error instanceof DomainError) return answer(problemResponse(problemFromError(config.siteUrl, error), errorHeaders(error)));
+      if (code === 'PARSE') return answer(problemResponse(request, problem(config.siteUrl, 'bad-request', 'The request body could not be read.')));
+      if (error instanceof DomainError) return answer(problemResponse(request, problemFromError(config.siteUrl, error), errorHeaders(error)));
       deps.log.error({ err: error }, 'unhandled error');
-      return answer(problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.')));
+      return answer(problemResponse(request, problem(config.siteUrl, 'internal', 'An unexpected error occurred.')));
     })
     .use(wirePlugin(always))
     .use(healthPlugin(deps))

@@ -13,7 +13,10 @@ const GENERATION = 'select (case when is_called then last_value else last_value 
 
 export interface RunningEdge {
   url: string;
+  /** 0 when started with listen: false. */
   port: number;
+  /** Answers a request in process, as from the loopback address (no socket). */
+  handle(request: Request): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -26,8 +29,12 @@ export const edgePoolOptions = (config: Config): ConnectOptions => ({
   parallelWorkers: config.db.parallelWorkers,
 });
 
-/** Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database. */
-export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql } = {}): Promise<RunningEdge> {
+/**
+ * Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database.
+ * `listen: false` builds the same edge without a socket: requests go to `handle` (tests of the
+ * edge that are not about sockets).
+ */
+export async function startEdge(config: Config, databaseUrl: string, opts: { sql?: Sql; listen?: boolean } = {}): Promise<RunningEdge> {
   const log = pino({ level: config.logLevel, base: { svc: 'edge' } });
   // The database's bound on one query: its statement timeout plus the wait for a connection.
   const boundMs = config.db.statementTimeoutMs ? config.db.statementTimeoutMs + config.db.poolWaitMs : Infinity;
@@ -93,9 +100,16 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number;
   let close: () => Promise<void>;
-  // Bun's own cap sits above ours so that the edge, not Bun, answers an oversized body (413 as a
-  // problem); it still stops absurd bodies before they are buffered.
-  if (g.Bun) {
+  const handle = (req: Request) => {
+    notePeerAddress(req, '127.0.0.1');
+    return app.handle(req);
+  };
+  if (opts.listen === false) {
+    port = 0;
+    close = async () => {};
+  } else if (g.Bun) {
+    // Bun's own cap sits above ours so that the edge, not Bun, answers an oversized body (413 as a
+    // problem); it still stops absurd bodies before they are buffered.
     const fetch = (req: Request, server: { requestIP(r: Request): { address: string } | null }) => {
       notePeerAddress(req, server.requestIP(req)?.address);
       return app.handle(req);
@@ -131,10 +145,11 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   } else {
     throw new Error('The edge runs on Bun or Deno.');
   }
-  log.info({ port }, 'edge listening');
+  if (port) log.info({ port }, 'edge listening');
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: port ? `http://127.0.0.1:${port}` : config.siteUrl,
+    handle,
     async stop() {
       log.info('draining: no new connections, waiting for requests in flight');
       await close();

@@ -20,12 +20,17 @@ export interface TestApp {
 }
 
 /**
- * A running edge on a real port against a fresh database. `prepare` runs before the edge starts
- * (insert fixtures there, or call a seed). Pass env to override configuration.
+ * An edge against a fresh database. `prepare` runs before the edge starts (insert fixtures there,
+ * or call a seed). Pass env to override configuration. `socket: false` (for tests that are not
+ * about sockets) builds the same edge without a port: `get` and `json` go to its handler, and
+ * `url` is only its SITE_URL, nothing listens there.
  */
-export async function startTestApp(opts: { env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void>; socket?: boolean } = {},
+): Promise<TestApp> {
   const db = await freshDatabase();
-  const port = await freePort();
+  const socket = opts.socket !== false;
+  const port = socket ? await freePort() : 9;
   const config = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -40,9 +45,12 @@ export async function startTestApp(opts: { env?: Record<string, string>; prepare
   const site = await ensureSite(db.sql, config.siteKey, config.siteUrl);
   if (opts.prepare) await opts.prepare(db.sql, site.id);
   await db.sql`select refresh_directory_views()`;
-  const edge = await startEdge(config, db.url);
+  const edge = await startEdge(config, db.url, { listen: socket });
   const api = `${edge.url}/api/v1`;
-  const get = (path: string, init?: RequestInit) => fetch(path.startsWith('http') ? path : `${api}${path}`, init);
+  const get = (path: string, init?: RequestInit) => {
+    const url = path.startsWith('http') ? path : `${api}${path}`;
+    return socket ? fetch(url, init) : edge.handle(new Request(url, init));
+  };
   return {
     url: edge.url,
     api,

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
-import { etagMatches, etagOf } from '../http/execute.ts';
 import { problem, problemResponse } from '../http/problem.ts';
-import { addressKey, clientAddress, rateLimitedResponse, rateLimitHeaders } from '../http/rate-limit.ts';
+import { abandonedAnswer, answerRead, readThrough } from '../http/public-read.ts';
+import { rateGate } from '../http/rate-gate.ts';
 import { listingBadges } from '../../sql/queries/badges.ts';
 import { describeBadge, KIND_PATTERN } from './catalogue.ts';
 import { MODES, renderBadgeSvg, SHAPES, SIZES, type Mode, type Shape, type Size } from './svg.ts';
@@ -36,66 +36,70 @@ function readQuery(url: URL): { choice: Choice; issues: Issue[] } {
  * GET {site_url}/badges/{slug}/{kind}.svg?shape=&mode=light|dark&size= — the images get_badges
  * links to. 400 for a bad shape/mode/size, 404 for an unknown listing or a kind it may not show.
  */
-export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'cache' | 'log' | 'limiter'>) {
-  const { config, sql, site, cache, log } = deps;
+export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'>) {
+  const { config, site, cache, log } = deps;
   // Badge images are anonymous reads: they spend the client address's anonymous read budget,
   // like any other public read (each visitor's browser loads the badges of the page it shows).
-  const limited = async (request: Request): Promise<{ refused: Response | null; headers: Record<string, string> }> => {
-    const d = await deps.limiter.consume('anonymous_read', addressKey(clientAddress(request, { trustProxy: config.trustProxy })));
-    return { refused: d.allowed ? null : rateLimitedResponse(config.siteUrl, d), headers: rateLimitHeaders(d) };
-  };
-  const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
+  const gate = rateGate(deps.limiter, config);
+  const limited = (request: Request) => gate(request, { principal: null }, false);
+  const notFound = (request: Request, detail: string) => problemResponse(request, problem(config.siteUrl, 'not-found', detail));
 
   return new Elysia({ name: 'badges' }).get('/badges/:slug/:file', async ({ request, params }) => {
     // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
-    if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
+    if (/%00/.test(request.url)) return problemResponse(request, problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
     const limit = await limited(request);
     if (limit.refused) return limit.refused;
     try {
       const { choice, issues } = readQuery(new URL(request.url));
       if (issues.length) {
         const detail = `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`;
-        return problemResponse(problem(config.siteUrl, 'validation', detail, { errors: issues }));
+        return problemResponse(request, problem(config.siteUrl, 'validation', detail, { errors: issues }));
       }
       const slug = params.slug;
       const kind = params.file.endsWith('.svg') ? params.file.slice(0, -4) : '';
-      if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(`No badge image ${slug}/${params.file}.`);
+      if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(request, `No badge image ${slug}/${params.file}.`);
 
       const key = `badge-svg:${slug}:${kind}:${choice.shape}:${choice.mode}:${choice.size}`;
       // Negative cache: an unknown slug is remembered like an image (same TTL, dropped by the next
       // write through the cache generation), so made-up slugs do not reach the database each time.
       const missingKey = `badge-missing:${slug}`;
-      let image = await cache.get(key);
-      if (!image && (await cache.get(missingKey))) return notFound(`No listing with slug "${slug}" on this site.`);
-      if (!image) {
-        const gen = cache.generation;
-        const listing = await listingBadges(sql, site.id, slug);
-        if (!listing) {
-          if (gen === cache.generation) await cache.set(missingKey, { body: '', etag: '' });
-          return notFound(`No listing with slug "${slug}" on this site.`);
-        }
-        const row = listing.badges.find((b) => b.kind === kind);
-        if (!row) return notFound(`The listing "${slug}" has no ${kind} badge.`);
-        const art = describeBadge(row, listing.name, site.name).art;
-        const body = renderBadgeSvg(art, choice.shape, choice.mode, choice.size);
-        image = { body, etag: etagOf(body) };
-        if (gen === cache.generation) await cache.set(key, image); // computed before any write landed
-      }
-      const headers = {
-        'content-type': 'image/svg+xml; charset=utf-8',
-        'cache-control': CACHE_CONTROL,
-        etag: image.etag,
-        'x-content-type-options': 'nosniff',
-        'cross-origin-resource-policy': 'cross-origin',
-        // Opened directly, an SVG is a document: it needs no script or outside content.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      };
-      Object.assign(headers, limit.headers);
-      if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
-      return new Response(image.body, { headers });
+      if (await cache.get(missingKey)) return notFound(request, `No listing with slug "${slug}" on this site.`);
+      // Through the public-read pipeline (cache, single flight, cancellation, ETag and 304).
+      const image = await readThrough(
+        deps,
+        key,
+        () => request.signal,
+        async (sql) => {
+          const gen = cache.generation;
+          const listing = await listingBadges(sql, site.id, slug);
+          if (!listing) {
+            if (gen === cache.generation) await cache.set(missingKey, { body: '', etag: '' });
+            return { status: 404, body: `No listing with slug "${slug}" on this site.` };
+          }
+          const row = listing.badges.find((b) => b.kind === kind);
+          if (!row) return { status: 404, body: `The listing "${slug}" has no ${kind} badge.` };
+          return { body: renderBadgeSvg(describeBadge(row, listing.name, site.name).art, choice.shape, choice.mode, choice.size) };
+        },
+      );
+      if (image.status === 404) return notFound(request, image.body);
+      return answerRead(
+        request,
+        image,
+        {
+          'content-type': 'image/svg+xml; charset=utf-8',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'cross-origin',
+          // Opened directly, an SVG is a document: it needs no script or outside content.
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+          ...limit.headers,
+        },
+        CACHE_CONTROL,
+      );
     } catch (err) {
+      const gone = abandonedAnswer(err, limit.headers);
+      if (gone) return gone;
       log.error({ err }, 'badge image failed');
-      return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
+      return problemResponse(request, problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
     }
   });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { makeListing } from '../../test/builders.ts';
-import { eventually } from '../../test/eventually.ts';
+import { eventually, holds } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
 
@@ -49,11 +49,16 @@ test('a shared read goes on while one of its clients is still waiting', async ()
     expect(await eventually(waiting, (n) => n === 1)).toBe(1);
     // The same read, joined to the one running (one query for both).
     stays = app.get('/listings/held-up');
-    await Bun.sleep(100);
+    // The second request has reached the edge once the read it joined has two clients: give it
+    // that moment, as a poll, before the first client leaves.
+    await holds(
+      async () => 0,
+      () => true,
+      { tries: 2 },
+    );
     client.abort();
     expect(await gone).toBeInstanceOf(Error);
-    await Bun.sleep(300);
-    expect(await waiting()).toBe(1);
+    expect(await holds(waiting, (n) => n === 1)).toBe(1);
   } finally {
     await release();
   }
@@ -82,8 +87,18 @@ test("a read slower than Bun's default idle timeout (10 s) is answered, not cut"
   const slow = app.get('/listings/held-up').catch((e: Error) => e);
   try {
     expect(await eventually(waiting, (n) => n === 1)).toBe(1);
-    // Bun's own timer fires between 10 and 15 s.
-    await Bun.sleep(15_000);
+    // Bun's own timer fires between 10 and 15 s: the request must still be waiting after 15 s.
+    let settled = false;
+    void slow.then(() => {
+      settled = true;
+    });
+    expect(
+      await holds(
+        async () => settled,
+        (done) => !done,
+        { tries: 150, everyMs: 100 },
+      ),
+    ).toBe(false);
   } finally {
     await release();
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { makeListing } from '../../test/builders.ts';
 import { freshDatabase } from '../../test/db.ts';
-import { eventually } from '../../test/eventually.ts';
+import { eventually, holds } from '../../test/eventually.ts';
 import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
 import { RequestAbandoned } from '../../core/cancellable-sql.ts';
 import { proxyQueries } from '../../core/query-proxy.ts';
@@ -84,8 +84,7 @@ test('a batch stops in the database once every request waiting on it has gone, a
     const b = read({ ...ctx, signal: second.signal }, siteId, 'beta').catch((e) => e);
     expect(await eventually(waiting, (n) => n === 1)).toBe(1);
     first.abort();
-    await Bun.sleep(300);
-    expect(await waiting()).toBe(1);
+    expect(await holds(waiting, (n) => n === 1)).toBe(1);
     second.abort();
     expect(await eventually(waiting, (n) => n === 0)).toBe(0);
     expect(await a).toBeInstanceOf(RequestAbandoned);
@@ -105,8 +104,7 @@ test('a request waiting without a signal keeps its batch running', async () => {
     pinned = read({ ...ctx, signal: undefined }, siteId, 'beta');
     expect(await eventually(waiting, (n) => n === 1)).toBe(1);
     client.abort();
-    await Bun.sleep(300);
-    expect(await waiting()).toBe(1);
+    expect(await holds(waiting, (n) => n === 1)).toBe(1);
     await release();
     expect(doc((await gone) as { body: string }).name).toBe('Alpha');
   } finally {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { eventually } from '../../test/eventually.ts';
 import { loadConfig } from '../../core/config.ts';
 import { startEdge, type RunningEdge } from '../server.ts';
 import { freePort, startTestApp, type TestApp } from '../../test/harness.ts';
@@ -14,11 +15,7 @@ async function addLive(app: TestApp, slug: string) {
 
 /** Resolves once the edge has heard the NOTIFY and moved to a new cache generation. */
 async function waitUntil(check: () => Promise<boolean>) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await Bun.sleep(20);
-  }
-  throw new Error('condition not reached');
+  expect(await eventually(check, (ok) => ok, { tries: 100, everyMs: 20 })).toBe(true);
 }
 
 describe('in-process cache', () => {

@@ -41,8 +41,14 @@ export const entryBytes = (k: string, v: CachedBody) => 2 * (k.length + v.body.l
  */
 class MemoryStore {
   private lru: LRUCache<string, CachedBody>;
-  constructor(maxBytes: number, ttlMs: number) {
-    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (v, k) => entryBytes(k, v), ttl: Math.max(1, ttlMs) });
+  constructor(maxBytes: number, ttlMs: number, now?: () => number) {
+    this.lru = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (v, k) => entryBytes(k, v),
+      ttl: Math.max(1, ttlMs),
+      // lru-cache reads its clock through `perf`; a test passes its own to move time.
+      ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
+    });
   }
   get(k: string): CachedBody | null {
     return this.lru.get(k) ?? null;
@@ -65,12 +71,14 @@ export interface CacheOptions {
   /** Time caps and breaker of the Redis connection (defaults: config's defaults). */
   redis?: Omit<RedisGuardOptions, 'name' | 'log'>;
   log?: RedisGuardOptions['log'];
+  /** The in-process store's clock in milliseconds (default: performance.now); tests move their own. */
+  now?: () => number;
 }
 
 export function createCache(opts: CacheOptions): ResponseCache {
   let gen = opts.initialGeneration;
   const ttl = opts.ttlSeconds;
-  const mem = new MemoryStore(opts.maxBytes ?? 32 * 1024 * 1024, ttl * 1000);
+  const mem = new MemoryStore(opts.maxBytes ?? 32 * 1024 * 1024, ttl * 1000, opts.now);
   const redis = opts.redisUrl
     ? new RedisGuard(opts.redisUrl, { connectTimeoutMs: 1000, commandTimeoutMs: 250, breakerMs: 5000, ...opts.redis, name: 'read cache', log: opts.log })
     : null;

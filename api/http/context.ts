@@ -1,6 +1,7 @@
 import type { Resolved } from '../auth/principal.ts';
 import type { AppDeps } from '../deps.ts';
 import type { OperationContext } from '../registry/operation.ts';
+import { requestIdOf } from './request-id.ts';
 
 export type ContextDeps = Pick<AppDeps, 'sql' | 'readSql' | 'site' | 'config' | 'cache'>;
 
@@ -18,7 +19,7 @@ export function operationContext(deps: ContextDeps, request: Request, credential
     cache: deps.cache,
     principal: credential.principal,
     credentialRejected: credential.rejected,
-    requestId: request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID(),
+    requestId: requestIdOf(request),
     idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
     // Read only on a miss: Bun makes a request's signal when it is first asked for.
     get signal() {

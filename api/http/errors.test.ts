@@ -5,7 +5,7 @@ import { findOrCreateUser } from '../../core/auth/users.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  app = await startTestApp({ socket: false, env: { CACHE_TTL_SECONDS: '0' } });
 });
 afterAll(() => app.stop());
 
@@ -32,16 +32,16 @@ test('problem types resolve to a page that explains them', async () => {
   const body = await res.json();
   expect(body.type).toBe(`${app.url}/problems/validation`);
   expect(body.code).toBe('invalid_input');
-  const page = await fetch(body.type);
+  const page = await app.get(body.type);
   expect(page.status).toBe(200);
   const html = await page.text();
   expect(html).toContain('400 Invalid request');
   // The page lists the codes answered with this kind, and only those.
   for (const code of ['invalid_input', 'unknown_category', 'url_not_public']) expect(html).toContain(`id="${code}"`);
   expect(html).not.toContain('id="malformed_json"');
-  const conflictPage = await (await fetch(`${app.url}/problems/conflict`)).text();
+  const conflictPage = await (await app.get(`${app.url}/problems/conflict`)).text();
   for (const code of ['draft_in_progress', 'invite_limit_reached', 'idempotency_request_in_flight']) expect(conflictPage).toContain(`id="${code}"`);
-  expect((await fetch(`${app.url}/problems/service-unavailable`)).status).toBe(200);
+  expect((await app.get(`${app.url}/problems/service-unavailable`)).status).toBe(200);
 });
 
 test('credentials: missing, invalid and short of scope each have their own code', async () => {
@@ -80,16 +80,16 @@ test('a body that is not JSON is 400 malformed_json; another media type is 415',
 });
 
 test('a path outside the API is a 404 problem too', async () => {
-  const res = await fetch(`${app.url}/no/such/page`);
+  const res = await app.get(`${app.url}/no/such/page`);
   expect(res.status).toBe(404);
   expect(await res.json()).toMatchObject({ title: 'Not found', code: 'not_found' });
 });
 
 test('an oversized body is a 413 problem', async () => {
-  const small = await startTestApp({ env: { MAX_BODY_BYTES: '2048' } });
+  const small = await startTestApp({ socket: false, env: { MAX_BODY_BYTES: '2048' } });
   try {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(5000) } });
-    const res = await fetch(`${small.url}/mcp`, {
+    const res = await small.get(`${small.url}/mcp`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },

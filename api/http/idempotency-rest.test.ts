@@ -9,7 +9,7 @@ describe('Idempotency-Key on submit_listing', () => {
   let ann: string;
   let bob: string;
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ socket: false });
     const a = await findOrCreateUser(app.sql, 'ann@idem.example');
     const b = await findOrCreateUser(app.sql, 'bob@idem.example');
     ann = await makeApiKey(app.sql, a, ['account:read', 'listings:write'], 'a');
@@ -18,7 +18,7 @@ describe('Idempotency-Key on submit_listing', () => {
   afterAll(() => app.stop());
 
   const submit = (secret: string, url: string, idem: string | null) =>
-    fetch(`${app.api}/drafts`, {
+    app.get(`${app.api}/drafts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', ...(idem === null ? {} : { 'idempotency-key': idem }) },
       body: JSON.stringify({ url }),
@@ -72,7 +72,7 @@ describe('Idempotency-Key on submit_listing', () => {
 
   test('MCP: the idempotency_key argument replays the same draft', async () => {
     const call = async () => {
-      const res = await fetch(`${app.url}/mcp`, {
+      const res = await app.get(`${app.url}/mcp`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${ann}`,

@@ -76,7 +76,7 @@ test('deep nesting, lone surrogates and NUL are field errors, not a crash of the
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
 });
 afterAll(() => app.stop());
 
@@ -84,7 +84,7 @@ const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 
 test('50,000 nested arrays through /mcp without a credential and through REST are a 400, never a 5xx', async () => {
   const call = (args: string) =>
-    fetch(`${app.url}/mcp`, {
+    app.get(`${app.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
       body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":${args}}}`,
@@ -93,16 +93,16 @@ test('50,000 nested arrays through /mcp without a credential and through REST ar
   const text = await res.text();
   expect(res.status).toBeLessThan(500);
   expect(text).toContain('nested deeper');
-  const rest = await fetch(`${app.api}/drafts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"url":${nested(50_000)}}` });
+  const rest = await app.get(`${app.api}/drafts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"url":${nested(50_000)}}` });
   expect(rest.status).toBeLessThan(500);
   await rest.arrayBuffer();
 });
 
 test('a lone surrogate escaped in JSON is a 400 naming the field', async () => {
-  const res = await fetch(`${app.api}/listings?q=%ED%A0%80`);
+  const res = await app.get(`${app.api}/listings?q=%ED%A0%80`);
   expect(res.status).toBeLessThan(500);
   await res.arrayBuffer();
-  const mcp = await fetch(`${app.url}/mcp`, {
+  const mcp = await app.get(`${app.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
     body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"q":"a\\ud800"}}}',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { defaultPoolSize, loadConfig } from '../../core/config.ts';
 import { makeListing } from '../../test/builders.ts';
-import { eventually } from '../../test/eventually.ts';
+import { eventually, holds } from '../../test/eventually.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
 
@@ -12,6 +12,7 @@ const SLUGS = Array.from({ length: 8 }, (_, i) => `pooled-${i}`);
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     env: { CACHE_TTL_SECONDS: '0', DB_POOL_SIZE: '3' },
     prepare: async (sql, siteId) => {
       for (const slug of SLUGS) await makeListing(sql, { siteId, slug, name: slug });
@@ -35,8 +36,7 @@ test('concurrent public reads share DB_POOL_SIZE connections, and all are answer
   try {
     answers = Promise.all(SLUGS.map((slug) => app.get(`/listings/${slug}/alternatives`)));
     expect(await eventually(waiting, (n) => n === 3)).toBe(3);
-    await Bun.sleep(300);
-    expect(await waiting()).toBe(3);
+    expect(await holds(waiting, (n) => n === 3)).toBe(3);
   } finally {
     await release();
   }

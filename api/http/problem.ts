@@ -1,3 +1,4 @@
+import { requestIdOf } from './request-id.ts';
 import { DomainError, ERROR_CODES, kindOf, type ErrorCode, type ErrorKind, type FieldIssue } from '../../core/errors/index.ts';
 
 /**
@@ -130,9 +131,14 @@ export function errorHeaders(err: unknown): Record<string, string> {
   return {};
 }
 
-export function problemResponse(p: Problem, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(p), {
+/**
+ * The problem+json response to `request`: its `instance` is the request id, also sent as
+ * X-Request-Id, so the body is written once, complete, and nothing downstream re-reads it.
+ */
+export function problemResponse(request: Request, p: Problem, headers: Record<string, string> = {}): Response {
+  const id = p.instance ?? requestIdOf(request);
+  return new Response(JSON.stringify(p.instance ? p : { ...p, instance: id }), {
     status: p.status,
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers },
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'x-request-id': id, ...headers },
   });
 }

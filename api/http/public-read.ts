@@ -99,12 +99,13 @@ export const publicCacheControl = (maxAge: number) => `public, max-age=${maxAge}
 
 /**
  * The HTTP answer of a public read: `headers` (the surface's own: content type, rate limits,
- * links, ...) with the ETag and a public Cache-Control; 304 without a body when the client
- * already holds this ETag.
+ * links, ...) with the ETag and a public Cache-Control (HTTP_CACHE_MAX_AGE's, or the surface's
+ * own, as badge images on other sites have); 304 without a body when the client already holds
+ * this ETag.
  */
-export function answerRead(request: Request, answer: ReadAnswer, headers: Record<string, string>, maxAge: number): Response {
+export function answerRead(request: Request, answer: ReadAnswer, headers: Record<string, string>, maxAge: number | string): Response {
   const status = answer.status ?? 200;
-  const all = { ...headers, etag: answer.etag, 'cache-control': publicCacheControl(maxAge) };
+  const all = { ...headers, etag: answer.etag, 'cache-control': typeof maxAge === 'number' ? publicCacheControl(maxAge) : maxAge };
   if (status === 200 && etagMatches(request.headers.get('if-none-match'), answer.etag)) return new Response(null, { status: 304, headers: all });
   return new Response(answer.body, { status, headers: all });
 }

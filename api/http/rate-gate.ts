@@ -17,12 +17,12 @@ export type RateGate = (
 export function rateGate(
   limiter: RateLimiter,
   config: Config,
-  refusal: (d: RateDecision) => Response = (d) => rateLimitedResponse(config.siteUrl, d),
+  refusal: (d: RateDecision, request: Request) => Response = (d, request) => rateLimitedResponse(request, config.siteUrl, d),
 ): RateGate {
   return async (request, ctx, write) => {
     const address = clientAddress(request, { trustProxy: config.trustProxy });
     const { cls, key } = rateTarget({ userId: ctx.principal?.userId ?? null, address, write });
     const d = await limiter.consume(cls, key);
-    return { refused: d.allowed ? null : refusal(d), headers: rateLimitHeaders(d) };
+    return { refused: d.allowed ? null : refusal(d, request), headers: rateLimitHeaders(d) };
   };
 }

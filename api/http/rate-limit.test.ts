@@ -43,13 +43,19 @@ describe('headers (draft-ietf-httpapi-ratelimit-headers-11)', () => {
   });
 
   test('the 429 response is a problem with the headers and the violated policy', async () => {
-    const res = rateLimitedResponse('https://dir.test', { ...base, allowed: false, remaining: 0, resetSeconds: 3 });
+    const res = rateLimitedResponse(new Request('https://dir.test/api/v1/site', { headers: { 'x-request-id': 'rl-1' } }), 'https://dir.test', {
+      ...base,
+      allowed: false,
+      remaining: 0,
+      resetSeconds: 3,
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.headers.get('retry-after')).toBe('3');
     expect(res.headers.get('ratelimit')).toBe('"anonymous_read";r=0;t=3');
     const body = await res.json();
-    expect(body).toMatchObject({ status: 429, type: 'https://dir.test/problems/rate-limited', 'violated-policies': ['anonymous_read'] });
+    expect(body).toMatchObject({ status: 429, type: 'https://dir.test/problems/rate-limited', 'violated-policies': ['anonymous_read'], instance: 'rl-1' });
+    expect(res.headers.get('x-request-id')).toBe('rl-1');
   });
 });
 

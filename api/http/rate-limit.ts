@@ -197,9 +197,9 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
 }
 
 /** The 429 problem for a refused decision, with the rate-limit headers and Retry-After. */
-export function rateLimitedResponse(siteUrl: string, d: RateDecision): Response {
+export function rateLimitedResponse(request: Request, siteUrl: string, d: RateDecision): Response {
   const p = problem(siteUrl, 'rate-limited', `Rate limit reached; retry in ${d.resetSeconds} s.`, { 'violated-policies': [d.policyName] });
-  return problemResponse(p, rateLimitHeaders(d));
+  return problemResponse(request, p, rateLimitHeaders(d));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -130,7 +130,7 @@ export function restRoutes(
         if (gone) return gone;
         if (!(err instanceof DomainError)) deps.logError(err, { requestId: ctx.requestId, operation: op.name });
         const p = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
-        return problemResponse(p, {
+        return problemResponse(request, p, {
           ...base,
           ...errorHeaders(err),
           ...idempotencyHeaders(err),

@@ -10,6 +10,7 @@ let app: TestApp;
 let slug: string;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     env: { SITE_URL: 'https://directory.example' },
     prepare: async (sql, siteId) => {
       slug = (await makeListing(sql, { siteId })).slug;
@@ -19,28 +20,28 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const kinds = (): [string, () => Promise<Response>, RegExp][] => [
-  ['REST JSON', () => fetch(`${app.api}/categories`), /^application\/json/],
-  ['a plain value (liveness)', () => fetch(`${app.url}/healthz`), /^application\/json/],
-  ['REST problem', () => fetch(`${app.api}/listings/no-such-listing-here`), /^application\/problem\+json/],
-  ['no route', () => fetch(`${app.url}/api/v1/nothing/here`), /./],
-  ['HTML page (sign-in)', () => fetch(`${app.url}/sign-in`), /^text\/html/],
-  ['HTML page (home)', () => fetch(`${app.url}/`), /^text\/html/],
-  ['/docs', () => fetch(`${app.url}/docs`), /^text\/html/],
-  ['/docs/plain', () => fetch(`${app.url}/docs/plain`), /^text\/html/],
-  ['OpenAPI', () => fetch(`${app.api}/openapi.json`), /^application\/json/],
-  ['badge SVG', () => fetch(`${app.url}/badges/${slug}/listed.svg`), /^image\/svg\+xml/],
-  ['badge 404', () => fetch(`${app.url}/badges/no-such-slug/listed.svg`), /problem\+json/],
+  ['REST JSON', () => app.get(`${app.api}/categories`), /^application\/json/],
+  ['a plain value (liveness)', () => app.get(`${app.url}/healthz`), /^application\/json/],
+  ['REST problem', () => app.get(`${app.api}/listings/no-such-listing-here`), /^application\/problem\+json/],
+  ['no route', () => app.get(`${app.url}/api/v1/nothing/here`), /./],
+  ['HTML page (sign-in)', () => app.get(`${app.url}/sign-in`), /^text\/html/],
+  ['HTML page (home)', () => app.get(`${app.url}/`), /^text\/html/],
+  ['/docs', () => app.get(`${app.url}/docs`), /^text\/html/],
+  ['/docs/plain', () => app.get(`${app.url}/docs/plain`), /^text\/html/],
+  ['OpenAPI', () => app.get(`${app.api}/openapi.json`), /^application\/json/],
+  ['badge SVG', () => app.get(`${app.url}/badges/${slug}/listed.svg`), /^image\/svg\+xml/],
+  ['badge 404', () => app.get(`${app.url}/badges/no-such-slug/listed.svg`), /problem\+json/],
   [
     'MCP',
     () =>
-      fetch(`${app.url}/mcp`, {
+      app.get(`${app.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
         body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
       }),
     /./,
   ],
-  ['MCP GET (405)', () => fetch(`${app.url}/mcp`), /./],
+  ['MCP GET (405)', () => app.get(`${app.url}/mcp`), /./],
 ];
 
 test('every kind of response carries nosniff and HSTS; HTML pages forbid framing through CSP and X-Frame-Options', async () => {
@@ -60,18 +61,18 @@ test('every kind of response carries nosniff and HSTS; HTML pages forbid framing
 });
 
 test('a page with its own CSP keeps it: the docs page still allows its own script, the default runs none', async () => {
-  const docs = await fetch(`${app.url}/docs`);
+  const docs = await app.get(`${app.url}/docs`);
   await docs.arrayBuffer();
   expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
-  const plain = await fetch(`${app.url}/docs/plain`);
+  const plain = await app.get(`${app.url}/docs/plain`);
   await plain.arrayBuffer();
   expect(plain.headers.get('content-security-policy')).toBe(DEFAULT_CSP);
 });
 
 test('no HSTS when SITE_URL is http', async () => {
-  const local = await startTestApp();
+  const local = await startTestApp({ socket: false });
   try {
-    const res = await fetch(`${local.api}/categories`);
+    const res = await local.get(`${local.api}/categories`);
     await res.arrayBuffer();
     expect(res.headers.get('strict-transport-security')).toBeNull();
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

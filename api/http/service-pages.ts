@@ -13,7 +13,7 @@ export function healthPlugin({ sql }: Pick<AppDeps, 'sql'>) {
 
 /** GET /problems/{kind}: the page each problem's `type` URI points at. */
 export function problemPagesPlugin({ config }: Pick<AppDeps, 'config'>) {
-  return new Elysia({ name: 'problem-pages' }).get('/problems/:kind', ({ params }) =>
-    isProblemKind(params.kind) ? problemPage(params.kind) : problemResponse(problem(config.siteUrl, 'not-found', 'No such problem type.')),
+  return new Elysia({ name: 'problem-pages' }).get('/problems/:kind', ({ params, request }) =>
+    isProblemKind(params.kind) ? problemPage(params.kind) : problemResponse(request, problem(config.siteUrl, 'not-found', 'No such problem type.')),
   );
 }

@@ -21,7 +21,7 @@ test('concurrent calls of one key share one computation; later calls and other k
 test('a failure reaches every waiter and is not remembered', async () => {
   const once = singleFlight<string>();
   const boom = async () => {
-    await Bun.sleep(1);
+    await Promise.resolve();
     throw new Error('boom');
   };
   const results = await Promise.allSettled([once('k', boom), once('k', boom)]);
@@ -56,15 +56,19 @@ test('the computation is told to stop only once every waiting client has gone', 
 test('a waiter without a signal keeps the computation going', async () => {
   const once = singleFlight<string>();
   let seen!: AbortSignal;
+  let finish!: () => void;
   const compute = async (signal: AbortSignal) => {
     seen = signal;
-    await Bun.sleep(5);
+    await new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     return 'kept';
   };
   const gone = new AbortController();
   const results = [once('k', compute, gone.signal), once('k', compute)];
   gone.abort();
   expect(seen.aborted).toBe(false);
+  finish();
   expect(await Promise.all(results)).toEqual(['kept', 'kept']);
   // A client already gone when it arrives starts nothing it would wait for.
   const late = new AbortController();

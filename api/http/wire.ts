@@ -1,3 +1,4 @@
+import { requestIdOf } from './request-id.ts';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { Elysia } from 'elysia';
 import { LRUCache } from 'lru-cache';
@@ -199,8 +200,6 @@ function addVary(headers: Pick<Headers, 'get' | 'set'>, value: string) {
     headers.set('vary', `${vary}, ${value}`);
 }
 
-const requestIdOf = (request: Request) => request.headers.get('x-request-id')?.slice(0, 100) || crypto.randomUUID();
-
 /** The path of a request URL without building a URL object (this runs on every response). */
 export function pathnameOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -255,7 +254,7 @@ class HeaderEdit {
  * route's own CSP stays); errors carry the request id (header and the problem's `instance`);
  * API and MCP responses carry CORS headers; text bodies of 1 KB and more are compressed when the
  * client accepts it, with `Vary: Accept-Encoding` and an ETag per encoding. The body is only read
- * when it must change (a problem without its instance, or a compression that is not cached yet).
+ * when it must change (a compression that is not cached yet).
  */
 export async function finishResponse(request: Request, response: Response, always: Record<string, string> = {}): Promise<Response> {
   const pathname = pathnameOf(request.url);
@@ -266,19 +265,9 @@ export async function finishResponse(request: Request, response: Response, alway
   if (isCorsPath(pathname)) for (const k in CORS_HEADERS) headers.set(k, CORS_HEADERS[k]);
 
   const type = headers.get('content-type') ?? '';
-  if (response.status >= 400) {
-    const id = headers.get('x-request-id') ?? requestIdOf(request);
-    headers.set('x-request-id', id);
-    if (/^application\/problem\+json/i.test(type) && response.body) {
-      const text = await response.text();
-      try {
-        const p = JSON.parse(text) as Record<string, unknown>;
-        body = p.instance ? text : JSON.stringify({ ...p, instance: id });
-      } catch {
-        body = text;
-      }
-    }
-  }
+  // Every error carries its request id; a problem's body already names it as its instance
+  // (problemResponse), so no body is read here.
+  if (response.status >= 400 && !headers.has('x-request-id')) headers.set('x-request-id', requestIdOf(request));
 
   if (COMPRESSIBLE.test(type) && !headers.has('content-encoding') && response.status !== 304 && response.status !== 204 && request.method !== 'HEAD') {
     addVary(headers, 'Accept-Encoding');

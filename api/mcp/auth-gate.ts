@@ -25,8 +25,8 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
   const scopeOf = new Map<string, Scope>(ops.flatMap((o): [string, Scope][] => (o.scope ? [[o.name, o.scope]] : [])));
   const writes = new Set(ops.filter((o) => o.method !== 'GET').map((o) => o.name));
   const resource = resourcesOf(deps.config).mcp;
-  const deny = (code: ErrorCode, challenge: string, detail: string) =>
-    problemResponse(problemOf(deps.config.siteUrl, code, detail), { 'www-authenticate': challenge });
+  const deny = (request: Request, code: ErrorCode, challenge: string, detail: string) =>
+    problemResponse(request, problemOf(deps.config.siteUrl, code, detail), { 'www-authenticate': challenge });
 
   // body: the POST body as parsed JSON (undefined when absent or not JSON: the SDK answers that).
   return async (request: Request, body: unknown): Promise<GateResult> => {
@@ -43,6 +43,7 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
     if (ctx.rejected) {
       return result(
         deny(
+          request,
           'invalid_credential',
           bearerChallenge(deps.config, resource, { error: 'invalid_token' }),
           'The credential is invalid, expired, revoked or issued for another resource.',
@@ -53,6 +54,7 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
     if (needed.length && !principal) {
       return result(
         deny(
+          request,
           'credential_required',
           bearerChallenge(deps.config, resource),
           'This tool needs a credential: sign in with OAuth or send Authorization: Bearer <API key>.',
@@ -63,6 +65,7 @@ export function mcpAuthGate(ops: Operation[], deps: { resolve: (request: Request
     if (missing) {
       return result(
         deny(
+          request,
           'insufficient_scope',
           bearerChallenge(deps.config, resource, { error: 'insufficient_scope', scope: missing }),
           `This credential lacks the ${missing} scope.`,

@@ -166,13 +166,14 @@ export function mcpPlugin(
     } catch {
       allowed = false;
     }
-    return allowed ? null : problemResponse(problem(config.siteUrl, 'forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint.`));
+    return allowed ? null : problemResponse(request, problem(config.siteUrl, 'forbidden', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint.`));
   };
 
   // The body is read here, counting bytes as they arrive, so that a chunked body (no
   // Content-Length) is held to the same cap as a declared one; it is parsed once, and the SDK
   // gets a buffered copy only when it is the one to answer.
-  const tooLarge = () => problemResponse(problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
+  const tooLarge = (request: Request) =>
+    problemResponse(request, problem(config.siteUrl, 'payload-too-large', `The body is larger than ${config.maxBodyBytes} bytes.`));
   const parseJson = (bytes: Bytes | null): unknown => {
     if (!bytes?.byteLength) return undefined;
     try {
@@ -204,7 +205,7 @@ export function mcpPlugin(
     const refused = foreignOrigin(incoming);
     if (refused) return refused;
     const bytes = await readBody(incoming, config.maxBodyBytes);
-    if (bytes === TOO_LARGE) return tooLarge();
+    if (bytes === TOO_LARGE) return tooLarge(incoming);
     const g = await gate(incoming, parseJson(bytes));
     noteMcpCall(incoming, g.body);
     const limit = await rateLimit(incoming, g, g.write);

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
 });
 afterAll(() => app.stop());
 

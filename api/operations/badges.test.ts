@@ -9,6 +9,7 @@ const W2 = '2025-01-06';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       await sql`update sites set name = ${SITE} where id = ${siteId}`;
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
@@ -127,7 +128,7 @@ describe('get_badges', () => {
               expect(url).toContain(`shape=${shape}`);
               expect(url).toContain(`size=${size}`);
               if (seen.has(url)) continue;
-              const res = await fetch(url);
+              const res = await app.get(url);
               expect(res.status).toBe(200);
               expect(res.headers.get('content-type')).toStartWith('image/svg+xml');
               const text = await res.text();
@@ -188,12 +189,12 @@ describe('get_badges', () => {
     }
     const { body } = await app.json('/listings/waiting/badges?mode=light');
     expect(body.listing.status).toBe('awaiting_badge');
-    expect((await fetch(body.items[0].svg_url)).status).toBe(200);
+    expect((await app.get(body.items[0].svg_url)).status).toBe(200);
   });
 });
 
 describe('badge images', () => {
-  const img = (path: string, init?: RequestInit) => fetch(`${app.url}/badges/${path}`, init);
+  const img = (path: string, init?: RequestInit) => app.get(`${app.url}/badges/${path}`, init);
 
   test('serve SVG with caching headers, an ETag and 304 on If-None-Match', async () => {
     const res = await img('alpha/listed.svg?shape=standard&mode=light&size=m');

@@ -6,6 +6,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql) => {
       const post = (
         slug: string,

@@ -13,6 +13,7 @@ async function listing(sql: Sql, site: number, slug: string, o: Record<string, u
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const cat = async (slug: string, attributes: unknown[]) => (await makeCategory(sql, { slug, columns: { attributes: sql.json(attributes as never) } })).id;

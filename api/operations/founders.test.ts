@@ -6,6 +6,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const co = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });

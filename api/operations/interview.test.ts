@@ -6,6 +6,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql) => {
       for (const [key, position, question, active] of [
         ['why', 2, 'Why did you start?', true],

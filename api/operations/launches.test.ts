@@ -99,7 +99,7 @@ const slugs = (body: any) => body.items.map((i: any) => i.slug ?? i.listing.slug
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ prepare: insertFixtures });
+  app = await startTestApp({ socket: false, prepare: insertFixtures });
 }, 120_000);
 afterAll(() => app?.stop(), 60_000);
 

@@ -83,7 +83,7 @@ async function insertFixtures(sql: Sql, siteId: number) {
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ prepare: insertFixtures });
+  app = await startTestApp({ socket: false, prepare: insertFixtures });
 }, 120_000);
 afterAll(() => app?.stop(), 60_000);
 

@@ -19,6 +19,7 @@ async function listing(
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const cat = async (slug: string, parent: number | null = null, position = 0) =>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { eventually } from '../../test/eventually.ts';
 import type { JSONValue } from 'postgres';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -6,6 +7,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;
       const product = (code: string, position: number, o: { needsWeek?: boolean; needsListing?: boolean; active?: boolean; options?: JSONValue } = {}) =>
@@ -50,13 +52,11 @@ function nextMondays(n: number): string[] {
 
 async function launchPrice(expected: number) {
   await app.sql`select directory_changed()`; // what an admin price change does: drop cached reads
-  let cents = -1;
-  for (let i = 0; i < 100 && cents !== expected; i++) {
-    const { body } = await app.json('/products');
-    cents = body.items.find((p: any) => p.code === 'launch').price.amount_cents;
-    if (cents !== expected) await Bun.sleep(20);
-  }
-  return cents;
+  return eventually(
+    async () => (await app.json('/products')).body.items.find((p: any) => p.code === 'launch').price.amount_cents as number,
+    (cents) => cents === expected,
+    { tries: 100, everyMs: 20 },
+  );
 }
 
 describe('list_products', () => {

@@ -6,6 +6,7 @@ import { siteInfo } from '../../sql/queries/site.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const c = await makeCompany(sql, { name: 'Acme', domain: 'acme.test' });
       await makeCategory(sql, { slug: 'tools', name: 'Tools' });

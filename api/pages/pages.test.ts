@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { eventually } from '../../test/eventually.ts';
 import { seedDemo } from '../../seeds/demo.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { signInWithClient, WebClient } from '../../test/browser.ts';
@@ -451,11 +452,10 @@ describe('shared cache invalidation', () => {
       await tx`insert into listing_updates (listing_id, title, body, created_at) values (${l.id}, 'Invalidation marker', 'Fresh news', now() + interval '1 hour')`;
       await tx`select directory_changed()`;
     });
-    let text = '';
-    for (let i = 0; i < 100 && !text.includes('Invalidation marker'); i++) {
-      text = (await page('/updates')).text;
-      if (!text.includes('Invalidation marker')) await Bun.sleep(20);
-    }
+    const text = await eventually(
+      async () => (await page('/updates')).text,
+      (t) => t.includes('Invalidation marker'),
+    );
     expect(text).toContain('Invalidation marker');
   });
 });

@@ -8,6 +8,7 @@ import { eventually } from '../../test/eventually.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     env: { CACHE_TTL_SECONDS: '60' },
     prepare: async (sql, siteId) => {
       await loadReferenceData(sql, siteId);
