@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable } from '../registry/schemas.ts';
+import { HTTPS_RULE, urlPattern } from '../../core/validation/urls.ts';
 import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
 import { addMilestone, deleteMilestone, MILESTONES_MAX } from '../../core/listings/milestones.ts';
 
@@ -28,7 +29,9 @@ export const milestonesOperations: Operation[] = [
         date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
         title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
         description: Type.Optional(Type.String({ maxLength: 2000 })),
-        url: Type.Optional(Type.String({ maxLength: 500, pattern: '^https://[^\\s/?#]+[^\\s]*$', description: 'An absolute https link.' })),
+        url: Type.Optional(
+          Type.String({ maxLength: 500, pattern: urlPattern(HTTPS_RULE), description: 'An absolute https link, with no user name or password in it.' }),
+        ),
       },
       { additionalProperties: false },
     ),
