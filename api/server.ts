@@ -104,15 +104,30 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     notePeerAddress(req, '127.0.0.1');
     return app.handle(req);
   };
+  // Once draining, every response says Connection: close, so a keep-alive client opens no further
+  // request on a connection that is about to go away: its last response is a complete one.
+  let draining = false;
+  const closing = (res: Response): Response => {
+    if (!draining) return res;
+    try {
+      res.headers.set('connection', 'close');
+      return res;
+    } catch {
+      // Some responses have immutable headers: copy them.
+      const headers = new Headers(res.headers);
+      headers.set('connection', 'close');
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    }
+  };
   if (opts.listen === false) {
     port = 0;
     close = async () => {};
   } else if (g.Bun) {
     // Bun's own cap sits above ours so that the edge, not Bun, answers an oversized body (413 as a
     // problem); it still stops absurd bodies before they are buffered.
-    const fetch = (req: Request, server: { requestIP(r: Request): { address: string } | null }) => {
+    const fetch = async (req: Request, server: { requestIP(r: Request): { address: string } | null }) => {
       notePeerAddress(req, server.requestIP(req)?.address);
-      return app.handle(req);
+      return closing(await app.handle(req));
     };
     // Bun cuts a request that sends nothing for 10 s by default: before the database's own bound
     // (statement timeout plus pool wait) answers it with a problem. The edge's cap sits above that
@@ -125,6 +140,7 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       // and cut only what is still running after EDGE_DRAIN_SECONDS. stop(true) alone would cut
       // them all: a client mid-request would get an empty reply.
       let timer: ReturnType<typeof setTimeout> | undefined;
+      draining = true;
       const drained = Promise.resolve(server.stop(false)).then(() => true);
       const late = new Promise<false>((r) => {
         timer = setTimeout(() => r(false), config.drainSeconds * 1000);

@@ -33,6 +33,22 @@ export function proxyQueries(sql: Sql, hooks: QueryHooks): Sql {
         (a, b) => own.call(q, a, b),
         () => make(args),
       )(onfulfilled, onrejected);
+    // postgres.js's own catch() and finally() run the query directly and then call then(): the
+    // query would run outside the hook and its failure would reject a promise nobody handles
+    // (which ends the process). Both go through the hooked then() instead.
+    const hooked = q as unknown as { catch: Function; finally: Function };
+    hooked.catch = (onrejected?: (e: unknown) => unknown) => q.then(undefined, onrejected);
+    hooked.finally = (onfinally?: () => void) =>
+      q.then(
+        (v: unknown) => {
+          onfinally?.();
+          return v;
+        },
+        (e: unknown) => {
+          onfinally?.();
+          throw e;
+        },
+      );
     return q;
   };
   const call = (a: unknown[]) => Reflect.apply(sql as unknown as Function, undefined, a);

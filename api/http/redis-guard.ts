@@ -9,7 +9,9 @@ import Redis from 'ioredis';
  * - the first failure opens the breaker: for `breakerMs` nothing is sent to Redis and callers use
  *   their fallback at once (no per-request timeouts piling up under load); ioredis keeps
  *   reconnecting in the background, at most every `breakerMs`;
- * - once the connection is ready again (and the breaker period is over) Redis is used again.
+ * - when the breaker period is over one request probes Redis (the others keep the fallback), so a
+ *   hung Redis delays that one request by one command's budget, not every request in flight;
+ *   once a probe answers (or the connection is ready again) Redis is used again.
  *
  * A warning is logged when Redis goes away (at most every 30 s) and an info line when it is back.
  */
@@ -26,6 +28,7 @@ export class RedisGuard {
   readonly client: Redis;
   private openUntil = 0;
   private failed = false;
+  private probing = false;
   private closing = false;
   private lastWarn = 0;
 
@@ -55,18 +58,25 @@ export class RedisGuard {
   /** Redis is worth trying now: connected (or still making the first connection) and the breaker closed. */
   available(): boolean {
     if (Date.now() < this.openUntil) return false;
-    if (this.failed) return this.client.status === 'ready';
+    if (this.failed) return this.client.status === 'ready' && !this.probing;
     return true;
   }
 
   /** Runs fn against Redis, or fallback() when the breaker is open or the command fails. */
   async run<T>(fn: (r: Redis) => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
     if (!this.available()) return fallback();
+    // After a failure the first caller is the probe; until it answers, the others use the fallback.
+    const probe = this.failed;
+    if (probe) this.probing = true;
     try {
-      return await fn(this.client);
+      const out = await fn(this.client);
+      if (probe) this.failed = false;
+      return out;
     } catch (err) {
       this.noteFailure(err);
       return fallback();
+    } finally {
+      if (probe) this.probing = false;
     }
   }
 

@@ -6,6 +6,7 @@ import { DomainError, invalidFields, type FieldIssue } from '../../core/errors/i
 import { registerFormats } from '../../core/schema/formats.ts';
 import type { Operation } from '../registry/operation.ts';
 import { bodyIssues } from '../../core/validation/limits.ts';
+import { bidiIssues } from '../../core/validation/bidi.ts';
 
 export type Location = 'path' | 'query' | 'body';
 export interface RawInput {
@@ -117,6 +118,9 @@ function part(
       seen.add(field);
       issues.push({ field, in: where, message: issueMessage(e) });
     }
+  } else {
+    // Text that displays in another order than it is stored: refused in a line, removed from long text.
+    for (const i of bidiIssues(schema, v)) issues.push({ ...i, in: where });
   }
   return v as Record<string, unknown>;
 }

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable } from '../registry/schemas.ts';
+import { HTTPS_RULE, urlPattern } from '../../core/validation/urls.ts';
 import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
 import { addMilestone, deleteMilestone, MILESTONES_MAX } from '../../core/listings/milestones.ts';
 import { milestonesExamples } from './milestones-examples.ts';
@@ -34,8 +35,8 @@ export const milestonesOperations: Operation[] = [
         url: Type.Optional(
           Type.String({
             maxLength: 500,
-            pattern: '^https://[^\\s/?#]+[^\\s]*$',
-            description: 'An absolute https link, e.g. https://relaydesk.co/blog/1000-teams.',
+            pattern: urlPattern(HTTPS_RULE),
+            description: 'An absolute https link with no user name or password in it, e.g. https://relaydesk.co/blog/1000-teams.',
           }),
         ),
       },

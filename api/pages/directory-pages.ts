@@ -2,7 +2,7 @@
 
 export { blogPage, blogPostPage } from './blog-pages.tsx';
 export { categoriesPage, categoryPage } from './category-pages.tsx';
-export { badRequestRenderer, notFoundRenderer, serverErrorRenderer } from './error-pages.tsx';
+export { badRequestRenderer, notFoundRenderer, serverErrorRenderer, unavailableRenderer } from './error-pages.tsx';
 export { founderPage, foundersPage } from './founder-pages.tsx';
 export { home, updatesPage } from './home-pages.tsx';
 export { awardsPage, launchesPage, launchWeekPage } from './launch-pages.tsx';

@@ -27,6 +27,17 @@ export const badRequestRenderer = (message: string): Rendered => ({
   status: 400,
 });
 
+export const unavailableRenderer = (): Rendered => ({
+  meta: { title: 'Temporarily unavailable', description: 'The site cannot answer for a moment.', path: '/503', noindex: true },
+  body: (
+    <>
+      <h1>Temporarily unavailable</h1>
+      <p>The site cannot answer right now. Please try again in a few seconds.</p>
+    </>
+  ),
+  status: 503,
+});
+
 // No internals: the message is fixed.
 export const serverErrorRenderer = (): Rendered => ({
   meta: { title: 'Something went wrong', description: 'An unexpected error occurred.', path: '/500', noindex: true },

@@ -42,11 +42,13 @@ export function renderMarkdown(md: string | null | undefined, opts: { dropFirstH
       'del',
       'img',
     ],
-    allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'title'], th: ['align'], td: ['align'] },
+    // rel must be allowed, or sanitize-html drops the rel the transform below sets.
+    allowedAttributes: { a: ['href', 'title', 'rel'], img: ['src', 'alt', 'title'], th: ['align'], td: ['align'] },
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['https'] },
     allowProtocolRelative: false,
-    transformTags: { h1: 'h2', a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
+    // Ours replaces any rel the text carried: no link passes on ranking or a window.opener.
+    transformTags: { h1: 'h2', a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow ugc noopener' }) },
   });
   return clean;
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
+import { errorHeaders } from '../http/problem.ts';
 import { cookieSettings, readCookies } from '../auth/cookies.ts';
 import { currentUser } from '../auth/session.ts';
 import { abandonedAnswer, answerRead, readThrough } from '../http/public-read.ts';
@@ -73,6 +74,11 @@ export function publicPagesPlugin(deps: PageDeps) {
     if (err instanceof DomainError && (err.kind === 'not_found' || err.kind === 'invalid')) {
       const r = err.kind === 'not_found' ? pages.notFoundRenderer() : pages.badRequestRenderer(err.message);
       return personalPage(r.status!, frame({ ...r.meta, ...site }, r.body, viewer));
+    }
+    // PostgreSQL down (or too slow): a 503 to retry, as the API answers, not a 500.
+    if (err instanceof DomainError && err.kind === 'unavailable') {
+      const r = pages.unavailableRenderer();
+      return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request, errorHeaders(err));
     }
     log.error({ err, path: new URL(request.url).pathname }, 'page failed');
     const r = pages.serverErrorRenderer();

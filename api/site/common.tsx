@@ -9,6 +9,8 @@ import { page } from './frame.tsx';
 import { addressKey, clientAddress, rateLimitHeaders, type RateLimiter } from '../http/rate-limit.ts';
 import { BODY_LIMITS, textIssue } from '../../core/validation/limits.ts';
 import { readBody, TOO_LARGE } from '../http/body.ts';
+import { DomainError } from '../../core/errors/index.ts';
+import { errorHeaders } from '../http/problem.ts';
 
 /** What a site page handler receives from Elysia (routes are mounted with parse: 'none'). */
 export interface SiteRequest {
@@ -48,6 +50,15 @@ export function sitePage(deps: PageDeps, handler: SiteHandler): SiteHandler {
     try {
       return await handler(ctx);
     } catch (err) {
+      // PostgreSQL down (or too slow): a 503 to retry, as the API answers, not a 500.
+      if (err instanceof DomainError && err.kind === 'unavailable') {
+        return messagePage({
+          status: 503,
+          title: 'Temporarily unavailable',
+          message: 'The site cannot answer right now. Please try again in a few seconds.',
+          headers: errorHeaders(err),
+        });
+      }
       log.error({ err, path: new URL(ctx.request.url).pathname }, 'site page failed');
       return messagePage({ status: 500, title: 'Something went wrong', message: 'An unexpected error occurred. Please try again.' });
     }

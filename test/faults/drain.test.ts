@@ -82,6 +82,14 @@ test('SIGTERM: requests in flight finish with full responses, new connections ar
       (err: Error) => ({ status: 0, body: String(err) }),
     ),
   );
+  // Keep-alive clients too: their answers come complete and say Connection: close, so no client
+  // sends another request on a connection that is going away.
+  const keepAlive = Array.from({ length: 4 }, (_, i) =>
+    fetch(`${base}/api/v1/categories`, { headers: { 'x-request-id': `drain-keep-alive-${i}` } }).then(
+      async (r) => ({ status: r.status, connection: r.headers.get('connection'), body: await r.text() }),
+      (err: Error) => ({ status: 0, connection: null, body: String(err) }),
+    ),
+  );
   // Every request is in the database, waiting for the lock.
   for (let i = 0; i < 200; i++) {
     const [{ n }] =
@@ -106,6 +114,11 @@ test('SIGTERM: requests in flight finish with full responses, new connections ar
   const answers = await Promise.all(requests);
   for (const a of answers) {
     expect(a.status).toBe(200);
+    expect(Array.isArray(JSON.parse(a.body).items ?? JSON.parse(a.body))).toBe(true);
+  }
+  for (const a of await Promise.all(keepAlive)) {
+    expect(a.status).toBe(200);
+    expect(a.connection).toBe('close');
     expect(Array.isArray(JSON.parse(a.body).items ?? JSON.parse(a.body))).toBe(true);
   }
   expect(await exited).toBe(0);

@@ -140,6 +140,14 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
     expect(r.retryAfter).toMatch(/^\d+$/);
     expect(r.type).toContain('application/problem+json');
   }
+  // Site pages (public pages and the account pages) too: a 503 page with Retry-After, never a 500,
+  // and the edge lives on (a view counted on a listing page must not end the process).
+  for (const path of [`/search?q=down${n++}`, '/listings/not-cached-while-down', '/claims/confirm/ldv_while_down']) {
+    const r = await timed(() => fetch(`${base}${path}`));
+    expect([path, r.status]).toEqual([path, 503]);
+    expect(r.retryAfter).toMatch(/^\d+$/);
+    expect(r.type).toContain('text/html');
+  }
   const down = await load({ ms: 3000, clients: 4, request: (i) => (i % 2 ? uncached() : account()), timeoutMs: 20_000 });
   console.log(fmt('pg down (uncached reads + authenticated)', down));
   expect(down.statuses[503]).toBe(down.count);
