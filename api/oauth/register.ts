@@ -68,7 +68,7 @@ export function registerPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'limiter'>
       );
       return oauthJson(registrationResponse(client, secret), 201);
     } catch (e) {
-      if (e instanceof DomainError) return problemResponse(problemFromError(deps.config.siteUrl, e), errorHeaders(e));
+      if (e instanceof DomainError) return problemResponse(request, problemFromError(deps.config.siteUrl, e), errorHeaders(e));
       throw e;
     }
   }

@@ -78,7 +78,7 @@ export function publicPagesPlugin(deps: PageDeps) {
     // PostgreSQL down (or too slow): a 503 to retry, as the API answers, not a 500.
     if (err instanceof DomainError && err.kind === 'unavailable') {
       const r = pages.unavailableRenderer();
-      return respond(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), true, request, errorHeaders(err));
+      return personalPage(r.status!, frame({ ...r.meta, ...site }, r.body, viewer), errorHeaders(err));
     }
     log.error({ err, path: new URL(request.url).pathname }, 'page failed');
     const r = pages.serverErrorRenderer();
