@@ -56,6 +56,8 @@ create sequence order_lines_id_seq as bigint start 1 increment 1;
 
 create sequence orders_id_seq as bigint start 1 increment 1;
 
+create sequence ownership_disputes_id_seq as bigint start 1 increment 1;
+
 create sequence ownership_events_id_seq as bigint start 1 increment 1;
 
 create sequence payment_events_id_seq as bigint start 1 increment 1;
@@ -251,12 +253,15 @@ create table company_owners (
   user_id bigint not null,
   claim_id bigint,
   since timestamp with time zone default now() not null,
+  role text default 'owner'::text not null,
   constraint company_owners_claim_id_fkey FOREIGN KEY (claim_id) REFERENCES claims(id) ON DELETE SET NULL,
   constraint company_owners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE,
   constraint company_owners_pkey PRIMARY KEY (company_id, user_id),
+  constraint company_owners_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'co_owner'::text]))),
   constraint company_owners_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 comment on table company_owners is 'People who own a company through a verified claim: they own every listing of it on every site.';
+comment on column company_owners.role is 'owner: proved control of the domain (DNS, meta tag or file claim); co_owner: added beside a proving owner, or by an e-mail claim. Both may edit; only an owner removes co-owners.';
 
 create table domain_ratings (
   company_id bigint not null,
@@ -624,6 +629,21 @@ create table listing_founders (
 );
 comment on table listing_founders is 'Founders of the company behind a listing; position 0 is the primary founder.';
 
+create table listing_holds (
+  listing_id bigint not null,
+  previous_status text not null,
+  previous_status_reason text,
+  previous_status_detail text,
+  reason text not null,
+  actor text not null,
+  held_at timestamp with time zone default now() not null,
+  constraint listing_holds_actor_check CHECK (((length(actor) >= 1) AND (length(actor) <= 200))),
+  constraint listing_holds_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_holds_pkey PRIMARY KEY (listing_id),
+  constraint listing_holds_reason_check CHECK (((length(reason) >= 1) AND (length(reason) <= 500)))
+);
+comment on table listing_holds is 'Listings the site team hid (status hidden, status_reason hidden_by_site_team, status_detail the reason their owner sees in get_my_listing) with the status ops listings restore puts back.';
+
 create table listing_media (
   id bigint default nextval('listing_media_id_seq'::regclass) not null,
   listing_id bigint not null,
@@ -882,16 +902,19 @@ create table oauth_clients (
   created_at timestamp with time zone default now() not null,
   fetched_at timestamp with time zone,
   expires_at timestamp with time zone,
+  registered_from text,
   constraint oauth_clients_client_id_check CHECK ((length(client_id) <= 2048)),
   constraint oauth_clients_client_name_check CHECK ((length(client_name) <= 200)),
   constraint oauth_clients_client_uri_check CHECK ((length(client_uri) <= 2048)),
   constraint oauth_clients_kind_check CHECK ((kind = ANY (ARRAY['registered'::text, 'metadata_document'::text]))),
   constraint oauth_clients_pkey PRIMARY KEY (client_id),
-  constraint oauth_clients_redirect_uris_check CHECK (((cardinality(redirect_uris) >= 1) AND (cardinality(redirect_uris) <= 20)))
+  constraint oauth_clients_redirect_uris_check CHECK (((cardinality(redirect_uris) >= 1) AND (cardinality(redirect_uris) <= 20))),
+  constraint oauth_clients_registered_from_check CHECK ((length(registered_from) <= 64))
 );
 comment on table oauth_clients is 'OAuth clients: dynamically registered ones and cached client ID metadata documents.';
 comment on column oauth_clients.expires_at is 'Client ID metadata documents: when the cached copy must be fetched again. Null for registered clients.';
 comment on column oauth_clients.metadata is 'The validated client metadata beyond the columns (RFC 7591 names): scope (null: any of ours), grant_types, response_types, software_id, software_version.';
+comment on column oauth_clients.registered_from is 'The client address a dynamic registration came from (RFC 7591 clients only), for the per-address registration cap.';
 
 create table oauth_codes (
   code_hash text not null,
@@ -1063,6 +1086,26 @@ create table orders (
 );
 comment on table orders is 'An owner''s order: lines priced with the site''s current prices, VAT by billing country, paid through a provider (Stripe or the test provider). status pending -> paid -> fulfilled, pending -> expired, paid/fulfilled -> refunded.';
 
+create table ownership_disputes (
+  id bigint default nextval('ownership_disputes_id_seq'::regclass) not null,
+  listing_id bigint not null,
+  event_id bigint,
+  user_id bigint,
+  token_hash text not null,
+  message text,
+  disputed_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone not null,
+  constraint ownership_disputes_event_id_fkey FOREIGN KEY (event_id) REFERENCES ownership_events(id) ON DELETE SET NULL,
+  constraint ownership_disputes_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint ownership_disputes_message_check CHECK ((length(message) <= 2000)),
+  constraint ownership_disputes_pkey PRIMARY KEY (id),
+  constraint ownership_disputes_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text)),
+  constraint ownership_disputes_token_hash_key UNIQUE (token_hash),
+  constraint ownership_disputes_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL
+);
+comment on table ownership_disputes is 'One per ownership change or co-owner added against someone: the mailed link (token_hash: SHA-256 of its secret) lets that person tell the site team it was wrong (disputed_at, message); ops claims disputes lists them.';
+
 create table ownership_events (
   id bigint default nextval('ownership_events_id_seq'::regclass) not null,
   listing_id bigint not null,
@@ -1070,13 +1113,16 @@ create table ownership_events (
   new_user_id bigint,
   claim_id bigint,
   created_at timestamp with time zone default now() not null,
+  kind text default 'owner_changed'::text not null,
   constraint ownership_events_claim_id_fkey FOREIGN KEY (claim_id) REFERENCES claims(id) ON DELETE SET NULL,
+  constraint ownership_events_kind_check CHECK ((kind = ANY (ARRAY['owner_changed'::text, 'co_owner_added'::text, 'co_owner_removed'::text]))),
   constraint ownership_events_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
   constraint ownership_events_new_user_id_fkey FOREIGN KEY (new_user_id) REFERENCES users(id) ON DELETE SET NULL,
   constraint ownership_events_pkey PRIMARY KEY (id),
   constraint ownership_events_previous_user_id_fkey FOREIGN KEY (previous_user_id) REFERENCES users(id) ON DELETE SET NULL
 );
 comment on table ownership_events is 'Ownership history of listings: each verified claim, with the earlier and the new owner.';
+comment on column ownership_events.kind is 'owner_changed: the claimant became the owner (previous_user_id lost it); co_owner_added: new_user_id became a co-owner beside previous_user_id; co_owner_removed: previous_user_id (a co-owner) was removed by new_user_id (the owner).';
 
 create table payment_events (
   id bigint default nextval('payment_events_id_seq'::regclass) not null,
@@ -1200,11 +1246,13 @@ create table review_flags (
   review_id bigint not null,
   user_id bigint not null,
   created_at timestamp with time zone default now() not null,
+  resolved_at timestamp with time zone,
   constraint review_flags_pkey PRIMARY KEY (review_id, user_id),
   constraint review_flags_review_id_fkey FOREIGN KEY (review_id) REFERENCES reviews(id) ON DELETE CASCADE,
   constraint review_flags_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
-comment on table review_flags is 'Who flagged which review. A flagged review (reviews.flagged) stops counting towards the rating until an operator clears it (ops reviews clear), which deletes its flags.';
+comment on table review_flags is 'Who flagged which review. A review is hidden when flags from sites.review_hide_flags distinct accounts, each older than sites.review_flagger_min_age_days when it flagged, are unresolved; ops reviews keep|remove decides and resolves them.';
+comment on column review_flags.resolved_at is 'When the site team decided on the review: a resolved flag is kept as a record but no longer counts towards hiding it.';
 
 create table reviews (
   id bigint default nextval('reviews_id_seq'::regclass) not null,
@@ -1215,15 +1263,32 @@ create table reviews (
   flagged boolean default false not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  moderation text,
+  moderated_at timestamp with time zone,
+  moderation_reason text,
+  owner_reply text,
+  owner_reply_at timestamp with time zone,
+  owner_reply_by bigint,
   constraint reviews_body_check CHECK ((length(body) <= 5000)),
   constraint reviews_body_not_blank CHECK (((body IS NULL) OR (length(btrim(body)) > 0))),
   constraint reviews_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
   constraint reviews_listing_id_user_id_key UNIQUE (listing_id, user_id),
+  constraint reviews_moderation_check CHECK ((moderation = ANY (ARRAY['kept'::text, 'removed'::text]))),
+  constraint reviews_moderation_reason_check CHECK (((length(moderation_reason) >= 1) AND (length(moderation_reason) <= 500))),
+  constraint reviews_owner_reply_by_fkey FOREIGN KEY (owner_reply_by) REFERENCES users(id) ON DELETE SET NULL,
+  constraint reviews_owner_reply_check CHECK (((length(btrim(owner_reply)) >= 1) AND (length(btrim(owner_reply)) <= 2000))),
   constraint reviews_pkey PRIMARY KEY (id),
   constraint reviews_rating_check CHECK (((rating >= 1) AND (rating <= 5))),
   constraint reviews_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 comment on table reviews is 'Community reviews. Only genuine ones (not by the owner, not flagged) count towards the rating.';
+comment on column reviews.flagged is 'Hidden: not shown and not counted. Set when flags from enough distinct aged accounts arrive (sites.review_hide_flags) or when the site team removes the review; see review_recheck.';
+comment on column reviews.moderated_at is 'When the site team decided on the review.';
+comment on column reviews.moderation is 'The site team''s last decision on the flagged review: kept (its flags so far no longer count) or removed (hidden for good, still stored).';
+comment on column reviews.moderation_reason is 'Why the site team kept or removed the review, as mailed to the reviewer and the flaggers.';
+comment on column reviews.owner_reply is 'The listing owner''s one public answer to the review, shown under it.';
+comment on column reviews.owner_reply_at is 'When the owner answered.';
+comment on column reviews.owner_reply_by is 'Which owner answered.';
 comment on column reviews.updated_at is 'When the reviewer last edited the rating or text.';
 
 create table schema_functions (
@@ -1294,6 +1359,8 @@ create table sites (
   launch_slots_per_week integer default 20 not null,
   first_launch_week date default (date_trunc('week'::text, ((now() AT TIME ZONE 'utc'::text) - '364 days'::interval)))::date not null,
   created_at timestamp with time zone default now() not null,
+  review_hide_flags integer default 3 not null,
+  review_flagger_min_age_days integer default 7 not null,
   constraint sites_check CHECK ((free_queue_min_weeks <= free_queue_max_weeks)),
   constraint sites_first_launch_week_check CHECK ((EXTRACT(isodow FROM first_launch_week) = (1)::numeric)),
   constraint sites_free_queue_max_weeks_check CHECK (((free_queue_max_weeks >= 1) AND (free_queue_max_weeks <= 52))),
@@ -1304,9 +1371,13 @@ create table sites (
   constraint sites_name_check CHECK ((length(name) <= 200)),
   constraint sites_pkey PRIMARY KEY (id),
   constraint sites_purpose_check CHECK ((length(purpose) <= 2000)),
+  constraint sites_review_flagger_min_age_days_check CHECK (((review_flagger_min_age_days >= 0) AND (review_flagger_min_age_days <= 365))),
+  constraint sites_review_hide_flags_check CHECK (((review_hide_flags >= 1) AND (review_hide_flags <= 100))),
   constraint sites_url_check CHECK ((length(url) <= 500))
 );
 comment on table sites is 'The network of directory sites; is_self marks this deployment. A company can have listings on several.';
+comment on column sites.review_flagger_min_age_days is 'How many days old an account must be for its flag of a review to count towards review_hide_flags.';
+comment on column sites.review_hide_flags is 'Flags from distinct accounts (each older than review_flagger_min_age_days when it flagged) that hide a review until the site team decides.';
 
 create table update_notifications (
   update_id bigint not null,
@@ -1331,11 +1402,16 @@ create table users (
   name text,
   created_at timestamp with time zone default now() not null,
   last_sign_in_at timestamp with time zone,
+  suspended_at timestamp with time zone,
+  suspended_reason text,
   constraint users_email_check CHECK ((length(email) <= 254)),
   constraint users_name_check CHECK ((length(name) <= 160)),
-  constraint users_pkey PRIMARY KEY (id)
+  constraint users_pkey PRIMARY KEY (id),
+  constraint users_suspended_reason_check CHECK (((length(suspended_reason) >= 1) AND (length(suspended_reason) <= 500)))
 );
 comment on table users is 'People with an account: owners, voters, reviewers.';
+comment on column users.suspended_at is 'When the site team suspended the account (null: not suspended); its votes, reviews and flags do not count meanwhile.';
+comment on column users.suspended_reason is 'Why the account was suspended, as told to the person.';
 
 create table view_salts (
   day date not null,
@@ -1349,15 +1425,49 @@ create table views_dirty (
 );
 comment on table views_dirty is 'Materialized views whose sources changed since the last refresh (repeats allowed).';
 
+create table vote_network_key (
+  only_row boolean default true not null,
+  key text not null,
+  constraint vote_network_key_only_row_check CHECK (only_row),
+  constraint vote_network_key_pkey PRIMARY KEY (only_row)
+);
+comment on table vote_network_key is 'The secret key of vote_signals.network (one row): networks are compared by keyed hash, never stored.';
+
+create table vote_signals (
+  vote_id bigint not null,
+  account_age interval not null,
+  sign_in text not null,
+  network bytea,
+  ua_family text not null,
+  visited_before boolean not null,
+  created_at timestamp with time zone default now() not null,
+  constraint vote_signals_pkey PRIMARY KEY (vote_id),
+  constraint vote_signals_sign_in_check CHECK ((sign_in ~ '^[a-z_]{1,40}$'::text)),
+  constraint vote_signals_ua_family_check CHECK ((ua_family ~ '^[a-z0-9_]{1,40}$'::text)),
+  constraint vote_signals_vote_id_fkey FOREIGN KEY (vote_id) REFERENCES votes(id) ON DELETE CASCADE
+);
+comment on table vote_signals is 'What is needed to judge a vote, without the address: the account''s age when it voted, how it signed in, a keyed hash of its /24 (IPv4) or /48 (IPv6) network, its browser family, and whether it had viewed the listing before. Kept 400 days (purge_vote_signals).';
+
 create table votes (
   listing_id bigint not null,
   user_id bigint not null,
   created_at timestamp with time zone default now() not null,
+  id bigint generated always as identity not null,
+  discounted_at timestamp with time zone,
+  discount_reason text,
+  discounted_by text,
+  constraint votes_discount_complete CHECK (((discounted_at IS NULL) = (discount_reason IS NULL))),
+  constraint votes_discount_reason_check CHECK (((length(discount_reason) >= 1) AND (length(discount_reason) <= 500))),
+  constraint votes_discounted_by_check CHECK (((length(discounted_by) >= 1) AND (length(discounted_by) <= 200))),
   constraint votes_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
   constraint votes_pkey PRIMARY KEY (listing_id, user_id),
   constraint votes_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 comment on table votes is 'One community vote per person per listing, cast on the site.';
+comment on column votes.discount_reason is 'Why the vote was discounted; published in the launch integrity report.';
+comment on column votes.discounted_at is 'When the site team discounted the vote: kept, shown in the launch integrity report, but counted by no ranking, board or award.';
+comment on column votes.discounted_by is 'Who in the site team discounted the vote.';
+comment on column votes.id is 'A vote''s number, by which the site team names votes to discount or restore.';
 
 create table week_totals (
   site_id integer not null,
@@ -1516,6 +1626,8 @@ CREATE UNIQUE INDEX mv_board_revenue_pk ON public.mv_board_revenue USING btree (
 
 CREATE INDEX mv_board_revenue_rank ON public.mv_board_revenue USING btree (site_id, rank);
 
+CREATE INDEX oauth_clients_registered_from ON public.oauth_clients USING btree (registered_from, created_at) WHERE (kind = 'registered'::text);
+
 CREATE INDEX oauth_codes_expires ON public.oauth_codes USING btree (expires_at);
 
 CREATE INDEX oauth_grants_client ON public.oauth_grants USING btree (client_id);
@@ -1539,6 +1651,8 @@ CREATE INDEX orders_provider_payment ON public.orders USING btree (provider_paym
 CREATE INDEX orders_provider_session ON public.orders USING btree (provider_session_id) WHERE (provider_session_id IS NOT NULL);
 
 CREATE INDEX orders_user ON public.orders USING btree (user_id, created_at DESC, id DESC);
+
+CREATE INDEX ownership_disputes_open ON public.ownership_disputes USING btree (disputed_at DESC) WHERE (disputed_at IS NOT NULL);
 
 CREATE INDEX ownership_events_listing ON public.ownership_events USING btree (listing_id, created_at);
 
@@ -1564,7 +1678,13 @@ CREATE UNIQUE INDEX sites_one_self ON public.sites USING btree (is_self) WHERE i
 
 CREATE UNIQUE INDEX users_email_lower ON public.users USING btree (lower(email));
 
+CREATE INDEX users_suspended ON public.users USING btree (id) WHERE (suspended_at IS NOT NULL);
+
+CREATE INDEX vote_signals_created ON public.vote_signals USING btree (created_at);
+
 CREATE INDEX votes_created ON public.votes USING btree (created_at);
+
+CREATE UNIQUE INDEX votes_id ON public.votes USING btree (id);
 
 create view moderation_feed as
  SELECT v.id,
@@ -1722,6 +1842,48 @@ begin
   return 'following';
 end $function$;
 comment on function follow_listing(p_listing bigint, p_user bigint) is 'Starts following a live listing (idempotent). Returns following or not_live.';
+
+CREATE OR REPLACE FUNCTION public.launch_integrity(p_listings bigint[])
+ RETURNS TABLE(listing_id bigint, votes integer, counted_votes integer, votes_with_signals integer, new_account_votes integer, top_network_votes integer, burst_votes integer, discounted_votes integer, discounted jsonb)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  with v as (
+    select vo.id, vo.listing_id, vo.created_at, vo.discounted_at, vo.discount_reason, s.vote_id is not null as has_signals,
+           s.network, s.account_age,
+           exists (select from users su where su.id = vo.user_id and su.suspended_at is not null) as suspended
+    from unnest(p_listings) x(id) join listings li on li.id = x.id
+    join votes vo on vo.listing_id = li.id
+      and vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
+      and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc')
+    left join vote_signals s on s.vote_id = vo.id),
+  starts as (
+    select v.listing_id, v.id, v.created_at,
+           case when lag(v.created_at) over w is null or v.created_at - lag(v.created_at) over w > interval '10 minutes' then 1 else 0 end as starts
+    from v window w as (partition by v.listing_id order by v.created_at, v.id)),
+  runs as (select s.listing_id, sum(s.starts) over (partition by s.listing_id order by s.created_at, s.id) as run from starts s),
+  bursts as (select b.listing_id, sum(b.n)::int as n
+             from (select r.listing_id, r.run, count(*) as n from runs r group by 1, 2 having count(*) >= 5) b group by 1),
+  nets as (select z.listing_id, max(z.n)::int as top
+           from (select v.listing_id, v.network, count(*) as n from v where v.network is not null group by 1, 2) z group by 1),
+  disc as (select z.listing_id, jsonb_agg(jsonb_build_object('reason', z.discount_reason, 'votes', z.n) order by z.n desc, z.discount_reason) as d
+           from (select v.listing_id, v.discount_reason, count(*)::int as n from v where v.discounted_at is not null group by 1, 2) z group by 1)
+  select x.id,
+         count(v.id)::int,
+         count(v.id) filter (where v.discounted_at is null and not v.suspended)::int,
+         count(v.id) filter (where v.has_signals)::int,
+         count(v.id) filter (where v.account_age < interval '24 hours')::int,
+         coalesce(max(n.top), 0)::int,
+         coalesce(max(b.n), 0)::int,
+         count(v.id) filter (where v.discounted_at is not null)::int,
+         coalesce((select d.d from disc d where d.listing_id = x.id), '[]'::jsonb)
+  from unnest(p_listings) x(id)
+  left join v on v.listing_id = x.id
+  left join nets n on n.listing_id = x.id
+  left join bursts b on b.listing_id = x.id
+  group by x.id
+$function$;
+comment on function launch_integrity(p_listings bigint[]) is 'Per listing, over the votes cast during its launch week: all votes, those that count, those with signals, from accounts under 24 hours old, the most from one network, those in bursts (runs of at least 5 votes each within 10 minutes of the one before), and those discounted with their reasons.';
 
 CREATE OR REPLACE FUNCTION public.listing_categories_at_most_four()
  RETURNS trigger
@@ -2134,6 +2296,27 @@ AS $function$
 $function$;
 comment on function primary_category_live(p_site integer, p_category integer) is 'Live listings of a site whose primary category (listings.primary_category_id) is this one, as of now.';
 
+CREATE OR REPLACE FUNCTION public.purge_vote_signals()
+ RETURNS integer
+ LANGUAGE sql
+AS $function$
+  with d as (delete from vote_signals where created_at < now() - interval '400 days' returning 1) select count(*)::int from d
+$function$;
+comment on function purge_vote_signals() is 'Deletes vote signals older than 400 days (the votes themselves stay).';
+
+CREATE OR REPLACE FUNCTION public.reaward_week(p_site integer, p_week date)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform refresh_listing_stats();
+  if p_week + 7 > (now() at time zone 'utc')::date then return 0; end if;
+  -- Awards are derived from weekly_ranking; the audit row of the change that called this keeps what they were.
+  delete from awards where site_id = p_site and week = p_week;
+  return award_week(p_site, p_week);
+end $function$;
+comment on function reaward_week(p_site integer, p_week date) is 'Brings counters up to date and grants a finished week''s awards again from weekly_ranking (after votes were discounted or restored).';
+
 CREATE OR REPLACE FUNCTION public.record_listing_view(p_listing bigint, p_visitor text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -2161,6 +2344,29 @@ begin
   return true;
 end $function$;
 comment on function record_listing_view(p_listing bigint, p_visitor text) is 'Counts a view of a listing at most once per visitor per UTC day; the visitor is hashed with the day''s salt, never stored raw. Returns true when counted.';
+
+CREATE OR REPLACE FUNCTION public.record_vote(p_listing bigint, p_user bigint, p_network text, p_ua_family text, p_sign_in text, p_visitor text)
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+declare
+  r text;
+  today date := (now() at time zone 'utc')::date;
+begin
+  r := cast_vote(p_listing, p_user);
+  if r <> 'voted' then return r; end if;
+  insert into vote_signals (vote_id, account_age, sign_in, network, ua_family, visited_before)
+  select v.id, greatest(v.created_at - u.created_at, interval '0'), p_sign_in, vote_network_hash(p_network), p_ua_family,
+         -- The listing page counted this visitor today (record_listing_view's hash of the same visitor).
+         exists (select from view_salts s join listing_view_visitors x on x.day = s.day
+                 where s.day = today and x.listing_id = p_listing
+                   and x.visitor = sha256(convert_to(s.salt || ':' || p_listing::text || ':' || p_visitor, 'UTF8')))
+  from votes v join users u on u.id = v.user_id
+  where v.listing_id = p_listing and v.user_id = p_user
+  on conflict (vote_id) do nothing;
+  return r;
+end $function$;
+comment on function record_vote(p_listing bigint, p_user bigint, p_network text, p_ua_family text, p_sign_in text, p_visitor text) is 'cast_vote, and the first time a person votes for the listing the vote''s signals (vote_signals). Returns what cast_vote returns.';
 
 CREATE OR REPLACE FUNCTION public.refresh_category_members(recount boolean)
  RETURNS void
@@ -2309,7 +2515,9 @@ begin
                  max(trend_x(vo.created_at)) over (partition by vo.listing_id) as top,
                  vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
                    and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc') as in_week
-          from noted n2 join votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id) z
+          from noted n2 join votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id
+          -- Discounted votes and the votes of suspended people are kept but do not count.
+          where vo.discounted_at is null and not exists (select from users su where su.id = vo.user_id and su.suspended_at is not null)) z
     group by z.listing_id) v on v.listing_id = l.id
   left join (select fo.listing_id, count(*) as follows from noted n3 join follows fo on fo.listing_id = n3.listing_id
              group by fo.listing_id) f on f.listing_id = l.id
@@ -2318,6 +2526,7 @@ begin
   left join (select rv.listing_id, round(avg(rv.rating)::numeric, 2)::float8 as rating_avg, count(*) as rating_count
              from noted n5 join reviews rv on rv.listing_id = n5.listing_id join listings ol on ol.id = rv.listing_id
              where not rv.flagged and rv.user_id is distinct from ol.owner_user_id
+               and not exists (select from users su where su.id = rv.user_id and su.suspended_at is not null)
              group by rv.listing_id) r on r.listing_id = l.id;
 
   -- The latest Domain Rating of the noted listings' companies and its four-week change.
@@ -2391,7 +2600,7 @@ begin
   drop table fresh;
   drop table rated;
 end $function$;
-comment on function refresh_listing_stats() is 'Recomputes listing_stats (and Domain Ratings, category pages, board and week sizes) for the listings noted since the last call.';
+comment on function refresh_listing_stats() is 'Recomputes (counting only votes not discounted and reviews not hidden, neither by a suspended person) listing_stats (and Domain Ratings, category pages, board and week sizes) for the listings noted since the last call.';
 
 CREATE OR REPLACE FUNCTION public.refresh_primary_category_counts()
  RETURNS void
@@ -2444,6 +2653,39 @@ begin
 end $function$;
 comment on function refresh_search_words() is 'Applies the words listings gained or lost since the last call to search_words.';
 
+CREATE OR REPLACE FUNCTION public.restore_user(p_user bigint)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update users set suspended_at = null, suspended_reason = null where id = p_user and suspended_at is not null;
+  if not found then return false; end if;
+  insert into listing_stats_dirty select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user;
+  perform review_recheck(review_id) from review_flags where user_id = p_user;
+  return true;
+end $function$;
+comment on function restore_user(p_user bigint) is 'Lifts a suspension: the account''s votes, reviews and flags count again (it signs in anew; ended sessions and revoked keys stay ended).';
+
+CREATE OR REPLACE FUNCTION public.review_recheck(p_review bigint)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+declare
+  hide boolean;
+begin
+  select case when r.moderation = 'removed' then true
+              else (select count(*) from review_flags f join users u on u.id = f.user_id
+                    where f.review_id = r.id and f.resolved_at is null and u.suspended_at is null
+                      and f.created_at - u.created_at >= make_interval(days => s.review_flagger_min_age_days)) >= s.review_hide_flags end
+    into hide
+  from reviews r join listings l on l.id = r.listing_id join sites s on s.id = l.site_id
+  where r.id = p_review;
+  if hide is null then return null; end if;
+  update reviews set flagged = hide where id = p_review and flagged is distinct from hide;
+  return hide;
+end $function$;
+comment on function review_recheck(p_review bigint) is 'Sets reviews.flagged (hidden) from the site team''s decision and the unresolved flags of distinct, unsuspended accounts old enough when they flagged; returns whether the review is hidden.';
+
 CREATE OR REPLACE FUNCTION public.search_words_of(p_name text, p_tagline text, p_keywords text[], p_description text)
  RETURNS SETOF text
  LANGUAGE sql
@@ -2486,6 +2728,71 @@ AS $function$
   on conflict (listing_id) do update set version = d.version + 1, body = null
 $function$;
 comment on function stale_listing_documents(ids bigint[]) is 'Marks the stored profiles of these listings stale: body null, version + 1.';
+
+CREATE OR REPLACE FUNCTION public.suspend_user(p_user bigint, p_reason text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update users set suspended_at = now(), suspended_reason = p_reason where id = p_user and suspended_at is null;
+  if not found then return false; end if;
+  update sessions set ended_at = now() where user_id = p_user and ended_at is null;
+  update api_keys set revoked_at = now() where user_id = p_user and revoked_at is null;
+  update oauth_tokens set revoked_at = now()
+    where revoked_at is null and grant_id in (select id from oauth_grants where user_id = p_user);
+  update oauth_grants set revoked_at = now() where user_id = p_user and revoked_at is null;
+  insert into listing_stats_dirty select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user;
+  perform review_recheck(review_id) from review_flags where user_id = p_user;
+  return true;
+end $function$;
+comment on function suspend_user(p_user bigint, p_reason text) is 'Suspends an account: ends its sessions, revokes its API keys and OAuth grants and tokens; its votes, reviews and flags stop counting (kept).';
+
+CREATE OR REPLACE FUNCTION public.suspicious_vote_clusters(p_site integer, p_week date)
+ RETURNS TABLE(listing_id bigint, kind text, votes integer, new_accounts integer, unvisited integer, first_vote timestamp with time zone, last_vote timestamp with time zone, accounts_created_within interval, vote_ids bigint[])
+ LANGUAGE sql
+ STABLE
+AS $function$
+  with v as (
+    select vo.id, vo.listing_id, vo.created_at, u.created_at as account_created, s.network, s.visited_before
+    from listings li
+    join votes vo on vo.listing_id = li.id
+      and vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
+      and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc')
+    join users u on u.id = vo.user_id
+    left join vote_signals s on s.vote_id = vo.id
+    where li.site_id = p_site and li.launch_week = p_week and vo.discounted_at is null),
+  -- One network, one burst: votes from the same network each within 10 minutes of the one before.
+  net as (
+    select v.*, case when lag(v.created_at) over w is null or v.created_at - lag(v.created_at) over w > interval '10 minutes' then 1 else 0 end as starts
+    from v where v.network is not null window w as (partition by v.listing_id, v.network order by v.created_at, v.id)),
+  net_runs as (select n.*, sum(n.starts) over (partition by n.listing_id, n.network order by n.created_at, n.id) as run from net n),
+  -- Accounts created together: voters under a week old whose accounts were made within 10 minutes of the one before.
+  acc as (
+    select v.*, case when lag(v.account_created) over w is null or v.account_created - lag(v.account_created) over w > interval '10 minutes' then 1 else 0 end as starts
+    from v where v.created_at - v.account_created < interval '7 days' window w as (partition by v.listing_id order by v.account_created, v.id)),
+  acc_runs as (select a.*, sum(a.starts) over (partition by a.listing_id order by a.account_created, a.id) as run from acc a),
+  -- No prior visit, one burst: votes from people who had not opened the listing, each within 10 minutes of the one before.
+  cold as (
+    select v.*, case when lag(v.created_at) over w is null or v.created_at - lag(v.created_at) over w > interval '10 minutes' then 1 else 0 end as starts
+    from v where v.visited_before = false window w as (partition by v.listing_id order by v.created_at, v.id)),
+  cold_runs as (select c.*, sum(c.starts) over (partition by c.listing_id order by c.created_at, c.id) as run from cold c),
+  clusters as (
+    select r.listing_id, 'network' as kind, array_agg(r.id order by r.id) as ids from net_runs r group by r.listing_id, r.network, r.run having count(*) >= 5
+    union all
+    select r.listing_id, 'accounts', array_agg(r.id order by r.id) from acc_runs r group by r.listing_id, r.run having count(*) >= 5
+    union all
+    select r.listing_id, 'no_visit', array_agg(r.id order by r.id) from cold_runs r group by r.listing_id, r.run having count(*) >= 10)
+  select c.listing_id, c.kind, cardinality(c.ids), s.new_accounts, s.unvisited, s.first_vote, s.last_vote, s.within, c.ids
+  from clusters c
+  cross join lateral (
+    select count(*) filter (where v.created_at - v.account_created < interval '24 hours')::int as new_accounts,
+           count(*) filter (where v.visited_before = false)::int as unvisited,
+           min(v.created_at) as first_vote, max(v.created_at) as last_vote,
+           max(v.account_created) - min(v.account_created) as within
+    from v where v.id = any (c.ids)) s
+  order by cardinality(c.ids) desc, c.listing_id, c.kind, s.first_vote
+$function$;
+comment on function suspicious_vote_clusters(p_site integer, p_week date) is 'Clusters among the counted votes on a week''s launches (cast during the week): at least 5 from one network in one burst, at least 5 from accounts under a week old created together, or at least 10 without a prior visit in one burst. Each with its vote ids.';
 
 CREATE OR REPLACE FUNCTION public.trend_x(t timestamp with time zone)
  RETURNS double precision
@@ -2683,6 +2990,17 @@ AS $function$
   select ranked from typo_tsqueries(q)
 $function$;
 comment on function typo_tsquery(q text) is 'Builds a tsquery from free text where each term may also match close spellings from mv_search_words.';
+
+CREATE OR REPLACE FUNCTION public.vote_network_hash(p_network text)
+ RETURNS bytea
+ LANGUAGE sql
+ STABLE
+AS $function$
+  -- sha256 over the secret key and the network: the fixed layout leaves no room for extension.
+  select case when p_network is null then null
+              else sha256(convert_to((select key from vote_network_key) || ':' || p_network, 'UTF8')) end
+$function$;
+comment on function vote_network_hash(p_network text) is 'The keyed hash of a network prefix (a /24 or /48 written as text) stored in vote_signals.network.';
 
 CREATE OR REPLACE FUNCTION public.word_deletions(w text)
  RETURNS text[]

@@ -299,10 +299,7 @@ begin
 end $function$;
 comment on function refresh_listing_facet_counts() is 'Applies the live listings that entered or left a site''s stage, country or pricing model since the last call to listing_facet_counts.';
 
-CREATE OR REPLACE FUNCTION public.refresh_listing_stats()
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
+create or replace function refresh_listing_stats() returns void language plpgsql as $$
 declare
   recount boolean;
 begin
@@ -340,7 +337,9 @@ begin
                  max(trend_x(vo.created_at)) over (partition by vo.listing_id) as top,
                  vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
                    and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc') as in_week
-          from noted n2 join votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id) z
+          from noted n2 join votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id
+          -- Discounted votes and the votes of suspended people are kept but do not count.
+          where vo.discounted_at is null and not exists (select from users su where su.id = vo.user_id and su.suspended_at is not null)) z
     group by z.listing_id) v on v.listing_id = l.id
   left join (select fo.listing_id, count(*) as follows from noted n3 join follows fo on fo.listing_id = n3.listing_id
              group by fo.listing_id) f on f.listing_id = l.id
@@ -349,6 +348,7 @@ begin
   left join (select rv.listing_id, round(avg(rv.rating)::numeric, 2)::float8 as rating_avg, count(*) as rating_count
              from noted n5 join reviews rv on rv.listing_id = n5.listing_id join listings ol on ol.id = rv.listing_id
              where not rv.flagged and rv.user_id is distinct from ol.owner_user_id
+               and not exists (select from users su where su.id = rv.user_id and su.suspended_at is not null)
              group by rv.listing_id) r on r.listing_id = l.id;
 
   -- The latest Domain Rating of the noted listings' companies and its four-week change.
@@ -421,8 +421,8 @@ begin
   drop table rated_before;
   drop table fresh;
   drop table rated;
-end $function$;
-comment on function refresh_listing_stats() is 'Recomputes listing_stats (and Domain Ratings, category pages, board and week sizes) for the listings noted since the last call.';
+end $$;
+comment on function refresh_listing_stats is 'Recomputes (counting only votes not discounted and reviews not hidden, neither by a suspended person) listing_stats (and Domain Ratings, category pages, board and week sizes) for the listings noted since the last call.';
 
 CREATE OR REPLACE FUNCTION public.refresh_primary_category_counts()
  RETURNS void
