@@ -1,5 +1,6 @@
 // Running queued jobs in a test and reading their rows afterwards.
 import { runOnce, type RunnerOptions } from 'graphile-worker';
+import { eventually } from './eventually.ts';
 import { connect } from '../sql/db.ts';
 
 /**
@@ -12,12 +13,12 @@ export async function runJobs(options: RunnerOptions & { connectionString: strin
   await runOnce(options);
   const sql = connect(options.connectionString, { max: 1 });
   try {
-    for (let i = 0; i < 400; i++) {
-      const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`;
-      if (n === 0) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('a job is still locked 10 s after runOnce returned');
+    const locked = await eventually(
+      async () => (await sql<{ n: number }[]>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`)[0]!.n,
+      (n) => n === 0,
+      { tries: 400, everyMs: 25 },
+    );
+    if (locked !== 0) throw new Error('a job is still locked 10 s after runOnce returned');
   } finally {
     await sql.end();
   }

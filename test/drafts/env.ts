@@ -3,6 +3,7 @@
 // real jobs, the extractive drafter). It lives under test/ because it starts both the edge and the
 // worker, which never import each other.
 import { afterAll, beforeAll, expect } from 'bun:test';
+import { eventually } from '../eventually.ts';
 import { Logger, type Runner } from 'graphile-worker';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
@@ -83,17 +84,17 @@ export function draftsEnv() {
 
   /** Polls get_draft until `done` holds (bounded, so a stuck pipeline fails the test instead of hanging). */
   async function until(id: string, done: (d: any) => boolean, what: string, ms = 30_000): Promise<any> {
-    const deadline = Date.now() + ms;
-    for (;;) {
+    const read = async () => {
       const { status, body } = await call('GET', `/drafts/${id}`);
       expect(status).toBe(200);
-      if (done(body)) return body;
-      if (Date.now() > deadline)
-        throw new Error(
-          `draft ${id} never got ${what}: ${JSON.stringify({ status: body.status, failure: body.failure, regenerating: body.regenerating, comparison: body.comparison })}`,
-        );
-      await Bun.sleep(150);
-    }
+      return body;
+    };
+    const body = await eventually(read, done, { tries: Math.ceil(ms / 150), everyMs: 150 });
+    if (!done(body))
+      throw new Error(
+        `draft ${id} never got ${what}: ${JSON.stringify({ status: body.status, failure: body.failure, regenerating: body.regenerating, comparison: body.comparison })}`,
+      );
+    return body;
   }
 
   return { env, call, patch, until };

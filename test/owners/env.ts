@@ -1,6 +1,7 @@
 // The end-to-end setting for the owner operations: the edge on a real port, the worker in-process
 // (graphile-worker, the real jobs), owner websites on loopback, and three credentials.
 import { afterAll, beforeAll } from 'bun:test';
+import { eventually } from '../eventually.ts';
 import { Logger, type Runner } from 'graphile-worker';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { createApiKey } from '../../core/auth/api-keys.ts';
@@ -91,13 +92,9 @@ export function ownersEnv(opts: OwnersEnvOptions = {}) {
 
   /** Polls until `done` holds (bounded, so a stuck job fails the test instead of hanging). */
   async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, ms = 30_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (done(v)) return v;
-      if (Date.now() > deadline) throw new Error(`never got ${what}: ${JSON.stringify(v)}`);
-      await Bun.sleep(100);
-    }
+    const v = await eventually(read, done, { tries: Math.ceil(ms / 100), everyMs: 100 });
+    if (!done(v)) throw new Error(`never got ${what}: ${JSON.stringify(v)}`);
+    return v;
   }
 
   /** Runs a job now, as the worker's schedule or a retry would (the worker picks it up at once). */
