@@ -16,6 +16,7 @@ import { viewerState, liveListingId, vote, unvote, follow, unfollow, saveReview,
 import { readCheckedForm, field, signInPath } from '../site/common.tsx';
 import { ASSETS } from './assets.ts';
 import { seoRoutes } from './seo.ts';
+import { comingSoonPlugin, comingSoonResponse } from './coming-soon-page.tsx';
 
 export type { PageDeps };
 
@@ -160,6 +161,8 @@ export function publicPagesPlugin(deps: PageDeps) {
       const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
       return respond(200, body, true, request, setCookie);
     } catch (err) {
+      const soon = err instanceof DomainError && err.kind === 'not_found' ? await comingSoonResponse(deps, request, params.slug, viewer) : null;
+      if (soon) return soon;
       return errorPage(err, request, viewer);
     }
   };
@@ -295,5 +298,5 @@ export function publicPagesPlugin(deps: PageDeps) {
       },
       none,
     );
-  return app.use(seoRoutes(deps));
+  return app.use(seoRoutes(deps)).use(comingSoonPlugin(deps));
 }

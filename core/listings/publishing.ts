@@ -10,6 +10,7 @@ import type { SafeFetch } from '../net/ssrf-fetch.ts';
 import { readPage } from '../net/read-page.ts';
 import { BACKGROUND, enqueue, JOBS } from '../jobs/index.ts';
 import { findBadge } from './badge-html.ts';
+import { mailFollowersAtLaunch } from '../community/launch-notice.ts';
 
 interface Row {
   id: number;
@@ -88,6 +89,7 @@ export async function goLive(sql: Sql, fetcher: SafeFetch, id: number, finalAtte
       await t`update listings set status = 'live', launched_at = now(), status_reason = null, status_detail = null,
                 badge_checked_at = now(), badge_seen_at = now(), status_changed_at = now(), updated_at = now() where id = ${id}`;
       await enqueue(t, JOBS.refresh_views, {}); // the week's ranking view shows it on the next refresh
+      await mailFollowersAtLaunch(t, id); // those who pressed "notify me" on the coming-soon page
     } else {
       await t`update listings set status = 'draft', launch_week = null, free_queued_at = null, status_reason = 'badge_missing_at_launch',
                 status_detail = ${v.siteDown ? v.detail : `our badge was not found on ${row.url} when the week began`},
