@@ -5,6 +5,8 @@ import { ListingIdPath, MyListing } from './my-listings-schemas.ts';
 import { listingOwner, notes, NOT_YOURS, ownerView } from './my-listings.ts';
 import { chooseFreeListing } from '../../core/listings/free-queue.ts';
 import { BADGE_RECHECK_MINUTES } from '../../core/listings/publishing.ts';
+import { CHECK_NOW_INTERVAL_SECONDS, checkBadgeNow } from '../../core/listings/check-now.ts';
+import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 
 export const freeListingOperations: Operation[] = [
   defineOperation({
@@ -29,6 +31,36 @@ export const freeListingOperations: Operation[] = [
     ),
     handler: async ({ listing_id }, ctx) => {
       await chooseFreeListing(listingOwner(ctx), listing_id);
+      return ownerView(ctx, listing_id);
+    },
+  }),
+
+  defineOperation({
+    name: 'check_badge_now',
+    method: 'POST',
+    path: '/me/listings/{listing_id}/badge-check',
+    tag: 'My listings',
+    scope: 'listings:write',
+    idempotent: true,
+    openWorld: true,
+    summary: 'Check your homepage for the badge now',
+    description:
+      "Runs the badge check of a queued listing at once (instead of waiting for the next hourly one) and answers the owner view: status scheduled when the badge was found, else status_reason and status_detail say what the homepage has instead (e.g. 'no link to /listings/x on https://...; found 3 other links').",
+    params: ListingIdPath,
+    notFoundParams: ['listing_id'],
+    output: MyListing,
+    notes: notes(
+      NOT_YOURS,
+      `409 listing_not_queued unless the listing is awaiting_badge or scheduled. At most one check a minute per listing, counting the hourly checks: sooner is 429 badge_check_too_soon with Retry-After and the seconds in the message (${CHECK_NOW_INTERVAL_SECONDS} s). The homepage is read as choose_free_listing's checks read it (SSRF-safe fetcher, 10 s, 2 MB); a homepage that cannot be read moves nothing and status_reason says why.`,
+    ),
+    handler: async ({ listing_id }, ctx) => {
+      const fetcher = createSafeFetcher({
+        allowLoopback: ctx.config.allowLoopbackFetch,
+        userAgent: ctx.config.crawlerUserAgent,
+        timeoutMs: 10_000,
+        maxBytes: 2_000_000,
+      });
+      await checkBadgeNow(listingOwner(ctx), listing_id, fetcher);
       return ownerView(ctx, listing_id);
     },
   }),

@@ -90,6 +90,13 @@ export const ERROR_CODES = {
     about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.',
   },
 
+  // Checking the badge now (check_badge_now).
+  listing_not_queued: { kind: 'conflict', about: 'Only a listing awaiting its badge or scheduled has a badge to check.' },
+  badge_check_too_soon: {
+    kind: 'rate_limited',
+    about: "A listing's badge is checked on request at most once a minute; the message says when the next check may run.",
+  },
+
   milestone_limit_reached: { kind: 'conflict', about: 'A listing has at most 50 milestones; delete one first.' },
 
   // Claims.

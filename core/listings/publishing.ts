@@ -9,7 +9,7 @@ import { transaction, type Sql } from '../../sql/db.ts';
 import type { SafeFetch } from '../net/ssrf-fetch.ts';
 import { readPage } from '../net/read-page.ts';
 import { BACKGROUND, enqueue, JOBS } from '../jobs/index.ts';
-import { findBadge } from './badge-html.ts';
+import { describeMiss, findBadge } from './badge-html.ts';
 import { mailFollowersAtLaunch } from '../community/launch-notice.ts';
 
 interface Row {
@@ -37,7 +37,7 @@ async function verdictFor(fetcher: SafeFetch, row: Row): Promise<Verdict> {
   // A homepage that is not there (404) is as good as one without the badge; anything else is an outage.
   if (!page.ok) return { found: false, reason: page.reason === 'not_found' ? 'site_error' : page.reason, detail: page.detail, siteDown: true };
   const v = await findBadge(page.text, row.site_url, row.slug);
-  return v.found ? v : { found: false, reason: v.reason, detail: null, siteDown: false };
+  return v.found ? v : { found: false, reason: v.reason, detail: await describeMiss(page.text, row.site_url, row.slug, row.url, v.reason), siteDown: false };
 }
 
 const QUEUED = ['awaiting_badge', 'scheduled'];
@@ -61,6 +61,7 @@ export async function checkBadge(sql: Sql, fetcher: SafeFetch, id: number): Prom
     else {
       status = 'awaiting_badge';
       reason = row.status === 'scheduled' ? 'badge_removed' : v.reason;
+      detail = v.detail;
     }
     await t`
       update listings set status = ${status}, status_reason = ${reason}, status_detail = ${detail}, badge_checked_at = now(),
