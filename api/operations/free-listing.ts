@@ -1,5 +1,6 @@
 // choose_free_listing: the free launch queue. Logic in core/listings/free-queue.ts (the slot is
 // allocated in SQL) and the lifecycle jobs in core/listings/publishing.ts.
+import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingIdPath, MyListing } from './my-listings-schemas.ts';
 import { listingOwner, notes, NOT_YOURS, ownerView } from './my-listings.ts';
@@ -21,16 +22,28 @@ export const freeListingOperations: Operation[] = [
       "Publishes free: queues a listing saved by submit_draft for the earliest launch week with a free slot, 6-8 weeks out by default. That week is the first with a free slot in the site's free queue window. It goes live at the start of that week once our badge is found on its homepage. Answers the owner view (status awaiting_badge, launch_week, the badge to place).",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
+    body: Type.Object(
+      {
+        week: Type.Optional(
+          Type.String({
+            format: 'date',
+            description: 'The launch week to take (its Monday, YYYY-MM-DD), inside the free queue window. Default: the earliest week with a free slot.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: MyListing,
     notes: notes(
       NOT_YOURS,
+      'week (optional): a Monday from free_queue_min_weeks to free_queue_max_weeks weeks ahead; another date is 400 naming week, a week whose slots are all taken is 409 free_week_full. The body may be left out.',
       '409 with a code when the listing cannot join the queue: listing_not_submitted (not saved by submit_draft), listing_paid (paid plan), listing_already_published (live or otherwise past the queue), free_queue_full (every week from free_queue_min_weeks to free_queue_max_weeks already holds launch_slots_per_week listings). Calling it again for a queued listing answers the same queued state and changes nothing.',
       "Slots: a week's slots are taken by every listing of the site with that launch week in any status but draft. The week is picked and taken in one SQL statement serialised per site, so no week is ever overbooked, however many calls race.",
       `Lifecycle (status and status_reason in get_my_listing): awaiting_badge until our badge (any kind, shape, mode or size from get_badges, linking to the listing's profile) is found in the visible HTML of the homepage (the listing's url), read through the SSRF-safe fetcher (10 s, 2 MB, public addresses only); then scheduled, shown among that week's upcoming launches. The homepage is checked at once, then every ${BADGE_RECHECK_MINUTES} minutes while queued. If the badge disappears, a scheduled listing goes back to awaiting_badge (reason badge_removed) and keeps its week. A homepage that cannot be read (down, slow, too large, redirecting to a private address) moves nothing; status_reason says why (site_unreachable, site_error, site_too_large, site_refused, site_not_html).`,
       'At the start of the week (Monday 00:00 UTC) the badge is checked once more: found, the listing goes live and appears in get_launch_week; not found, it goes back to draft with reason badge_missing_at_launch and its week is released (call choose_free_listing again once the badge is up). A homepage that cannot be read then is retried a few times before that. A live listing stays live whatever its homepage shows later.',
     ),
-    handler: async ({ listing_id }, ctx) => {
-      await chooseFreeListing(listingOwner(ctx), listing_id);
+    handler: async ({ listing_id, week }, ctx) => {
+      await chooseFreeListing(listingOwner(ctx), listing_id, week);
       return ownerView(ctx, listing_id);
     },
   }),

@@ -90,6 +90,8 @@ export const ERROR_CODES = {
     about: 'Every launch week of the free queue window already has its launch slots taken; try again later or buy a launch.',
   },
 
+  free_week_full: { kind: 'conflict', about: 'The launch week chosen for a free launch has no free slot left; choose another week of the free queue.' },
+
   // Checking the badge now (check_badge_now).
   listing_not_queued: { kind: 'conflict', about: 'Only a listing awaiting its badge or scheduled has a badge to check.' },
   badge_check_too_soon: {

@@ -118,9 +118,10 @@ async function journey(js: boolean, product: string, email: string) {
   if (js) await axe(page, 'listing, not published');
 
   // Publish free: the week is shown before, the badge and its embed code after.
-  const free = page.getByRole('button', { name: /^Publish free/ });
-  const week = /week of (\d{4}-\d{2}-\d{2})/.exec((await free.textContent()) ?? '')![1];
-  await free.click();
+  const choice = page.getByRole('radio', { name: /^Week of/ }).last();
+  const week = (await choice.getAttribute('value'))!;
+  await choice.check();
+  await page.getByRole('button', { name: 'Publish free' }).click();
   await page.getByText('Queued for its launch week. Now place the badge.').waitFor();
   const embed = await page.getByLabel('Embed code').inputValue();
   expect(embed).toContain('/listings/');

@@ -48,9 +48,25 @@ describe('dashboard', () => {
 
   test('publish free: the weeks with room, then the embed code and Check now with what it found', async () => {
     let html = await (await c.get(`/me/listings/${id}`)).text();
-    expect(html).toMatch(/Week of \d{4}-\d{2}-\d{2}: \d+ slots? free/);
-    let res = await c.post(`/me/listings/${id}/free`, { csrf: csrfOf(html) });
+    const weeks = [...html.matchAll(/name="week" value="(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1]);
+    expect(weeks.length).toBe(3); // 6 to 8 weeks out, each with room
+    // A week outside the window: the API's 400 naming week, shown on the page; nothing queued.
+    let res = await c.post(`/me/listings/${id}/free`, { csrf: csrfOf(html), week: '2020-01-06' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('week');
+    expect((await env.app.sql`select status from listings where id = ${id}`)[0].status).toBe('draft');
+    res = await c.post(`/me/listings/${id}/free`, { csrf: csrfOf(html), week: weeks[2] });
     expect(res.status).toBe(303);
+    expect((await env.app.sql`select to_char(launch_week, 'YYYY-MM-DD') as w from listings where id = ${id}`)[0].w).toBe(weeks[2]);
+    // The same choice over REST: a full week is 409 free_week_full, and the listing stays unpublished.
+    const [{ slots }] = await env.app.sql`select launch_slots_per_week as slots from sites where id = ${env.app.siteId}`;
+    await env.app.sql`update sites set launch_slots_per_week = 1 where id = ${env.app.siteId}`;
+    const second = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: env.userIds.owner });
+    const full = await call('POST', `/me/listings/${second}/free`, { week: weeks[2] });
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe('free_week_full');
+    expect((await env.app.sql`select status from listings where id = ${second}`)[0].status).toBe('draft');
+    await env.app.sql`update sites set launch_slots_per_week = ${slots} where id = ${env.app.siteId}`;
     html = await (await c.get(res.headers.get('location')!)).text();
     expect(html).toContain('Queued for its launch week.');
     expect(html).toContain('<label for="embed">Embed code</label>');

@@ -90,20 +90,21 @@ function Publishing({ l, csrf, weeks }: { l: Listing; csrf: string; weeks: { wee
         {l.submitted && l.plan !== 'paid' ? (
           <>
             <p>Free: your listing joins the launch queue in the earliest week with room, then goes live that Monday once our badge is on your homepage.</p>
-            {open.length ? (
-              <ul>
-                {open.map((w) => (
-                  <li>
-                    Week of {w.week}: {w.free} {w.free === 1 ? 'slot' : 'slots'} free
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p class="empty">Every week of the free queue is full right now.</p>
-            )}
             <form method="post" action={`/me/listings/${l.id}/free`}>
               <CsrfField token={csrf} />
-              <button type="submit">Publish free{open.length ? ` (week of ${open[0].week})` : ''}</button>
+              {open.length ? (
+                <fieldset>
+                  <legend>Launch week</legend>
+                  {open.map((w, i) => (
+                    <label class="inline">
+                      <input type="radio" name="week" value={w.week} checked={i === 0} /> Week of {w.week} ({w.free} {w.free === 1 ? 'slot' : 'slots'} free)
+                    </label>
+                  ))}
+                </fieldset>
+              ) : (
+                <p class="empty">Every week of the free queue is full right now.</p>
+              )}
+              <button type="submit">Publish free</button>
             </form>
           </>
         ) : null}
@@ -439,7 +440,14 @@ export function listingPagesPlugin(deps: MakerDeps) {
     )
     .post(
       '/me/listings/:id/free',
-      listingForm('#badge-h', (ctx) => runOp(deps, ctx.user, 'choose_free_listing', { path: id(ctx) }), 'Queued for its launch week. Now place the badge.'),
+      listingForm(
+        '#badge-h',
+        (ctx) => {
+          const week = field(ctx.form, 'week');
+          return runOp(deps, ctx.user, 'choose_free_listing', { path: id(ctx), body: week ? { week } : {} });
+        },
+        'Queued for its launch week. Now place the badge.',
+      ),
       none,
     )
     .post(
