@@ -292,10 +292,11 @@ function Extras({ l, csrf, extras, orders }: { l: Listing; csrf: string; extras:
             </tbody>
           </table>
         ) : (
-          <p class="empty">
-            No orders for this listing. <a href="/pricing">See what you can buy</a>.
-          </p>
+          <p class="empty">No orders for this listing yet.</p>
         )}
+        <p>
+          <a href={`/me/order?listing=${l.id}`}>Order for this listing</a> (launches, featured placement, the billboard)
+        </p>
       </section>
     </>
   );
