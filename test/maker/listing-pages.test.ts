@@ -113,6 +113,9 @@ describe('dashboard', () => {
     html = await (await c.get(`/me/listings/${id}`)).text();
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
+    // The history: who changed what, before and after.
+    expect(html).toContain('owner@example.com (update_my_listing)');
+    expect(html).toContain('Tagline: <del>(empty)</del> → <ins>&lt;script>alert(1)&lt;/script>');
     res = await c.post(`/me/listings/${id}/profile`, { csrf, contact_email: 'nope' });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('contact_email');
@@ -132,5 +135,32 @@ describe('dashboard', () => {
     const [s] = await env.app.sql`select title, story from founder_stories where listing_id = ${id}`;
     expect(s).toEqual({ title: 'How we began', story: 'In a garage.' });
     expect(await (await c.get(`/me/listings/${id}`)).text()).toContain('In a garage.');
+  });
+
+  test('a change a re-crawl proposes is accepted or declined with a button', async () => {
+    await env.app.sql`insert into listing_findings (listing_id, field, kind, value, evidence) values
+      (${id}, 'pricing_model', 'proposed', ${env.app.sql.json('Freemium')}, '[]'),
+      (${id}, 'city', 'proposed', ${env.app.sql.json('Lyon')}, '[]')`;
+    await env.app.sql`update listings set city = 'Paris' where id = ${id}`;
+    const html = await (await c.get(`/me/listings/${id}`)).text();
+    expect(html).toContain('your site now says <q>Freemium</q>');
+    const csrf = csrfOf(html);
+    expect((await c.post(`/me/listings/${id}/proposal`, { csrf, field: 'pricing_model', do: 'accept' })).status).toBe(303);
+    expect((await c.post(`/me/listings/${id}/proposal`, { csrf, field: 'city', do: 'reject' })).status).toBe(303);
+    const [row] = await env.app.sql`select pricing_model, city from listings where id = ${id}`;
+    expect(row).toEqual({ pricing_model: 'Freemium', city: 'Paris' });
+    expect((await env.app.sql`select count(*)::int as n from listing_findings where listing_id = ${id} and kind = 'proposed'`)[0].n).toBe(0);
+  });
+
+  test('the founder interview is answered on a form (answer_interview)', async () => {
+    const [q] = await env.app.sql`insert into interview_questions (question, position, active) values ('Why did you start?', 1, true) returning id`;
+    let html = await (await c.get('/me/interview')).text();
+    expect(html).toContain('Why did you start?');
+    const res = await c.post('/me/interview', { csrf: csrfOf(html), [`answer:${q.id}`]: `Because ${EVIL}` });
+    expect(res.status).toBe(303);
+    html = await (await c.get('/me/interview?saved')).text();
+    expect(html).toContain('Answers saved.');
+    expect(html).toContain('Because &lt;script>alert(1)&lt;/script>');
+    expect((await env.app.sql`select answer from interview_answers where question_id = ${q.id}`)[0].answer).toBe(`Because ${EVIL}`);
   });
 });

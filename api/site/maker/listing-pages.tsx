@@ -7,6 +7,7 @@ import type { DomainError } from '../../../core/errors/index.ts';
 import { EDITABLE_FIELDS, LIST_FIELDS } from '../../../core/listings/editable.ts';
 import { freeQueueWeeks, ownerExtras } from '../../../core/listings/owner-extras.ts';
 import { STORY_SECTIONS } from '../../../core/listings/story.ts';
+import { moderationFeed, type VersionRow } from '../../../core/listings/versions.ts';
 import { CsrfField } from '../../pages/components.tsx';
 import { money } from '../../pages/format.ts';
 import { field, redirect } from '../common.tsx';
@@ -143,7 +144,7 @@ function Publishing({ l, csrf, weeks }: { l: Listing; csrf: string; weeks: { wee
   );
 }
 
-function ProfileForm({ l, csrf }: { l: Listing; csrf: string }) {
+function ProfileForm({ l, csrf, versions }: { l: Listing; csrf: string; versions: VersionRow[] }) {
   const f = l.fields;
   return (
     <section aria-labelledby="profile-h">
@@ -169,7 +170,35 @@ function ProfileForm({ l, csrf }: { l: Listing; csrf: string }) {
         })}
         <button type="submit">Save profile</button>
       </form>
+      <History versions={versions} />
     </section>
+  );
+}
+
+/** The listing's version history: when, by whom, which parts, before and after. */
+function History({ versions }: { versions: VersionRow[] }) {
+  if (!versions.length) return null;
+  const show = (v: unknown) =>
+    Array.isArray(v) ? v.join(', ') : v === null || v === undefined ? '(empty)' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return (
+    <details>
+      <summary>History ({versions.length === 20 ? 'latest 20' : versions.length} edits)</summary>
+      <ol class="history-list">
+        {versions.map((v) => (
+          <li>
+            <time datetime={v.created_at.toISOString()}>{v.created_at.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>, {v.editor_email ?? 'someone'} (
+            {v.operation}):
+            <ul>
+              {Object.keys(v.after).map((k) => (
+                <li>
+                  {LABELS[k] ?? k}: <del>{show(v.before[k])}</del> → <ins>{show(v.after[k])}</ins>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
 
@@ -315,10 +344,11 @@ export function listingPagesPlugin(deps: MakerDeps) {
   const listingPage = async (ctx: MakerRequest, id: string, opts: { err?: DomainError | null; done?: string | null } = {}) => {
     const l = await runOp<Listing>(deps, ctx.user, 'get_my_listing', { path: { listing_id: id } });
     const owner = { sql: deps.sql, userId: ctx.user.userId, siteId: deps.site.id };
-    const [extras, weeks, orders] = await Promise.all([
+    const [extras, weeks, orders, versions] = await Promise.all([
       ownerExtras(owner, l.id),
       l.status === 'draft' ? freeQueueWeeks(deps.sql, deps.site.id) : Promise.resolve([]),
       runOp(deps, ctx.user, 'list_my_orders', { query: { per_page: '100' } }),
+      moderationFeed(deps.sql, { listingId: l.id, limit: 20 }),
     ]);
     const mine = orders.items.filter((o: any) => o.lines.some((x: any) => x.listing_id === l.id));
     const body: VNode = (
@@ -340,7 +370,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
         ) : null}
         <Publishing l={l} csrf={ctx.csrf} weeks={weeks} />
         <Proposals l={l} csrf={ctx.csrf} />
-        <ProfileForm l={l} csrf={ctx.csrf} />
+        <ProfileForm l={l} csrf={ctx.csrf} versions={versions} />
         <Extras l={l} csrf={ctx.csrf} extras={extras} orders={mine} />
       </>
     );

@@ -10,6 +10,7 @@ export const MAKER_NAV: [string, string][] = [
   ['/submit', 'Submit a product'],
   ['/me/drafts', 'Drafts'],
   ['/me/listings', 'Your listings'],
+  ['/me/interview', 'Founder interview'],
   ['/account', 'Account'],
 ];
 
