@@ -152,6 +152,12 @@ async function journey(js: boolean, product: string, email: string) {
   if (js) await axe(page, 'coming soon');
   await page.getByRole('button', { name: 'Notify me at launch' }).click();
   await page.getByRole('button', { name: 'You will be notified' }).waitFor();
+  if (js) {
+    for (const path of ['/me/drafts', '/me/order', '/me/interview', listingPath, '/account']) {
+      await page.goto(app.url + path);
+      await axe(page, path);
+    }
+  }
   expect(dialogs).toEqual([]);
   // axe-core: no serious or critical problem on any maker page of the journey.
   expect(axeProblems).toEqual([]);

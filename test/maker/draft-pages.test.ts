@@ -107,7 +107,11 @@ describe('submit and draft pages', () => {
       ['city', 'javascript:alert(4)'],
     ])
       expect((await c.post(`/me/drafts/${id}/field`, { csrf, field: f, do: 'save', value: v })).status).toBe(303);
+    // Evidence is crawled text: a quote that breaks out and a page URL that is javascript: stay inert.
+    await env.app
+      .sql`update drafts set fields = jsonb_set(fields, '{city,evidence}', ${env.app.sql.json([{ quote: EVIL, url: 'javascript:alert(5)' }])}) where id = ${id}`;
     const html = await (await c.get(`/me/drafts/${id}`)).text();
+    expect(html).toContain('<q>&lt;script>alert(1)&lt;/script>');
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('" onmouseover="');
