@@ -175,6 +175,34 @@ describe('a maker on the site', () => {
   }, 180_000);
 
   for (const js of [true, false])
+    test(`the draft page follows the crawl: ${js ? 'polled in place, reloaded when the state moves on' : 'refreshed by itself without JavaScript'}`, async () => {
+      const email = `watcher-${js ? 'js' : 'nojs'}@example.test`;
+      const context = await browser.newContext({ javaScriptEnabled: js });
+      const page = await context.newPage();
+      await page.goto(`${app.url}/me/drafts`);
+      await signInVia(page, email);
+      const [u] = await app.sql`select id from users where email = ${email}`;
+      const [d] =
+        await app.sql`insert into drafts (site_id, user_id, url, domain, status) values (${app.siteId}, ${u.id}, 'https://watched.example/', 'watched.example', 'crawling') returning id::text`;
+      let navigations = 0;
+      page.on('framenavigated', (f) => {
+        if (f === page.mainFrame()) navigations++;
+      });
+      await page.goto(`${app.url}/me/drafts/${d.id}`);
+      await page.getByText('Reading watched.example: 0 pages read so far.').waitFor();
+      const before = navigations;
+      await app.sql`insert into draft_pages (draft_id, kind, position, url, status, title, text, html, fetched_at)
+                    values (${d.id}, 'site', 0, 'https://watched.example/', 200, 'Home', 'Watched', '<p>Watched</p>', now())`;
+      await page.getByText('Reading watched.example: 1 page read so far.').waitFor({ timeout: 15_000 });
+      // With the script the line changes in place; without it the page refreshed itself.
+      if (js) expect(navigations).toBe(before);
+      else expect(navigations).toBeGreaterThan(before);
+      await app.sql`update drafts set status = 'ready', drafted_at = now() where id = ${d.id}`;
+      await page.getByRole('heading', { name: 'Profile' }).waitFor({ timeout: 15_000 });
+      await context.close();
+    }, 120_000);
+
+  for (const js of [true, false])
     test(`a second person claims a live listing through its claim page with the meta tag (JavaScript ${js ? 'on' : 'off'})`, async () => {
       const context = await browser.newContext({ javaScriptEnabled: js });
       const page = await context.newPage();
