@@ -77,6 +77,8 @@ describe('dashboard', () => {
 
     site.home = page('<h1>Quill</h1><a href="/pricing">Pricing</a><a href="https://example.org/">Partner</a>');
     await env.app.sql`update listings set badge_checked_at = null where id = ${id}`;
+    const dashboard = await (await c.get('/me/listings')).text();
+    expect(dashboard).toContain(`action="/me/listings/${id}/check"`);
     const csrf = csrfOf(html);
     res = await c.post(`/me/listings/${id}/check`, { csrf });
     expect(res.status).toBe(200);

@@ -445,10 +445,12 @@ export function listingPagesPlugin(deps: MakerDeps) {
                         <td>
                           {nextStepText(l)}
                           {l.status === 'awaiting_badge' ? (
-                            <>
-                              {' '}
-                              <a href={`/me/listings/${l.id}#badge-h`}>Check now</a>
-                            </>
+                            <form method="post" action={`/me/listings/${l.id}/check`}>
+                              <CsrfField token={ctx.csrf} />
+                              <button type="submit" class="secondary" aria-label={`Check now for the badge of ${l.name}`}>
+                                Check now
+                              </button>
+                            </form>
                           ) : null}
                         </td>
                       </tr>
