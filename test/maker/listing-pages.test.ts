@@ -69,6 +69,8 @@ describe('dashboard', () => {
     await env.app.sql`update sites set launch_slots_per_week = ${slots} where id = ${env.app.siteId}`;
     html = await (await c.get(res.headers.get('location')!)).text();
     expect(html).toContain('Queued for its launch week.');
+    // The note is named by a key: a link cannot put its own words on the page.
+    expect(await (await c.get(`/me/listings/${id}?done=Your+account+is+locked`)).text()).not.toContain('Your account is locked');
     expect(html).toContain('<label for="embed">Embed code</label>');
     const slug = await slugOf();
     expect(html).toContain(`href=&quot;${env.app.url}/listings/${slug}&quot;`);

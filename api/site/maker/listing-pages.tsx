@@ -331,6 +331,16 @@ function Extras({ l, csrf, extras, orders }: { l: Listing; csrf: string; extras:
   );
 }
 
+const DONE = {
+  queued: 'Queued for its launch week. Now place the badge.',
+  profile: 'Profile saved.',
+  saved: 'Saved.',
+  update: 'Update posted.',
+  milestone: 'Milestone added.',
+  milestone_deleted: 'Milestone deleted.',
+  story: 'Story saved.',
+};
+
 const linesOf = (s: string) =>
   s
     .split(/\r?\n/)
@@ -387,7 +397,8 @@ export function listingPagesPlugin(deps: MakerDeps) {
   };
 
   /** A form on a listing's page: run the operation, then back to the page with a note, or the page with the error. */
-  const listingForm = (path: string, run: (ctx: MakerRequest & { form: FormData }) => Promise<unknown>, done: string) =>
+  // The note after a form is named in the address by a key, never carried as text: a link cannot put words on this page.
+  const listingForm = (path: string, run: (ctx: MakerRequest & { form: FormData }) => Promise<unknown>, done: keyof typeof DONE) =>
     makerPost(
       deps,
       (p) => `/me/listings/${p.id}`,
@@ -468,7 +479,10 @@ export function listingPagesPlugin(deps: MakerDeps) {
     )
     .get(
       '/me/listings/:id',
-      makerGet(deps, (ctx) => listingPage(ctx, ctx.params.id, { done: new URL(ctx.request.url).searchParams.get('done')?.slice(0, 100) ?? null })),
+      makerGet(deps, (ctx) => {
+        const key = new URL(ctx.request.url).searchParams.get('done') ?? '';
+        return listingPage(ctx, ctx.params.id, { done: Object.hasOwn(DONE, key) ? DONE[key as keyof typeof DONE] : null });
+      }),
       none,
     )
     .post(
@@ -479,7 +493,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
           const week = field(ctx.form, 'week');
           return runOp(deps, ctx.user, 'choose_free_listing', { path: id(ctx), body: week ? { week } : {} });
         },
-        'Queued for its launch week. Now place the badge.',
+        'queued',
       ),
       none,
     )
@@ -514,7 +528,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
           }
           return runOp(deps, ctx.user, 'update_my_listing', { path: id(ctx), body: { fields } });
         },
-        'Profile saved.',
+        'profile',
       ),
       none,
     )
@@ -530,7 +544,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
           const value = p && field(ctx.form, 'do') === 'accept' ? p.value : (l.fields[name] ?? '');
           return runOp(deps, ctx.user, 'update_my_listing', { path: id(ctx), body: { fields: { [name]: value } } });
         },
-        'Saved.',
+        'saved',
       ),
       none,
     )
@@ -543,7 +557,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
             path: id(ctx),
             body: { title: field(ctx.form, 'title').trim(), body: field(ctx.form, 'body').trim() },
           }),
-        'Update posted.',
+        'update',
       ),
       none,
     )
@@ -558,7 +572,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
             body: { date: field(ctx.form, 'date'), title: field(ctx.form, 'title').trim(), ...(url ? { url } : {}) },
           });
         },
-        'Milestone added.',
+        'milestone',
       ),
       none,
     )
@@ -567,7 +581,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
       listingForm(
         '#milestones-h',
         (ctx) => runOp(deps, ctx.user, 'delete_milestone', { path: { ...id(ctx), milestone_id: ctx.params.milestone } }),
-        'Milestone deleted.',
+        'milestone_deleted',
       ),
       none,
     )
@@ -576,7 +590,7 @@ export function listingPagesPlugin(deps: MakerDeps) {
       listingForm(
         '#story-h',
         (ctx) => runOp(deps, ctx.user, 'set_founder_story', { path: id(ctx), body: Object.fromEntries(STORY_SECTIONS.map((s) => [s, field(ctx.form, s)])) }),
-        'Story saved.',
+        'story',
       ),
       none,
     );
