@@ -27,7 +27,7 @@ export const freeListingOperations: Operation[] = [
         week: Type.Optional(
           Type.String({
             format: 'date',
-            description: 'The launch week to take (its Monday, YYYY-MM-DD), inside the free queue window. Default: the earliest week with a free slot.',
+            description: 'A Monday with room; default: the earliest.',
           }),
         ),
       },
@@ -54,16 +54,15 @@ export const freeListingOperations: Operation[] = [
     path: '/me/listings/{listing_id}/badge-check',
     tag: 'My listings',
     scope: 'listings:write',
-    idempotent: true,
     openWorld: true,
     summary: 'Check your homepage for the badge now',
-    description:
-      "Runs the badge check of a queued listing at once (instead of waiting for the next hourly one) and answers the owner view: status scheduled when the badge was found, else status_reason and status_detail say what the homepage has instead (e.g. 'no link to /listings/x on https://...; found 3 other links').",
+    description: 'Checks the homepage for the badge at once; answers the owner view (status_detail says what the homepage has instead).',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,
     notes: notes(
       NOT_YOURS,
+      'The answer is the owner view after the check: status scheduled when the badge was found, else status_reason and status_detail say what the homepage has instead (e.g. "no link to /listings/x on https://...; found 3 other links").',
       `409 listing_not_queued unless the listing is awaiting_badge or scheduled. At most one check a minute per listing, counting the hourly checks: sooner is 429 badge_check_too_soon with Retry-After and the seconds in the message (${CHECK_NOW_INTERVAL_SECONDS} s). The homepage is read as choose_free_listing's checks read it (SSRF-safe fetcher, 10 s, 2 MB); a homepage that cannot be read moves nothing and status_reason says why.`,
     ),
     handler: async ({ listing_id }, ctx) => {

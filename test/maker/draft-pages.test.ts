@@ -99,6 +99,18 @@ describe('submit and draft pages', () => {
     expect(html).toMatch(/Redrafting: description\.|Ready: /);
   });
 
+  test('company links are edited as a section, with the platform rules of update_draft', async () => {
+    const csrf = csrfOf(await (await c.get(`/me/drafts/${id}`)).text());
+    let res = await c.post(`/me/drafts/${id}/socials`, { csrf, github: 'https://github.com/lumen', x: '' });
+    expect(res.status).toBe(303);
+    const [row] = await env.app.sql`select company_socials as s from drafts where id = ${id}`;
+    expect(['manual', 'edited']).toContain(row.s.state);
+    expect(row.s.value.github.value).toBe('https://github.com/lumen');
+    res = await c.post(`/me/drafts/${id}/socials`, { csrf, github: 'https://gitlab.com/lumen' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('company_socials');
+  });
+
   test('hostile values are shown as text on the draft page', async () => {
     const csrf = csrfOf(await (await c.get(`/me/drafts/${id}`)).text());
     for (const [f, v] of [

@@ -2,7 +2,7 @@
 // edited in place, co-founders invited, and submitted. Each form runs the API's own operation.
 import { Elysia } from 'elysia';
 import type { DomainError } from '../../../core/errors/index.ts';
-import { isListField } from '../../../core/drafts/fields.ts';
+import { isListField, SOCIAL_PLATFORMS } from '../../../core/drafts/fields.ts';
 import { CsrfField } from '../../pages/components.tsx';
 import { redirect } from '../common.tsx';
 import { field } from '../common.tsx';
@@ -156,6 +156,18 @@ export function draftPagesPlugin(deps: MakerDeps) {
         const r = await attempt(() => runOp<DraftJson>(deps, ctx.user, 'update_draft', { path: { id }, body }));
         if (r.err) return draftPage(ctx, id, { err: r.err });
         return redirect(config, `/me/drafts/${id}#field-${encodeURIComponent(name)}`);
+      }),
+      none,
+    )
+    .post(
+      '/me/drafts/:id/socials',
+      makerPost(deps, back, async (ctx) => {
+        const id = ctx.params.id;
+        // update_draft replaces the section: platforms left empty are removed, all empty deletes it.
+        const links = Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, field(ctx.form, p).trim()]).filter(([, v]) => v));
+        const r = await attempt(() => runOp<DraftJson>(deps, ctx.user, 'update_draft', { path: { id }, body: { company_socials: links } }));
+        if (r.err) return draftPage(ctx, id, { err: r.err });
+        return redirect(config, `/me/drafts/${id}#s-company_socials`);
       }),
       none,
     )
