@@ -1,6 +1,6 @@
 // The draft page's content: progress while the site is read and drafted, then every field with its
 // value, state and evidence, edited in place, and the sections, invites and the Submit button.
-import type { VNode } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import { CsrfField } from '../../pages/components.tsx';
 import { safeHref } from '../../pages/format.ts';
 import { SOCIAL_PLATFORMS } from '../../../core/drafts/fields.ts';
@@ -209,7 +209,7 @@ function FieldRow({ d, name, csrf }: { d: DraftJson; name: string; csrf: string 
 }
 
 /** A drafted section (FAQs, founders, socials, story, milestones): its content and its buttons. */
-function SectionBlock({ d, name, title, csrf, children }: { d: DraftJson; name: string; title: string; csrf: string; children: VNode | VNode[] | null }) {
+function SectionBlock({ d, name, title, csrf, children }: { d: DraftJson; name: string; title: string; csrf: string; children: ComponentChildren }) {
   const s = d[name];
   const state: string | null = s.state;
   return (
@@ -302,33 +302,31 @@ export function DraftBody({ d, csrf, error, done }: { d: DraftJson; csrf: string
             )}
           </SectionBlock>
           <SectionBlock d={d} name="company_socials" title="Company links" csrf={csrf}>
-            <>
-              {socials.length ? (
-                <ul>
-                  {socials.map(([platform, url]) => (
-                    <li>
-                      {platform}: <PageLink url={url} text={url} />
-                      <EvidenceList evidence={d.company_socials.evidence[platform]} />
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p class="empty">None.</p>
-              )}
-              <details>
-                <summary>Edit the links</summary>
-                <form method="post" action={`/me/drafts/${d.id}/socials`}>
-                  <CsrfField token={csrf} />
-                  {SOCIAL_PLATFORMS.map((p) => (
-                    <div class="field">
-                      <label for={`so-${p}`}>{p}</label>
-                      <input type="url" id={`so-${p}`} name={p} value={(d.company_socials.value as Record<string, string>)[p] ?? ''} maxLength={500} />
-                    </div>
-                  ))}
-                  <button type="submit">Save links</button>
-                </form>
-              </details>
-            </>
+            {socials.length ? (
+              <ul>
+                {socials.map(([platform, url]) => (
+                  <li>
+                    {platform}: <PageLink url={url} text={url} />
+                    <EvidenceList evidence={d.company_socials.evidence[platform]} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p class="empty">None.</p>
+            )}
+            <details>
+              <summary>Edit the links</summary>
+              <form method="post" action={`/me/drafts/${d.id}/socials`}>
+                <CsrfField token={csrf} />
+                {SOCIAL_PLATFORMS.map((p) => (
+                  <div class="field">
+                    <label for={`so-${p}`}>{p}</label>
+                    <input type="url" id={`so-${p}`} name={p} value={(d.company_socials.value as Record<string, string>)[p] ?? ''} maxLength={500} />
+                  </div>
+                ))}
+                <button type="submit">Save links</button>
+              </form>
+            </details>
           </SectionBlock>
           <h2 id="cofounders">Co-founders</h2>
           <p>Invite a co-founder to add their own profile (name, role, bio) to this draft. They get a link by e-mail; no account needed.</p>
