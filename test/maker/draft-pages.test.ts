@@ -153,5 +153,14 @@ describe('submit and draft pages', () => {
     expect(res.status).toBe(303);
     const [l] = await env.app.sql`select listing_id::int as id from drafts where id = ${id}`;
     expect(res.headers.get('location')).toBe(`${env.app.url}/me/listings/${l.id}`);
+    // The hostile draft values, now the listing's, are text on the dashboard too.
+    for (const path of ['/me/listings', `/me/listings/${l.id}`]) {
+      const html = await (await c.get(path)).text();
+      expect(html).toContain('Quill&quot; onmouseover=&quot;alert(3)');
+      expect(html).not.toContain('" onmouseover="');
+      expect(html).not.toContain('<script>alert(1)');
+      expect(html).not.toContain('<img src=x');
+      expect(html).not.toContain('href="javascript:');
+    }
   });
 });
