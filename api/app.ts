@@ -10,6 +10,7 @@ import { openApiPlugin } from './openapi/mount.ts';
 import { mcpPlugin } from './mcp/mount.ts';
 import { badgesPlugin } from './badges/mount.ts';
 import { sitePlugin } from './site/mount.ts';
+import { MAKER_SECTION, makerPlugin } from './site/maker/plugin.ts';
 import { oauthPlugin } from './oauth/mount.ts';
 import { CONNECTIONS_SECTION } from './oauth/connections-page.tsx';
 import { botPagePlugin } from './site/bot-page.tsx';
@@ -62,7 +63,8 @@ export function buildApp(appDeps: AppDeps) {
     .use(openApiPlugin(deps))
     .use(mcpPlugin(deps))
     .use(badgesPlugin(deps))
-    .use(sitePlugin(deps, { accountSections: [CONNECTIONS_SECTION] }))
+    .use(sitePlugin(deps, { accountSections: [MAKER_SECTION, CONNECTIONS_SECTION] }))
+    .use(makerPlugin(deps))
     .use(oauthPlugin(deps))
     .use(botPagePlugin(deps))
     .use(checkoutPlugin(deps))

@@ -1,4 +1,5 @@
 import { etagOf } from '../http/execute.ts';
+import { MAKER_JS } from './maker-script.ts';
 
 // One small stylesheet and one small script, served by us (the CSP allows 'self' only). The script
 // only improves forms that already work without it: it posts them with fetch and updates the
@@ -51,4 +52,5 @@ const asset = (body: string, type: string) => ({ body, type, etag: etagOf(body) 
 export const ASSETS: Record<string, { body: string; type: string; etag: string }> = {
   'site.css': asset(CSS, 'text/css; charset=utf-8'),
   'site.js': asset(JS, 'text/javascript; charset=utf-8'),
+  'maker.js': asset(MAKER_JS, 'text/javascript; charset=utf-8'),
 };

@@ -62,8 +62,10 @@ export function Card({ s, rank, metric, badge }: { s: Summary; rank?: number | n
 }
 
 /** A list of cards, or a sentence saying there is nothing to list. */
-export function Cards({ children, empty = 'Nothing here yet.' }: { children: VNode[]; empty?: string }) {
-  return children.length ? <ol class="cards">{children}</ol> : <p class="empty">{empty}</p>;
+export function Cards({ children, empty = 'Nothing here yet.', ranked = true }: { children: VNode[]; empty?: string; ranked?: boolean }) {
+  if (!children.length) return <p class="empty">{empty}</p>;
+  // Upcoming launches are not a ranking: an unordered list, so no reader announces positions.
+  return ranked ? <ol class="cards">{children}</ol> : <ul class="cards">{children}</ul>;
 }
 
 /** Previous/next page links for a paged list. */

@@ -85,7 +85,7 @@ export const home: Renderer = async (deps) => {
         </section>
         <section aria-labelledby="upcoming">
           <h2 id="upcoming">Upcoming</h2>
-          <Cards empty="Nothing scheduled yet.">
+          <Cards empty="Nothing scheduled yet." ranked={false}>
             {upcoming.items.map((i: any) => (
               <Card s={i} metric={sectionMetric(i)} />
             ))}

@@ -64,9 +64,9 @@ export const launchesPage: Renderer = async (deps, url) => {
         <p>
           <a href="/launches/weeks/this">This week</a> · <a href="/launches/weeks/last">Last week</a> · <a href="/launches/weeks/next">Next week</a>
         </p>
-        <Cards>
+        <Cards ranked={section !== 'upcoming'}>
           {out.items.map((i: any) => (
-            <Card s={i} rank={i.rank} metric={sectionMetric(i)} />
+            <Card s={i} rank={section === 'upcoming' ? null : i.rank} metric={sectionMetric(i)} />
           ))}
         </Cards>
         <Pager path="/launches" params={{ section }} page={out.page} hasMore={out.has_more} />
@@ -114,7 +114,7 @@ export const launchWeekPage: Renderer = async (deps, url, params) => {
             Next week
           </a>
         </nav>
-        <Cards empty="No launches this week.">
+        <Cards empty="No launches this week." ranked={!out.is_future}>
           {out.items.map((i: any) => (
             <Card
               s={i.listing}

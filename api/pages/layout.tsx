@@ -36,7 +36,8 @@ const NAV: [string, string][] = [
   ['/pricing', 'Pricing'],
 ];
 
-function MainNav({ path }: { path: string }) {
+/** The site's main navigation (also in the account pages' frame). */
+export function MainNav({ path }: { path: string }) {
   const current = path.split('?')[0];
   return (
     <nav aria-label="Main">

@@ -76,6 +76,11 @@ export async function renderListing(
           </div>
         </header>
         <Actions slug={l.slug} p={p} votes={l.votes} follows={l.follows} />
+        {p?.isOwner ? null : (
+          <p class="meta">
+            <a href={`/listings/${l.slug}/claim`}>Is this your product? Claim it</a>
+          </p>
+        )}
         {l.headline ? (
           <p>
             <strong>{l.headline}</strong>

@@ -29,6 +29,7 @@ import { readCheckedForm, field, signInPath } from '../site/common.tsx';
 import { ASSETS } from './assets.ts';
 import { faviconResponse } from './favicon.ts';
 import { seoRoutes } from './seo.ts';
+import { comingSoonPlugin, comingSoonResponse } from './coming-soon-page.tsx';
 
 export type { PageDeps };
 
@@ -168,6 +169,8 @@ export function publicPagesPlugin(deps: PageDeps) {
       const body = frame({ ...r.meta, siteName: deps.site.name, siteUrl: config.siteUrl }, r.body, viewer);
       return personalPage(200, body, setCookie);
     } catch (err) {
+      const soon = err instanceof DomainError && err.kind === 'not_found' ? await comingSoonResponse(deps, request, params.slug, viewer) : null;
+      if (soon) return soon;
       return errorPage(err, request, viewer);
     }
   };
@@ -333,5 +336,5 @@ export function publicPagesPlugin(deps: PageDeps) {
       },
       none,
     );
-  return app.use(seoRoutes(deps));
+  return app.use(seoRoutes(deps)).use(comingSoonPlugin(deps));
 }

@@ -14,6 +14,9 @@ export const pricingPage: Renderer = async (deps) => {
       <>
         <h1>Products and prices</h1>
         <p>Free listings are always possible: they wait in the free queue and go live once our badge is on your homepage.</p>
+        <p>
+          Prices are excl. VAT where VAT applies. <a href="/me/order">Order for your listing</a> (sign-in needed).
+        </p>
         <ul class="products">
           {out.items.map((p: any) => (
             <li>
@@ -21,6 +24,7 @@ export const pricingPage: Renderer = async (deps) => {
               <p class="price">
                 {p.price ? money(p.price.amount_cents, p.price.currency) : ''}
                 {p.min_amount_cents ? ` (at least ${money(p.min_amount_cents, p.price?.currency ?? 'USD')})` : ''}
+                {p.price ? ' excl. VAT' : ''}
               </p>
               <p>{p.description ?? ''}</p>
             </li>

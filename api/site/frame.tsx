@@ -1,16 +1,22 @@
 // The few pages a person needs around their account (sign in, API keys, consent, checkout) share
-// this frame: Preact rendered on the server, no scripts, every form working without JavaScript.
+// this frame: the public site's header, Preact rendered on the server, no scripts, every form
+// working without JavaScript.
 
 import type { ComponentChildren } from 'preact';
 import { renderDocument } from '../view/document.tsx';
+import { ASSETS } from '../pages/assets.ts';
+import { MainNav } from '../pages/layout.tsx';
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-h1{font-size:1.6rem}label{display:block;margin:.8rem 0 .2rem;font-weight:600}input[type=text],input[type=email]{width:100%;padding:.5rem;font:inherit}
-button{font:inherit;padding:.5rem 1rem;margin:.8rem .5rem 0 0;cursor:pointer}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem;border-bottom:1px solid #ddd}
-.notice{background:#eef6ee;border:1px solid #9c9;padding:.8rem}.error{background:#fbeeee;border:1px solid #c99;padding:.8rem}code{background:#f4f4f4;padding:.1rem .3rem;word-break:break-all}
-nav{margin-bottom:1rem}nav a{margin-right:1rem}`;
+// The public site's stylesheet, inline (the CSP of these pages allows inline styles and no other
+// source), plus what only these pages need.
+const STYLE = `${ASSETS['site.css'].body}
+input[type=text],input[type=email],input[type=url]{width:100%}table{margin:.5rem 0}
+.notice{background:#eef6ee;border:1px solid #9c9;padding:.8rem}.error{background:#fbeeee;border:1px solid #c99;padding:.8rem}code{background:#f4f4f4;padding:.1rem .3rem;word-break:break-all}`;
 
-/** The document around a page's content: title, stylesheet and the account navigation. */
+/**
+ * The document around a page's content: the public site's header and navigation, with the
+ * signed-in person's links (account, listings, API keys), and the page in <main>.
+ */
 export function Frame(props: { title: string; signedInAs?: string | null; head?: ComponentChildren; children: ComponentChildren }) {
   return (
     <html lang="en">
@@ -23,19 +29,25 @@ export function Frame(props: { title: string; signedInAs?: string | null; head?:
         {props.head}
       </head>
       <body>
-        {props.signedInAs ? (
-          <nav>
-            <a href="/account">Account</a>
-            <a href="/account/api-keys">API keys</a>
-            <span>Signed in as {props.signedInAs}</span>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="top">
+          <MainNav path="" />
+          <nav class="account" aria-label="Account">
+            {props.signedInAs ? (
+              <>
+                <span class="who">Signed in as {props.signedInAs}</span> <a href="/account">Account</a> <a href="/me/listings">Your listings</a>{' '}
+                <a href="/account/api-keys">API keys</a>
+              </>
+            ) : (
+              <>
+                <a href="/docs">API docs</a> <a href="/sign-in">Sign in</a>
+              </>
+            )}
           </nav>
-        ) : (
-          <nav>
-            <a href="/docs">API docs</a>
-            <a href="/sign-in">Sign in</a>
-          </nav>
-        )}
-        <main>{props.children}</main>
+        </header>
+        <main id="main">{props.children}</main>
       </body>
     </html>
   );

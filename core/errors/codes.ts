@@ -111,6 +111,13 @@ export const ERROR_CODES = {
     kind: 'forbidden',
     about:
       'apply_to names a site where this product is listed by someone else: sharing a domain is not owning. Nothing was changed on any site; leave that site out, or claim the listing there first.',
+  free_week_full: { kind: 'conflict', about: 'The launch week chosen for a free launch has no free slot left; choose another week of the free queue.' },
+
+  // Checking the badge now (check_badge_now).
+  listing_not_queued: { kind: 'conflict', about: 'Only a listing awaiting its badge or scheduled has a badge to check.' },
+  badge_check_too_soon: {
+    kind: 'rate_limited',
+    about: "A listing's badge is checked on request at most once a minute; the message says when the next check may run.",
   },
 
   milestone_limit_reached: { kind: 'conflict', about: 'A listing has at most 50 milestones; delete one first.' },

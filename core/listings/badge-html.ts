@@ -55,3 +55,22 @@ function visible($: cheerio.CheerioAPI, el: Parameters<cheerio.CheerioAPI>[0]): 
   }
   return true;
 }
+
+/**
+ * What a homepage without a visible badge has instead, in words for its owner: the links it makes,
+ * whether one goes to the profile, and the badge images it shows. `page` is the homepage's URL.
+ */
+export async function describeMiss(html: string, siteUrl: string, slug: string, page: string, reason: 'badge_not_found' | 'badge_hidden'): Promise<string> {
+  const $ = (await import('cheerio')).load(html);
+  $([...INVISIBLE_TAGS].join(', ')).remove();
+  const profile = norm(`${siteUrl}/listings/${slug}`);
+  const path = `/listings/${slug}`;
+  const links = $('a[href]').toArray();
+  const toProfile = links.filter((a) => norm($(a).attr('href') ?? '') === profile).length;
+  if (reason === 'badge_hidden')
+    return `our badge on ${page} links to ${path} but is hidden (hidden, aria-hidden, display:none, visibility:hidden, opacity:0 or zero size)`;
+  if (toProfile)
+    return `${page} links to ${path} ${toProfile === 1 ? 'once' : `${toProfile} times`}, but no link holds our badge image (${siteUrl}/badges/${slug}/...)`;
+  const others = links.length;
+  return `no link to ${path} on ${page}; found ${others} other ${others === 1 ? 'link' : 'links'}`;
+}

@@ -24,10 +24,14 @@ export async function answerInterview(sql: Sql, userId: string, answers: Answer[
       await t`insert into interview_answers (user_id, question_id, answer) values (${userId}::bigint, ${a.question_id}, ${a.answer.trim()})
               on conflict (user_id, question_id) do update set answer = excluded.answer, updated_at = now()`;
     }
-    const items = await t<{ question_id: number; question: string; answer: string; updated_at: string }[]>`
-      select a.question_id, q.question, a.answer, to_char(a.updated_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at
-      from interview_answers a join interview_questions q on q.id = a.question_id
-      where a.user_id = ${userId}::bigint order by q.position, q.id`;
-    return { items };
+    return { items: await myAnswers(t, userId) };
   });
+}
+
+/** The person's answers, in interview order. */
+export function myAnswers(sql: Sql, userId: string) {
+  return sql<{ question_id: number; question: string; answer: string; updated_at: string }[]>`
+    select a.question_id, q.question, a.answer, to_char(a.updated_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at
+    from interview_answers a join interview_questions q on q.id = a.question_id
+    where a.user_id = ${userId}::bigint order by q.position, q.id`;
 }

@@ -9,8 +9,9 @@ import { transaction, type Sql } from '../../sql/db.ts';
 import type { SafeFetch } from '../net/ssrf-fetch.ts';
 import { readPage } from '../net/read-page.ts';
 import { BACKGROUND, enqueue, JOBS } from '../jobs/index.ts';
-import { findBadge } from './badge-html.ts';
 import { startWaitingFeatures } from '../orders/featured.ts';
+import { describeMiss, findBadge } from './badge-html.ts';
+import { mailFollowersAtLaunch } from '../community/launch-notice.ts';
 
 interface Row {
   id: number;
@@ -37,7 +38,7 @@ async function verdictFor(fetcher: SafeFetch, row: Row): Promise<Verdict> {
   // A homepage that is not there (404) is as good as one without the badge; anything else is an outage.
   if (!page.ok) return { found: false, reason: page.reason === 'not_found' ? 'site_error' : page.reason, detail: page.detail, siteDown: true };
   const v = await findBadge(page.text, row.site_url, row.slug);
-  return v.found ? v : { found: false, reason: v.reason, detail: null, siteDown: false };
+  return v.found ? v : { found: false, reason: v.reason, detail: await describeMiss(page.text, row.site_url, row.slug, row.url, v.reason), siteDown: false };
 }
 
 const QUEUED = ['awaiting_badge', 'scheduled'];
@@ -61,6 +62,7 @@ export async function checkBadge(sql: Sql, fetcher: SafeFetch, id: number): Prom
     else {
       status = 'awaiting_badge';
       reason = row.status === 'scheduled' ? 'badge_removed' : v.reason;
+      detail = v.detail;
     }
     await t`
       update listings set status = ${status}, status_reason = ${reason}, status_detail = ${detail}, badge_checked_at = now(),
@@ -90,6 +92,7 @@ export async function goLive(sql: Sql, fetcher: SafeFetch, id: number, finalAtte
                 badge_checked_at = now(), badge_seen_at = now(), status_changed_at = now(), updated_at = now() where id = ${id}`;
       await startWaitingFeatures(t, id);
       await enqueue(t, JOBS.refresh_views, {}); // the week's ranking view shows it on the next refresh
+      await mailFollowersAtLaunch(t, id); // those who pressed "notify me" on the coming-soon page
     } else {
       await t`update listings set status = 'draft', launch_week = null, free_queued_at = null, status_reason = 'badge_missing_at_launch',
                 status_detail = ${v.siteDown ? v.detail : `our badge was not found on ${row.url} when the week began`},

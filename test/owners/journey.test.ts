@@ -74,7 +74,10 @@ test('from a URL to a live launch whose updates reach followers', async () => {
 
   const posted = await call('POST', `/me/listings/${id}/updates`, { title: 'We are live', body: 'Thanks for following.' });
   expect(posted.status).toBe(201);
-  const mail = await sink.waitFor((m) => m.to.includes('journey-fan@example.com'));
+  // A follower from before the launch is told once at launch, then gets each update.
+  const launched = await sink.waitFor((m) => m.to.includes('journey-fan@example.com') && m.subject.includes('launched'));
+  expect(launched.text).toContain(`/listings/${slug}`);
+  const mail = await sink.waitFor((m) => m.to.includes('journey-fan@example.com') && m.subject.includes('We are live'));
   expect(mail.subject).toContain('We are live');
   expect(mail.text).toContain('Thanks for following.');
 }, 120_000);
