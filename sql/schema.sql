@@ -723,7 +723,7 @@ create table listing_versions (
   created_at timestamp with time zone default now() not null,
   constraint listing_versions_after_check CHECK ((jsonb_typeof(after) = 'object'::text)),
   constraint listing_versions_before_check CHECK ((jsonb_typeof(before) = 'object'::text)),
-  constraint listing_versions_credential_check CHECK ((credential ~ '^(key|grant):[0-9]{1,19}$'::text)),
+  constraint listing_versions_credential_check CHECK ((credential ~ '^(key|grant|session):[0-9]{1,19}$'::text)),
   constraint listing_versions_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
   constraint listing_versions_operation_check CHECK ((operation ~ '^[a-z_]{1,60}$'::text)),
   constraint listing_versions_pkey PRIMARY KEY (id),
@@ -731,6 +731,7 @@ create table listing_versions (
   constraint listing_versions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL
 );
 comment on table listing_versions is 'Every owner edit of a listing: the changed parts before and after, who made it, with which credential (key:<api key id> or grant:<OAuth grant id>) and when. One row per listing touched (apply_to writes one per other site).';
+comment on column listing_versions.credential is 'The credential the edit was made with: key:<api key id>, grant:<oauth grant id>, or session:<user id> for the site''s own pages.';
 
 create table listing_view_visitors (
   listing_id bigint not null,
@@ -1778,6 +1779,28 @@ begin
   return v_week;
 end $function$;
 comment on function allocate_free_week(p_listing bigint) is 'Queues a free listing in the earliest launch week between the site''s free_queue_min_weeks and free_queue_max_weeks that has fewer than launch_slots_per_week listings (any status but draft); null when every week is full. Serialised per site by an advisory lock.';
+
+CREATE OR REPLACE FUNCTION public.allocate_free_week(p_listing bigint, p_week date)
+ RETURNS date
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_site int;
+  v_min int; v_max int; v_slots int;
+  v_cur date := date_trunc('week', now() at time zone 'utc')::date;
+begin
+  select site_id into v_site from listings where id = p_listing;
+  if v_site is null or p_week is null then return null; end if;
+  perform pg_advisory_xact_lock(7301912, v_site);
+  select free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week into v_min, v_max, v_slots from sites where id = v_site;
+  if extract(isodow from p_week) <> 1 or p_week < v_cur + 7 * v_min or p_week > v_cur + 7 * v_max then return null; end if;
+  if (select count(*) from listings o where o.site_id = v_site and o.launch_week = p_week and o.status <> 'draft') >= v_slots then return null; end if;
+  update listings set status = 'awaiting_badge', launch_week = p_week, free_queued_at = now(), status_changed_at = now(),
+         status_reason = 'badge_not_checked', status_detail = null, updated_at = now()
+  where id = p_listing;
+  return p_week;
+end $function$;
+comment on function allocate_free_week(p_listing bigint, p_week date) is 'Queues a free listing in the requested launch week when it is a Monday between the site''s free_queue_min_weeks and free_queue_max_weeks with fewer than launch_slots_per_week listings (any status but draft); null otherwise. Serialised per site by the same advisory lock as allocate_free_week(bigint).';
 
 CREATE OR REPLACE FUNCTION public.award_week(p_site integer, p_week date)
  RETURNS integer
