@@ -29,7 +29,7 @@ export const freeListingOperations: Operation[] = [
         week: Type.Optional(
           Type.String({
             format: 'date',
-            description: 'A Monday with room; default: the earliest.',
+            description: 'A Monday inside the free queue window with a slot left, e.g. 2027-01-04; default: the earliest such week.',
           }),
         ),
       },
@@ -52,13 +52,15 @@ export const freeListingOperations: Operation[] = [
 
   defineOperation({
     name: 'check_badge_now',
+    examples: freeListingExamples.check_badge_now,
     method: 'POST',
     path: '/me/listings/{listing_id}/badge-check',
     tag: 'My listings',
     scope: 'listings:write',
     openWorld: true,
     summary: 'Check your homepage for the badge now',
-    description: 'Checks the homepage for the badge at once; answers the owner view (status_detail says what the homepage has instead).',
+    description:
+      "Checks the product's homepage for our badge at once, instead of waiting for the hourly check, for a listing queued by choose_free_listing (status awaiting_badge or scheduled). Use it after a person has placed the badge's embed code from get_badges on the homepage. Returns the owner view: status scheduled when the badge was found, else status_detail says what the homepage has instead. At most one check a minute per listing.",
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,
