@@ -29,9 +29,7 @@ export const milestonesOperations: Operation[] = [
         date: Type.String({ format: 'date', description: 'YYYY-MM-DD.' }),
         title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
         description: Type.Optional(Type.String({ maxLength: 2000 })),
-        url: Type.Optional(
-          Type.String({ maxLength: 500, pattern: urlPattern(HTTPS_RULE), description: 'An absolute https link, with no user name or password in it.' }),
-        ),
+        url: Type.Optional(Type.String({ maxLength: 500, pattern: urlPattern(HTTPS_RULE), description: 'An absolute https link.' })),
       },
       { additionalProperties: false },
     ),
