@@ -131,7 +131,8 @@ test('credentials, rate-limit headers, sign-in pages and OAuth metadata work und
   const submitted = await fetch(`${base}/api/v1/drafts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', 'idempotency-key': 'deno-1' },
-    body: JSON.stringify({ url: 'https://denoly.test' }),
+    // Another product: denoly.test is listed already (one public listing per product and site).
+    body: JSON.stringify({ url: 'https://denoly-next.test' }),
   });
   expect(submitted.status).toBe(201);
   expect((await submitted.json()).status).toBe('crawling');

@@ -91,7 +91,7 @@ export const claimsOperations: Operation[] = [
     ),
     output: Claim,
     notes: notes(
-      "404 when no listing of this site has the slug (drafts cannot be claimed). 409 already_owner when you own it already. email is required for method email and refused for the others (400); an address outside the listing's domain (a leading www. is ignored) or its subdomains is 400.",
+      "404 when no listing of this site has the slug (drafts cannot be claimed). 409 already_owner when you own it already. email is required for method email and refused for the others (400); an address outside the listing's domain (a leading www. is ignored) or its subdomains is 400. A product on a shared host (github.com, *.vercel.app, ...) cannot be claimed by dns or email (400 naming method): the host's DNS and mail prove nothing about one product.",
       `What to publish: dns: a TXT record named ${DNS_LABEL}.<domain> with the value listing-directory-verification=<token>; meta: <meta name="${META_NAME}" content="<token>"> on the homepage (the listing's url); file: ${FILE_PATH} on the listing's site holding listing-directory-verification=<token> on a line of its own; email: a single link mailed to the address, whose page shows a "Confirm claim" button, and only pressing it (a POST) verifies the claim, so mail scanners opening links do nothing.`,
       `A pending claim expires ${CLAIM_TTL_DAYS} days after it was made (its link with it); start a new one then. Each call starts a new claim with its own token.`,
       `Claim mails are capped: an address, and a listing, get at most ${CLAIM_MAILS_PER_DAY} a day; past that the answer is 429 claim_mail_daily_limit with Retry-After. The mail names the account that asked and what confirming does.`,

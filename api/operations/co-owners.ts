@@ -15,7 +15,7 @@ export const coOwnersOperations: Operation[] = [
     tag: 'My listings',
     scope: 'account:read',
     summary: "List your listing's owner and co-owners",
-    description: 'Who manages the listing: its owner (and whether they proved control of the domain) and its co-owners.',
+    description: "The listing's owner and co-owners.",
     params: Type.Object({ listing_id: IntId("Your listing's id.") }, { additionalProperties: false }),
     notFoundParams: ['listing_id'],
     output: Type.Object({
@@ -38,11 +38,8 @@ export const coOwnersOperations: Operation[] = [
     scope: 'listings:write',
     idempotent: true,
     summary: 'Remove a co-owner from your listing',
-    description: "Takes a co-owner's access to the listing (and to its company's other listings) away; only the owner may.",
-    params: Type.Object(
-      { listing_id: IntId("Your listing's id."), user_id: IntId("The co-owner's user_id from list_co_owners.") },
-      { additionalProperties: false },
-    ),
+    description: 'Removes a co-owner; owner only.',
+    params: Type.Object({ listing_id: IntId("Your listing's id."), user_id: IntId('From list_co_owners.') }, { additionalProperties: false }),
     notFoundParams: ['listing_id', 'user_id'],
     output: Type.Object({ listing_id: Type.Integer(), removed_user_id: Type.Integer() }),
     notes: notes(

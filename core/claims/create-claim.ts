@@ -7,6 +7,7 @@ import { enqueueMail } from '../mail/outbox.ts';
 import { hashSecret, newSecret, SECRET_PREFIX } from '../auth/secrets.ts';
 import { CLAIM_TTL_DAYS, claimDomain, emailAtDomain, type ClaimMethod } from './instructions.ts';
 import { ownClaim, type ClaimView } from './store.ts';
+import { isSharedHost } from '../listings/product-key.ts';
 
 export interface Claimant {
   sql: Sql;
@@ -28,6 +29,15 @@ export async function createClaim(who: Claimant, input: { slug: string; method: 
                where co.company_id = l.company_id and co.user_id = ${who.userId}::bigint and co.role = 'owner')) as mine
       from listings l where l.site_id = ${who.siteId} and l.slug = ${input.slug} and l.status <> 'draft'`;
     if (!l) throw notFound(`No listing with slug "${input.slug}" on this site.`);
+    // On a hosting platform the domain's DNS and mailboxes are the platform's, not the product's.
+    if ((input.method === 'dns' || input.method === 'email') && isSharedHost(l.domain)) {
+      throw invalidFields([
+        {
+          field: 'method',
+          message: `cannot be ${input.method} for a product on a shared host (${claimDomain(l.domain)}): its DNS and mail belong to the host; use meta or file`,
+        },
+      ]);
+    }
     if (input.method === 'email') {
       if (!input.email) throw invalidFields([{ field: 'email', message: 'is required for method email' }]);
       if (!emailAtDomain(input.email, l.domain))

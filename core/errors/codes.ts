@@ -111,6 +111,8 @@ export const ERROR_CODES = {
     kind: 'forbidden',
     about:
       'apply_to names a site where this product is listed by someone else: sharing a domain is not owning. Nothing was changed on any site; leave that site out, or claim the listing there first.',
+  },
+
   free_week_full: { kind: 'conflict', about: 'The launch week chosen for a free launch has no free slot left; choose another week of the free queue.' },
 
   // Checking the badge now (check_badge_now).

@@ -113,6 +113,21 @@ describe('DNS claims', () => {
   });
 });
 
+describe('products on shared hosts', () => {
+  test("cannot be claimed by DNS or e-mail: the host's DNS and mailboxes prove nothing about one product", async () => {
+    const id = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: env.userIds.owner, url: 'https://acme-tool.vercel.app/', status: 'live' });
+    const slug = await slugOf(id);
+    for (const body of [
+      { slug, method: 'dns' },
+      { slug, method: 'email', email: 'someone@acme-tool.vercel.app' },
+    ]) {
+      const res = await call('POST', '/claims', body, 'other');
+      expect([res.status, res.body.errors?.[0]?.field], JSON.stringify(body)).toEqual([400, 'method']);
+    }
+    expect((await call('POST', '/claims', { slug, method: 'meta' }, 'other')).status).toBe(201);
+  });
+});
+
 describe('claim mails', () => {
   test('name the account that asked and what confirming does', async () => {
     const id = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: env.userIds.owner, url: 'https://mail-words.example/', status: 'live' });
