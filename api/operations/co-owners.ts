@@ -4,19 +4,22 @@ import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable } from '../registry/schemas.ts';
 import { listingOwner, notes, NOT_YOURS } from './my-listings.ts';
 import { listingOwners, removeCoOwner } from '../../core/listings/co-owners.ts';
+import { coOwnersExamples } from './co-owners-examples.ts';
 
 const IntId = (description: string) => Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description });
 
 export const coOwnersOperations: Operation[] = [
   defineOperation({
     name: 'list_co_owners',
+    examples: coOwnersExamples.list_co_owners,
     method: 'GET',
     path: '/me/listings/{listing_id}/co-owners',
     tag: 'My listings',
     scope: 'account:read',
     summary: "List your listing's owner and co-owners",
-    description: "The listing's owner and co-owners.",
-    params: Type.Object({ listing_id: IntId("Your listing's id.") }, { additionalProperties: false }),
+    description:
+      'Lists who controls one of your listings: its owner (with whether they proved control of the domain) and its co-owners, each with how and when they became one. Co-owners appear when someone verifies a claim against an owner who proved control, or claims by e-mail. Use it before remove_co_owner to find the user_id to remove.',
+    params: Type.Object({ listing_id: IntId("Your listing's id (from list_my_listings), e.g. 371.") }, { additionalProperties: false }),
     notFoundParams: ['listing_id'],
     output: Type.Object({
       listing_id: Type.Integer(),
@@ -32,14 +35,19 @@ export const coOwnersOperations: Operation[] = [
 
   defineOperation({
     name: 'remove_co_owner',
+    examples: coOwnersExamples.remove_co_owner,
     method: 'DELETE',
     path: '/me/listings/{listing_id}/co-owners/{user_id}',
     tag: 'My listings',
     scope: 'listings:write',
     idempotent: true,
     summary: 'Remove a co-owner from your listing',
-    description: 'Removes a co-owner; owner only.',
-    params: Type.Object({ listing_id: IntId("Your listing's id."), user_id: IntId('From list_co_owners.') }, { additionalProperties: false }),
+    description:
+      "Removes a co-owner from one of your listings; only the listing's owner may do this, not another co-owner. Take the user_id from list_co_owners. Returns the listing id and the removed user's id; the removal is kept in the ownership history.",
+    params: Type.Object(
+      { listing_id: IntId("Your listing's id (from list_my_listings), e.g. 371."), user_id: IntId("The co-owner's user_id from list_co_owners, e.g. 58.") },
+      { additionalProperties: false },
+    ),
     notFoundParams: ['listing_id', 'user_id'],
     output: Type.Object({ listing_id: Type.Integer(), removed_user_id: Type.Integer() }),
     notes: notes(
