@@ -17,6 +17,7 @@ import { botPagePlugin } from './site/bot-page.tsx';
 import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
+import { documentsPlugin } from './documents/mount.ts';
 import { finishResponse, isCorsPath, wirePlugin } from './http/wire.ts';
 import { allowedMethodsOf } from './http/allowed-methods.ts';
 import { observabilityPlugin, withEdgeMetrics } from './observability/edge-observability.ts';
@@ -71,6 +72,7 @@ export function buildApp(appDeps: AppDeps) {
     .use(botPagePlugin(deps))
     .use(checkoutPlugin(deps))
     .use(stripeWebhookPlugin(deps))
+    .use(documentsPlugin(deps))
     .use(publicPagesPlugin(deps));
   return app;
 }

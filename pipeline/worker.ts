@@ -26,6 +26,7 @@ import type { SiteCheckDeps } from './tasks/site-check-deps.ts';
 import { notifyFollowersTask } from './tasks/notify-followers.ts';
 import { fulfilOrderTask } from './tasks/fulfil-order.ts';
 import { expireOrdersTask } from './tasks/expire-orders.ts';
+import { issueOrderDocumentsTask } from './tasks/issue-order-documents.ts';
 
 /** Tasks that need nothing but the database. */
 export function databaseTasks(deps: TaskDeps): TaskList {
@@ -155,6 +156,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         [JOBS.notify_followers.name]: notifyFollowersTask({ sql, siteUrl: config.siteUrl }),
         [JOBS.fulfil_order.name]: fulfilOrderTask({ sql }),
         [JOBS.expire_orders.name]: expireOrdersTask({ sql }),
+        [JOBS.issue_order_documents.name]: issueOrderDocumentsTask({ sql, siteUrl: config.siteUrl }),
       },
       crontab: [
         cronLine(config.viewRefreshCron, JOBS.refresh_views),

@@ -9,11 +9,14 @@ interface SiteSettings {
   free_queue_min_weeks: number;
   free_queue_max_weeks: number;
   launch_slots_per_week: number;
+  seller_name: string | null;
+  seller_address: string | null;
+  seller_vat_id: string | null;
 }
 
 export async function thisSite(sql: Sql): Promise<SiteSettings> {
   const [site] = await sql<SiteSettings[]>`
-    select id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week from sites where is_self`;
+    select id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, seller_name, seller_address, seller_vat_id from sites where is_self`;
   if (!site) throw new OpsFailure('this deployment has no site yet: start the service (or run npm run migrate) once first');
   return site;
 }
@@ -26,14 +29,30 @@ export function wholeNumber(raw: string | undefined, flag: string, min: number, 
 }
 
 const describe = (s: SiteSettings) =>
-  `site ${s.key}: free queue ${s.free_queue_min_weeks}-${s.free_queue_max_weeks} weeks out, ${s.launch_slots_per_week} launch slots a week`;
+  `site ${s.key}: free queue ${s.free_queue_min_weeks}-${s.free_queue_max_weeks} weeks out, ${s.launch_slots_per_week} launch slots a week; ` +
+  `seller on invoices: ${s.seller_name ?? '(not set: the site name)'}, ${s.seller_address?.replace(/\n/g, ', ') ?? '(no address)'}, VAT ID ${s.seller_vat_id ?? '(none)'}`;
+
+/** A seller detail for invoices: trimmed, within its length; "\n" in the shell argument is a line break. */
+function sellerText(raw: string | undefined, flag: string, max: number): string | null | undefined {
+  if (raw === undefined) return undefined;
+  const v = raw.replace(/\\n/g, '\n').trim();
+  if (v.length > max) throw new UsageError(`${flag} has at most ${max} characters`);
+  return v || null;
+}
 
 /** site set: the free launch queue's window and the weekly launch slots. */
 async function set(args: string[], io: OpsIo): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { 'free-queue-min-weeks': { type: 'string' }, 'free-queue-max-weeks': { type: 'string' }, 'launch-slots-per-week': { type: 'string' } },
+    options: {
+      'free-queue-min-weeks': { type: 'string' },
+      'free-queue-max-weeks': { type: 'string' },
+      'launch-slots-per-week': { type: 'string' },
+      'seller-name': { type: 'string' },
+      'seller-address': { type: 'string' },
+      'seller-vat-id': { type: 'string' },
+    },
   });
   const before = await thisSite(io.sql);
   const min =
@@ -45,12 +64,20 @@ async function set(args: string[], io: OpsIo): Promise<number> {
       ? before.launch_slots_per_week
       : wholeNumber(values['launch-slots-per-week'], '--launch-slots-per-week', 1, 1000);
   if (Object.values(values).every((v) => v === undefined))
-    throw new UsageError('site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week');
+    throw new UsageError(
+      'site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week, --seller-name, --seller-address, --seller-vat-id',
+    );
+  const sellerName = sellerText(values['seller-name'], '--seller-name', 200);
+  const sellerAddress = sellerText(values['seller-address'], '--seller-address', 1000);
+  const sellerVat = sellerText(values['seller-vat-id'], '--seller-vat-id', 32);
   if (min > max) throw new UsageError(`the free queue's minimum (${min}) must not be above its maximum (${max}) weeks`);
   const after = await transaction(io.sql, async (tx) => {
     const [row] = await tx<SiteSettings[]>`
-      update sites set free_queue_min_weeks = ${min}, free_queue_max_weeks = ${max}, launch_slots_per_week = ${slots}
-      where id = ${before.id} returning id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week`;
+      update sites set free_queue_min_weeks = ${min}, free_queue_max_weeks = ${max}, launch_slots_per_week = ${slots},
+        seller_name = ${sellerName === undefined ? before.seller_name : sellerName},
+        seller_address = ${sellerAddress === undefined ? before.seller_address : sellerAddress},
+        seller_vat_id = ${sellerVat === undefined ? before.seller_vat_id : (sellerVat?.toUpperCase().replace(/[\s.-]/g, '') ?? null)}
+      where id = ${before.id} returning id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, seller_name, seller_address, seller_vat_id`;
     await recordAudit(tx, { actor: io.actor ?? 'operator', action: 'site.set', target: `site:${before.key}`, before, after: row });
     await tx`select directory_changed()`;
     return row;

@@ -27,6 +27,7 @@ export const USAGE = `Operator commands: npm run ops -- <command>
 
   site show
   site set [--free-queue-min-weeks N] [--free-queue-max-weeks N] [--launch-slots-per-week N]
+           [--seller-name TEXT] [--seller-address TEXT] [--seller-vat-id ID]   (the seller on invoices; \\n in the address is a line break)
       The free launch queue's window (weeks out) and the launch slots per week.
       Example: site set --free-queue-min-weeks 4 --free-queue-max-weeks 6
 
