@@ -18,6 +18,7 @@ import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
 import { documentsPlugin } from './documents/mount.ts';
+import { statsPlugin } from './stats/mount.ts';
 import { finishResponse, isCorsPath, wirePlugin } from './http/wire.ts';
 import { allowedMethodsOf } from './http/allowed-methods.ts';
 import { observabilityPlugin, withEdgeMetrics } from './observability/edge-observability.ts';
@@ -73,6 +74,7 @@ export function buildApp(appDeps: AppDeps) {
     .use(checkoutPlugin(deps))
     .use(stripeWebhookPlugin(deps))
     .use(documentsPlugin(deps))
+    .use(statsPlugin(deps))
     .use(publicPagesPlugin(deps));
   return app;
 }

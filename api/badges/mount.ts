@@ -4,6 +4,7 @@ import { etagMatches, etagOf } from '../http/execute.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import { addressKey, clientAddress, rateLimitedResponse, rateLimitHeaders } from '../http/rate-limit.ts';
 import { listingBadges } from '../../sql/queries/badges.ts';
+import { countBadgeImpression, referringHost } from '../../core/stats/record.ts';
 import { describeBadge, KIND_PATTERN } from './catalogue.ts';
 import { MODES, renderBadgeSvg, SHAPES, SIZES, type Mode, type Shape, type Size } from './svg.ts';
 
@@ -91,6 +92,10 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       };
       Object.assign(headers, limit.headers);
+      // Every badge served is an impression for its listing's statistics (a revalidation too: the badge was shown).
+      await countBadgeImpression(sql, site.id, slug, referringHost(request.headers.get('referer'))).catch((err) =>
+        log.warn({ err }, 'badge impression not counted'),
+      );
       if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
       return new Response(image.body, { headers });
     } catch (err) {

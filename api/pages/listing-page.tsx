@@ -1,7 +1,7 @@
 import { listingReviews } from '../../sql/queries/reviews.ts';
 import { latestUpdates } from '../../sql/queries/updates.ts';
 import { readOp, type PageDeps } from './data.ts';
-import { breadcrumbs, Card, Cards, ExtLink, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
+import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
 import { day, safeHref } from './format.ts';
 import { Actions, ReviewForm, ReviewList, type Personal } from './listing-community.tsx';
 import { About, Badges, DomainRating, Media, Milestones, Rating } from './listing-sections.tsx';
@@ -59,7 +59,11 @@ export async function renderListing(
             <h1>{l.name}</h1>
             {l.tagline ? <p class="lede">{l.tagline}</p> : null}
             <p class="meta">
-              <ExtLink url={l.url}>Visit {l.domain}</ExtLink>
+              {/* Through the counting redirect (get_listing_stats' clicks); the pixel counts the view. */}
+              <a href={`/go/${l.slug}`} rel="nofollow noopener ugc">
+                Visit {l.domain}
+              </a>
+              <img class="px" src={`/v/${l.slug}.gif`} alt="" width={1} height={1} />
               {l.launch_week ? (
                 <>
                   {' '}

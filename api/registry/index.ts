@@ -19,6 +19,7 @@ import { listingUpdatesOperations } from '../operations/listing-updates.ts';
 import { milestonesOperations } from '../operations/milestones.ts';
 import { founderStoryOperations } from '../operations/founder-story.ts';
 import { ordersOperations } from '../operations/orders.ts';
+import { makerInsightsOperations } from '../operations/maker-insights.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
@@ -42,6 +43,7 @@ export const operations: Operation[] = [
   ...milestonesOperations,
   ...founderStoryOperations,
   ...ordersOperations,
+  ...makerInsightsOperations,
 ];
 
 const names = new Set<string>();

@@ -99,6 +99,10 @@ export const ERROR_CODES = {
   launch_week_full: { kind: 'invalid', about: 'The chosen launch week has no free slot left; choose another week from list_products.' },
   contradictory_order: { kind: 'invalid', about: 'Two items of the order contradict each other (e.g. two launches for one listing); `errors` names them.' },
   order_not_payable: { kind: 'conflict', about: 'The order is no longer waiting for payment (paid, expired or refunded).' },
+  stripe_keys_disabled: {
+    kind: 'unprocessable',
+    about: 'This site does not accept Stripe keys (no REVENUE_KEYS_SECRET is configured to store them encrypted); report the revenue yourself instead.',
+  },
   payment_provider_unavailable: {
     kind: 'unavailable',
     about: 'The payment provider could not be reached; nothing was saved. Retry after the Retry-After seconds.',

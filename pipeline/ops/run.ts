@@ -10,6 +10,8 @@ import { USAGE } from './usage.ts';
 import { userCommand } from './users.ts';
 import { reviewsCommand } from './reviews.ts';
 import { recrawlCommand } from './recrawl.ts';
+import { domainRatingCommand } from './domain-rating.ts';
+import { fxCommand } from './fx.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
@@ -23,6 +25,8 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   order: orderCommand,
   tasks: tasksCommand,
   recrawl: recrawlCommand,
+  dr: domainRatingCommand,
+  fx: fxCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

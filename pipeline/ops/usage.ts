@@ -76,6 +76,16 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   recrawl cancel <batch>
       Listings of the batch still waiting are not re-crawled (their jobs are removed).
 
+  dr import FILE.csv
+      Domain Ratings from a CSV with the header domain,rating,measured_on (e.g. example.com,42,2026-11-01),
+      recorded as imported for the companies with that domain. Any bad row: nothing is imported.
+      The worker also refreshes them monthly through the provider when DR_PROVIDER_KEY is set.
+
+  fx set CURRENCY RATE [--on DATE]
+  fx show
+      Exchange rates the revenue board converts with: RATE is how many USD one unit of CURRENCY
+      is worth (e.g. fx set EUR 1.08), valid from DATE (default today).
+
   help
       This text.
 

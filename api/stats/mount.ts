@@ -1,0 +1,47 @@
+// The counters behind get_listing_stats that need a route of their own: the counting redirect to a
+// listing's website ({site_url}/go/{slug}) and the listing page's view pixel (/v/{slug}.gif).
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps.ts';
+import { clientAddress } from '../http/rate-limit.ts';
+import { problem, problemResponse } from '../http/problem.ts';
+import { countClick, countView, listingWebsite } from '../../core/stats/record.ts';
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,219}$/;
+// The smallest transparent GIF (43 bytes).
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log'>) {
+  const { config, sql, site, log } = deps;
+  const notFound = () => problemResponse(problem(config.siteUrl, 'not-found', 'No live listing with this slug.'));
+  type Req = { request: Request; params: Record<string, string> };
+
+  return new Elysia({ name: 'listing-stats' })
+    .get(
+      '/go/:slug',
+      async ({ request, params }: Req) => {
+        if (!SLUG.test(params.slug)) return notFound();
+        const target = await listingWebsite(sql, site.id, params.slug);
+        if (!target || !/^https?:\/\//i.test(target.url)) return notFound();
+        try {
+          await countClick(sql, target.id, clientAddress(request, { trustProxy: config.trustProxy }), request.headers.get('user-agent') ?? '');
+        } catch (err) {
+          log.warn({ err }, 'click not counted'); // the visitor still goes on
+        }
+        return new Response(null, {
+          status: 302,
+          headers: { location: target.url, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade', 'x-robots-tag': 'noindex' },
+        });
+      },
+      { parse: 'none' } as never,
+    )
+    .get(
+      '/v/:file',
+      async ({ params }: Req) => {
+        const m = /^([a-z0-9][a-z0-9-]{0,219})\.gif$/.exec(params.file);
+        const target = m ? await listingWebsite(sql, site.id, m[1]) : null;
+        if (target) await countView(sql, target.id).catch((err) => log.warn({ err }, 'view not counted'));
+        return new Response(new Uint8Array(PIXEL), { headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } });
+      },
+      { parse: 'none' } as never,
+    );
+}
