@@ -19,6 +19,8 @@ import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
 import { documentsPlugin } from './documents/mount.ts';
 import { statsPlugin } from './stats/mount.ts';
+import { statsPagePlugin } from './stats/stats-page.tsx';
+import { imagesPlugin } from './images/mount.ts';
 import { finishResponse, isCorsPath, wirePlugin } from './http/wire.ts';
 import { allowedMethodsOf } from './http/allowed-methods.ts';
 import { observabilityPlugin, withEdgeMetrics } from './observability/edge-observability.ts';
@@ -75,6 +77,8 @@ export function buildApp(appDeps: AppDeps) {
     .use(stripeWebhookPlugin(deps))
     .use(documentsPlugin(deps))
     .use(statsPlugin(deps))
+    .use(statsPagePlugin(deps))
+    .use(imagesPlugin(deps))
     .use(publicPagesPlugin(deps));
   return app;
 }

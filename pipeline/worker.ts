@@ -29,6 +29,7 @@ import { expireOrdersTask } from './tasks/expire-orders.ts';
 import { issueOrderDocumentsTask } from './tasks/issue-order-documents.ts';
 import { refreshDomainRatingsTask } from './tasks/refresh-domain-ratings.ts';
 import { refreshRevenueTask } from './tasks/refresh-revenue.ts';
+import { fetchLogosTask } from './tasks/fetch-logos.ts';
 
 /** Tasks that need nothing but the database. */
 export function databaseTasks(deps: TaskDeps): TaskList {
@@ -161,6 +162,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         [JOBS.issue_order_documents.name]: issueOrderDocumentsTask({ sql, siteUrl: config.siteUrl }),
         [JOBS.refresh_domain_ratings.name]: refreshDomainRatingsTask({ sql, config }),
         [JOBS.refresh_revenue.name]: refreshRevenueTask({ sql, config }),
+        [JOBS.fetch_logos.name]: fetchLogosTask(siteCheck),
       },
       crontab: [
         cronLine(config.viewRefreshCron, JOBS.refresh_views),
@@ -171,6 +173,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         cronLine('*/5 * * * *', JOBS.expire_orders),
         cronLine('0 4 2 * *', JOBS.refresh_domain_ratings),
         cronLine('0 5 1 * *', JOBS.refresh_revenue),
+        cronLine('*/5 * * * *', JOBS.fetch_logos),
       ].join('\n'),
     });
   } catch (error) {

@@ -30,7 +30,9 @@ export async function renderListing(
   trail.push([`/listings/${l.slug}`, l.name]);
   const crumbs = breadcrumbs(site, trail);
   const rating = l.community_rating;
-  const logo = safeHref(l.logo_url);
+  // Served from our own origin (the stored logo or an initials tile), never hot-linked from the site.
+  const logo = `${site}/logos/${l.slug}/256.png`;
+  const shareImage = `${site}/share/${l.slug}.png`;
   const app: Record<string, unknown> = {
     '@context': 'https://schema.org',
     '@type': 'SoftwareApplication',
@@ -54,7 +56,7 @@ export async function renderListing(
       {crumbs.nav}
       <article class="listing" data-slug={l.slug}>
         <header class="listing-head">
-          {logo ? <img class="logo" src={logo} alt="" width={64} height={64} /> : null}
+          <img class="logo" src={`/logos/${l.slug}/128.png`} alt="" width={64} height={64} />
           <div>
             <h1>{l.name}</h1>
             {l.tagline ? <p class="lede">{l.tagline}</p> : null}
@@ -212,7 +214,7 @@ export async function renderListing(
       description: l.seo?.description ?? l.short_description ?? l.tagline ?? `${l.name} on ${deps.site.name}.`,
       path: `/listings/${l.slug}`,
       ogType: 'website',
-      image: logo,
+      image: shareImage,
       jsonLd: ld,
       feeds: [{ href: `/feeds/listings/${l.slug}.xml`, title: `${l.name} updates` }],
     },

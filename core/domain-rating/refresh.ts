@@ -2,21 +2,13 @@
 // time, and today's rating is recorded beside the earlier ones (the history the boards' trends use).
 import type { Sql } from '../../sql/db.ts';
 import type { DomainRatingProvider } from './provider.ts';
+import { eachLimited } from '../each-limited.ts';
 
 export interface RefreshResult {
   domains: number;
   rated: number;
   failed: number;
   errors: string[];
-}
-
-/** Runs `work` over `items` with at most `limit` in flight (a tiny pool: p-limit would be one more dependency for these lines). */
-export async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(runners);
 }
 
 export async function refreshDomainRatings(sql: Sql, provider: DomainRatingProvider, concurrency: number): Promise<RefreshResult> {

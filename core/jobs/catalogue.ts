@@ -178,6 +178,15 @@ export const JOBS = {
     key: () => 'refresh_revenue',
     priority: BACKGROUND,
   }),
+  fetch_logos: defineJob({
+    name: 'fetch_logos',
+    version: 1,
+    maxAttempts: 3,
+    about: 'Fetches the logos of listings whose logo_url is new or changed (after drafting and re-crawls), resizes them and stores them for the pages.',
+    payload: NO_PAYLOAD,
+    key: () => 'fetch_logos',
+    priority: BACKGROUND,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

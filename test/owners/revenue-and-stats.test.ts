@@ -5,6 +5,7 @@
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { conforms } from '../conforms.ts';
+import { signInWithClient, WebClient } from '../browser.ts';
 import { eventually } from '../eventually.ts';
 import { startFakeStripe, type FakeSubscription } from '../orders/stripe-server.ts';
 import { makeListing, ownersEnv } from './env.ts';
@@ -196,6 +197,22 @@ describe('get_listing_stats', () => {
     const dflt = await call('GET', `/me/listings/${mine}/stats`, undefined, 'reader');
     expect(dflt.status).toBe(200);
     expect(dflt.body.series).toHaveLength(30);
+  });
+
+  test("the owner's statistics page draws each series as a server-rendered SVG chart; others get a 404", async () => {
+    const owner = new WebClient(env.app.url);
+    await signInWithClient(owner, env.app.sql, 'owner@example.com');
+    const res = await owner.get(`/account/listings/${mine}/stats`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html.match(/<svg[^>]*role="img"/g)).toHaveLength(7);
+    expect(html).toMatch(/Website clicks<\/strong>: [1-9]/);
+    expect(html).toContain('maker.example');
+    expect(html).not.toContain('<script>');
+    expect((await owner.get(`/account/listings/${theirs}/stats`)).status).toBe(404);
+    expect((await owner.get('/account/listings/99999999/stats')).status).toBe(404);
+    const anonymous = await fetch(`${env.app.url}/account/listings/${mine}/stats`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
   });
 
   test('both operations are MCP tools with the same answers', async () => {
