@@ -64,6 +64,8 @@ export function buildApp(appDeps: AppDeps) {
       return answer(problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.')));
     })
     .use(wirePlugin(always))
+    // Before the areas: its after-response hook counts get_listing reads of the REST and MCP routes.
+    .use(statsPlugin(deps))
     .use(healthPlugin(deps))
     .use(problemPagesPlugin(deps))
     .use(restPlugin(deps))
@@ -76,7 +78,6 @@ export function buildApp(appDeps: AppDeps) {
     .use(checkoutPlugin(deps))
     .use(stripeWebhookPlugin(deps))
     .use(documentsPlugin(deps))
-    .use(statsPlugin(deps))
     .use(statsPagePlugin(deps))
     .use(imagesPlugin(deps))
     .use(publicPagesPlugin(deps));

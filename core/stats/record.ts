@@ -39,10 +39,3 @@ export async function countBadgeImpression(sql: Sql, siteId: number, slug: strin
     select id, (now() at time zone 'utc')::date, ${host}, 1 from listings where site_id = ${siteId} and slug = ${slug}
     on conflict (listing_id, day, host) do update set impressions = listing_badge_impressions.impressions + 1`;
 }
-
-export async function countRead(sql: Sql, siteId: number, slug: string, surface: 'api' | 'mcp'): Promise<void> {
-  await sql`
-    insert into listing_reads (listing_id, day, surface, reads)
-    select id, (now() at time zone 'utc')::date, ${surface}, 1 from listings where site_id = ${siteId} and slug = ${slug} and status = 'live'
-    on conflict (listing_id, day, surface) do update set reads = listing_reads.reads + 1`;
-}

@@ -228,6 +228,17 @@ describe('get_listing_stats', () => {
       expect(stats.structuredContent.series).toHaveLength(3);
       const theirsCall: any = await client.callTool({ name: 'get_listing_stats', arguments: { listing_id: theirs } });
       expect(theirsCall.isError).toBe(true);
+      // Reads of the listing by API and MCP clients are counted for its maker (written every few seconds).
+      const read: any = await client.callTool({ name: 'get_listing', arguments: { slug } });
+      expect(read.isError).toBeFalsy();
+      for (let i = 0; i < 2; i++) expect((await env.app.json(`/listings/${slug}`)).status).toBe(200);
+      expect((await env.app.json('/listings/no-such-listing')).status).toBe(404);
+      const counted = await until(
+        async () => (await call('GET', `/me/listings/${mine}/stats?days=1`)).body.totals,
+        (t: any) => t.api_reads >= 2 && t.mcp_reads >= 1,
+        'API and MCP reads counted',
+      );
+      expect(counted).toMatchObject({ api_reads: 2, mcp_reads: 1 });
       const set: any = await client.callTool({ name: 'set_listing_revenue', arguments: { listing_id: mine, mrr_cents: 700, currency: 'USD' } });
       expect(set.isError).toBeFalsy();
       expect(set.structuredContent).toMatchObject({ source: 'self_reported', mrr_cents: 700 });
