@@ -4,7 +4,8 @@ import { etagMatches, etagOf } from '../http/execute.ts';
 import { problem, problemResponse } from '../http/problem.ts';
 import { addressKey, clientAddress, rateLimitedResponse, rateLimitHeaders } from '../http/rate-limit.ts';
 import { listingBadges } from '../../sql/queries/badges.ts';
-import { countBadgeImpression, referringHost } from '../../core/stats/record.ts';
+import { referringHost } from '../../core/stats/record.ts';
+import { BadgeImpressionCounter } from '../../core/stats/read-counter.ts';
 import { describeBadge, KIND_PATTERN } from './catalogue.ts';
 import { MODES, renderBadgeSvg, SHAPES, SIZES, type Mode, type Shape, type Size } from './svg.ts';
 
@@ -46,61 +47,65 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'ca
     return { refused: d.allowed ? null : rateLimitedResponse(config.siteUrl, d), headers: rateLimitHeaders(d) };
   };
   const notFound = (detail: string) => problemResponse(problem(config.siteUrl, 'not-found', detail));
+  const impressions = new BadgeImpressionCounter(sql, site.id, (err) => log.warn({ err }, 'badge impressions not recorded'));
 
-  return new Elysia({ name: 'badges' }).get('/badges/:slug/:file', async ({ request, params }) => {
-    // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
-    if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
-    const limit = await limited(request);
-    if (limit.refused) return limit.refused;
-    try {
-      const { choice, issues } = readQuery(new URL(request.url));
-      if (issues.length) {
-        const detail = `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`;
-        return problemResponse(problem(config.siteUrl, 'validation', detail, { errors: issues }));
-      }
-      const slug = params.slug;
-      const kind = params.file.endsWith('.svg') ? params.file.slice(0, -4) : '';
-      if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(`No badge image ${slug}/${params.file}.`);
-
-      const key = `badge-svg:${slug}:${kind}:${choice.shape}:${choice.mode}:${choice.size}`;
-      // Negative cache: an unknown slug is remembered like an image (same TTL, dropped by the next
-      // write through the cache generation), so made-up slugs do not reach the database each time.
-      const missingKey = `badge-missing:${slug}`;
-      let image = await cache.get(key);
-      if (!image && (await cache.get(missingKey))) return notFound(`No listing with slug "${slug}" on this site.`);
-      if (!image) {
-        const gen = cache.generation;
-        const listing = await listingBadges(sql, site.id, slug);
-        if (!listing) {
-          if (gen === cache.generation) await cache.set(missingKey, { body: '', etag: '' });
-          return notFound(`No listing with slug "${slug}" on this site.`);
+  return new Elysia({ name: 'badges' })
+    .onStop(() => {
+      impressions.stop();
+      return impressions.flush().catch(() => {});
+    })
+    .get('/badges/:slug/:file', async ({ request, params }) => {
+      // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.
+      if (/%00/.test(request.url)) return problemResponse(problem(config.siteUrl, 'bad-request', 'The URL contains the NUL character (%00).'));
+      const limit = await limited(request);
+      if (limit.refused) return limit.refused;
+      try {
+        const { choice, issues } = readQuery(new URL(request.url));
+        if (issues.length) {
+          const detail = `Invalid input: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`;
+          return problemResponse(problem(config.siteUrl, 'validation', detail, { errors: issues }));
         }
-        const row = listing.badges.find((b) => b.kind === kind);
-        if (!row) return notFound(`The listing "${slug}" has no ${kind} badge.`);
-        const art = describeBadge(row, listing.name, site.name).art;
-        const body = renderBadgeSvg(art, choice.shape, choice.mode, choice.size);
-        image = { body, etag: etagOf(body) };
-        if (gen === cache.generation) await cache.set(key, image); // computed before any write landed
+        const slug = params.slug;
+        const kind = params.file.endsWith('.svg') ? params.file.slice(0, -4) : '';
+        if (!SLUG.test(slug) || !KIND_PATTERN.test(kind)) return notFound(`No badge image ${slug}/${params.file}.`);
+
+        const key = `badge-svg:${slug}:${kind}:${choice.shape}:${choice.mode}:${choice.size}`;
+        // Negative cache: an unknown slug is remembered like an image (same TTL, dropped by the next
+        // write through the cache generation), so made-up slugs do not reach the database each time.
+        const missingKey = `badge-missing:${slug}`;
+        let image = await cache.get(key);
+        if (!image && (await cache.get(missingKey))) return notFound(`No listing with slug "${slug}" on this site.`);
+        if (!image) {
+          const gen = cache.generation;
+          const listing = await listingBadges(sql, site.id, slug);
+          if (!listing) {
+            if (gen === cache.generation) await cache.set(missingKey, { body: '', etag: '' });
+            return notFound(`No listing with slug "${slug}" on this site.`);
+          }
+          const row = listing.badges.find((b) => b.kind === kind);
+          if (!row) return notFound(`The listing "${slug}" has no ${kind} badge.`);
+          const art = describeBadge(row, listing.name, site.name).art;
+          const body = renderBadgeSvg(art, choice.shape, choice.mode, choice.size);
+          image = { body, etag: etagOf(body) };
+          if (gen === cache.generation) await cache.set(key, image); // computed before any write landed
+        }
+        const headers = {
+          'content-type': 'image/svg+xml; charset=utf-8',
+          'cache-control': CACHE_CONTROL,
+          etag: image.etag,
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'cross-origin',
+          // Opened directly, an SVG is a document: it needs no script or outside content.
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        };
+        Object.assign(headers, limit.headers);
+        // Every badge served is an impression for its listing's statistics (a revalidation too: the badge was shown).
+        impressions.add(slug, referringHost(request.headers.get('referer')));
+        if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
+        return new Response(image.body, { headers });
+      } catch (err) {
+        log.error({ err }, 'badge image failed');
+        return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
       }
-      const headers = {
-        'content-type': 'image/svg+xml; charset=utf-8',
-        'cache-control': CACHE_CONTROL,
-        etag: image.etag,
-        'x-content-type-options': 'nosniff',
-        'cross-origin-resource-policy': 'cross-origin',
-        // Opened directly, an SVG is a document: it needs no script or outside content.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      };
-      Object.assign(headers, limit.headers);
-      // Every badge served is an impression for its listing's statistics (a revalidation too: the badge was shown).
-      await countBadgeImpression(sql, site.id, slug, referringHost(request.headers.get('referer'))).catch((err) =>
-        log.warn({ err }, 'badge impression not counted'),
-      );
-      if (etagMatches(request.headers.get('if-none-match'), image.etag)) return new Response(null, { status: 304, headers });
-      return new Response(image.body, { headers });
-    } catch (err) {
-      log.error({ err }, 'badge image failed');
-      return problemResponse(problem(config.siteUrl, 'internal', 'An unexpected error occurred.'));
-    }
-  });
+    });
 }

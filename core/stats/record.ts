@@ -32,10 +32,3 @@ export function referringHost(referer: string | null): string {
     return '(direct)';
   }
 }
-
-export async function countBadgeImpression(sql: Sql, siteId: number, slug: string, host: string): Promise<void> {
-  await sql`
-    insert into listing_badge_impressions (listing_id, day, host, impressions)
-    select id, (now() at time zone 'utc')::date, ${host}, 1 from listings where site_id = ${siteId} and slug = ${slug}
-    on conflict (listing_id, day, host) do update set impressions = listing_badge_impressions.impressions + 1`;
-}

@@ -165,7 +165,12 @@ describe('get_listing_stats', () => {
     expect(visitors).toHaveLength(2);
     expect(visitors.every((v) => !Buffer.from(v.visitor).toString('latin1').includes('127.0.0.1'))).toBe(true);
 
-    const res = await call('GET', `/me/listings/${mine}/stats?days=7`);
+    // Badge impressions are counted in memory and written every few seconds.
+    const res = await until(
+      () => call('GET', `/me/listings/${mine}/stats?days=7`),
+      (r) => r.body.series[6].badge_impressions - before.series[6].badge_impressions >= 3,
+      'badge impressions written',
+    );
     expect(res.status).toBe(200);
     conforms(output('get_listing_stats'), res.body);
     expect(res.body.series).toHaveLength(7);
