@@ -132,6 +132,9 @@ describe('invoices and credit notes', () => {
     const viaSession = await owner.get(new URL(order.invoice_url).pathname);
     expect(viaSession.status).toBe(200);
     expect(Buffer.from(await viaSession.arrayBuffer()).equals(Buffer.from(doc.pdf))).toBe(true);
+    // The order page links to it.
+    const orderPage = await (await owner.get(`/checkout/${number}`)).text();
+    expect(orderPage).toContain(`href="/orders/${number}/documents/${doc.number}.pdf"`);
     const other = new WebClient(env.app.url);
     await signInWithClient(other, env.app.sql, 'other@example.com');
     expect((await other.get(new URL(order.invoice_url).pathname)).status).toBe(404);
