@@ -7,12 +7,12 @@ import { LogoError, logoImages } from './logo-image.ts';
 
 export type LogoOutcome = 'stored' | 'failed' | 'cleared' | 'unchanged';
 
-/** Listings whose logo_url has not been fetched yet (or changed since), oldest first. */
+/** Listings whose logo_url has not been fetched yet (or changed since), newest listings first. */
 export async function logosDue(sql: Sql, limit: number): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
     select l.id::text from listings l left join listing_logos g on g.listing_id = l.id
     where (l.logo_url is not null and g.source_url is distinct from l.logo_url) or (l.logo_url is null and g.listing_id is not null)
-    order by l.id limit ${limit}`;
+    order by l.id desc limit ${limit}`;
   return rows.map((r) => r.id);
 }
 

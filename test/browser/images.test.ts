@@ -12,6 +12,8 @@ import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { launchBrowser, type Browser } from '../browser.ts';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { makeListing } from '../owners/env.ts';
+import { Logger } from 'graphile-worker';
+import { startWorker } from '../../pipeline/worker.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><circle cx="5" cy="5" r="5" fill="#e11d48"/></svg>';
 const png = await sharp({ create: { width: 300, height: 150, channels: 4, background: '#0ea5e9' } })
@@ -122,6 +124,26 @@ describe('logos', () => {
     expect(await fetchListingLogo(app.sql, strictFetcher, String(id))).toBe('failed');
     expect((await app.sql`select count(*)::int as n from listing_logo_images where listing_id = ${id}`)[0].n).toBe(0);
   });
+});
+
+describe('the fetch_logos job', () => {
+  test('the worker fetches logos that are new or changed', async () => {
+    const id = await makeListing(app.sql, { siteId: app.siteId, userId: null, status: 'live' });
+    await app.sql`update listings set logo_url = ${`${base}/logo.svg`} where id = ${id}`;
+    const worker = await startWorker(app.config, app.databaseUrl, { logger: new Logger(() => () => {}), concurrency: 2, siteCheckFetcher: fetcher });
+    try {
+      await app.sql`select graphile_worker.add_job('fetch_logos', ${app.sql.json({ v: 1 } as never)}::json)`;
+      const deadline = Date.now() + 30_000;
+      let rows: { size: number }[] = [];
+      while (rows.length < 3 && Date.now() < deadline) {
+        rows = await app.sql<{ size: number }[]>`select size from listing_logo_images where listing_id = ${id} order by size`;
+        if (rows.length < 3) await Bun.sleep(100);
+      }
+      expect(rows.map((r) => r.size)).toEqual([64, 128, 256]);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
 });
 
 describe('share image', () => {
