@@ -17,6 +17,10 @@ import { botPagePlugin } from './site/bot-page.tsx';
 import { notFoundPage, publicPagesPlugin } from './pages/plugin.ts';
 import { checkoutPlugin } from './checkout/pages.ts';
 import { stripeWebhookPlugin } from './checkout/stripe-webhook.ts';
+import { documentsPlugin } from './documents/mount.ts';
+import { statsPlugin } from './stats/mount.ts';
+import { statsPagePlugin } from './stats/stats-page.tsx';
+import { imagesPlugin } from './images/mount.ts';
 import { finishResponse, isCorsPath, wirePlugin } from './http/wire.ts';
 import { allowedMethodsOf } from './http/allowed-methods.ts';
 import { observabilityPlugin, withEdgeMetrics } from './observability/edge-observability.ts';
@@ -57,6 +61,8 @@ export function buildApp(appDeps: AppDeps) {
       return answer(problemResponse(request, problem(config.siteUrl, 'internal', 'An unexpected error occurred.')));
     })
     .use(wirePlugin(always))
+    // Before the areas: its after-response hook counts get_listing reads of the REST and MCP routes.
+    .use(statsPlugin(deps))
     .use(healthPlugin(deps))
     .use(problemPagesPlugin(deps))
     .use(restPlugin(deps))
@@ -69,6 +75,9 @@ export function buildApp(appDeps: AppDeps) {
     .use(botPagePlugin(deps))
     .use(checkoutPlugin(deps))
     .use(stripeWebhookPlugin(deps))
+    .use(documentsPlugin(deps))
+    .use(statsPagePlugin(deps))
+    .use(imagesPlugin(deps))
     .use(publicPagesPlugin(deps));
   return app;
 }

@@ -151,6 +151,9 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
     { name: 'page: launch week (cached)', requests: rotating(weeks.map((w) => `/launches/weeks/${w}`)) },
     { name: 'page: launch week uncached (signed in)', requests: signedIn(weeks.map((w) => `/launches/weeks/${w}`)) },
     { name: 'get_listing', requests: rotating(slugs.map((s) => `/api/v1/listings/${s}`)) },
+    // Pictures from our own origin: a stored logo (or initials tile) per card, the share image crawlers fetch (stored once rendered).
+    { name: 'logo (cached)', requests: rotating(slugs.map((s) => `/logos/${s}/128.png`)) },
+    { name: 'share image (cached)', requests: rotating(slugs.map((s) => `/share/${s}.png`)) },
     { name: 'search (typo)', requests: rotating(words.map((w) => `/api/v1/listings?q=${encodeURIComponent(typo(w))}`)) },
     {
       name: 'leaderboard',

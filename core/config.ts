@@ -84,6 +84,13 @@ export interface Config {
     /** Check EU VAT numbers online against VIES as well as by checksum (off by default). */
     vies: { url: string } | null;
   };
+  /** The Domain Rating provider (Ahrefs API v3 or one speaking its JSON); null: ratings come from `ops dr import` only. */
+  domainRating: { url: string; key: string; concurrency: number } | null;
+  /**
+   * The 32-byte key that encrypts makers' restricted Stripe keys at rest (AES-256-GCM); null: makers
+   * can report revenue themselves but cannot connect Stripe. Stripe's API base for those keys.
+   */
+  revenue: { keysSecret: Buffer | null; stripeApiUrl: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -242,5 +249,25 @@ export function loadConfig(env: Env): Config {
         : null,
       vies: bool(env, 'VIES_CHECK', false) ? { url: env.VIES_URL || 'https://ec.europa.eu/taxation_customs/vies/rest-api' } : null,
     },
+    domainRating: env.DR_PROVIDER_KEY
+      ? {
+          url: env.DR_PROVIDER_URL || 'https://api.ahrefs.com/v3/site-explorer/domain-rating',
+          key: env.DR_PROVIDER_KEY,
+          concurrency: int(env, 'DR_PROVIDER_CONCURRENCY', 4, 1, 64),
+        }
+      : null,
+    revenue: {
+      keysSecret: secretKey(env, 'REVENUE_KEYS_SECRET'),
+      stripeApiUrl: env.REVENUE_STRIPE_API_URL || env.STRIPE_API_URL || 'https://api.stripe.com',
+    },
   };
+}
+
+/** A 32-byte key given as 64 hex digits or base64; null when unset. */
+function secretKey(env: Env, key: string): Buffer | null {
+  const raw = env[key];
+  if (!raw) return null;
+  const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (bytes.length !== 32) throw new Error(`${key} must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)`);
+  return bytes;
 }

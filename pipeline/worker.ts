@@ -27,6 +27,10 @@ import { notifyFollowersTask } from './tasks/notify-followers.ts';
 import { fulfilOrderTask } from './tasks/fulfil-order.ts';
 import { expireOrdersTask } from './tasks/expire-orders.ts';
 import { refundOrderTask } from './tasks/refund-order.ts';
+import { issueOrderDocumentsTask } from './tasks/issue-order-documents.ts';
+import { refreshDomainRatingsTask } from './tasks/refresh-domain-ratings.ts';
+import { refreshRevenueTask } from './tasks/refresh-revenue.ts';
+import { fetchLogosTask } from './tasks/fetch-logos.ts';
 
 /** Tasks that need nothing but the database. */
 export function databaseTasks(deps: TaskDeps): TaskList {
@@ -157,6 +161,10 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         [JOBS.fulfil_order.name]: fulfilOrderTask({ sql }),
         [JOBS.expire_orders.name]: expireOrdersTask({ sql }),
         [JOBS.refund_order.name]: refundOrderTask({ sql, stripe: config.orders.stripe }),
+        [JOBS.issue_order_documents.name]: issueOrderDocumentsTask({ sql, siteUrl: config.siteUrl }),
+        [JOBS.refresh_domain_ratings.name]: refreshDomainRatingsTask({ sql, config }),
+        [JOBS.refresh_revenue.name]: refreshRevenueTask({ sql, config }),
+        [JOBS.fetch_logos.name]: fetchLogosTask(siteCheck),
       },
       crontab: [
         cronLine(config.viewRefreshCron, JOBS.refresh_views),
@@ -165,6 +173,9 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         cronLine('*/10 * * * *', JOBS.sweep_listings),
         cronLine('17 * * * *', JOBS.expire_records),
         cronLine('*/5 * * * *', JOBS.expire_orders),
+        cronLine('0 4 2 * *', JOBS.refresh_domain_ratings),
+        cronLine('0 5 1 * *', JOBS.refresh_revenue),
+        cronLine('*/5 * * * *', JOBS.fetch_logos),
       ].join('\n'),
     });
   } catch (error) {

@@ -129,7 +129,10 @@ export function planCompanyMetrics(rng: Rng, now: Date, companyIds: number[]) {
     if (!rng.chance(0.4)) continue;
     let mrr = rng.int(5, 2000) * 10_000;
     const growth = 1 + rng.next() * 0.15;
-    const verified = rng.chance(0.35);
+    // Demo figures are self-reported: only the worker, reading a maker's own Stripe key, marks a
+    // figure verified. The draw stays so the rest of the demo comes out as before.
+    rng.chance(0.35);
+    const verified = false;
     for (let back = rng.int(3, 6); back >= 1; back--) {
       const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
       revenue.push({ company_id: companyId, month: isoDate(month), mrr_cents: Math.round(mrr / 100) * 100, currency: 'USD', verified });

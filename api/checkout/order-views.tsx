@@ -131,6 +131,26 @@ function Settled({ o }: { o: OrderView }) {
   );
 }
 
+/** Links to the invoice and credit notes once issued (the buyer is signed in, so they open). */
+function Documents({ o }: { o: OrderView }) {
+  if (!o.invoice_url && !o.credit_note_urls.length) return null;
+  const name = (url: string) => url.slice(url.lastIndexOf('/') + 1, -'.pdf'.length);
+  return (
+    <ul class="documents">
+      {o.invoice_url ? (
+        <li>
+          <a href={new URL(o.invoice_url).pathname}>Invoice {name(o.invoice_url)} (PDF)</a>
+        </li>
+      ) : null}
+      {o.credit_note_urls.map((u) => (
+        <li>
+          <a href={new URL(u).pathname}>Credit note {name(u)} (PDF)</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The order page: settled orders show where they stand; a pending one takes billing details and payment. */
 export function orderPage(
   config: Config,
@@ -148,6 +168,7 @@ export function orderPage(
         <>
           <OrderHead o={o} />
           <Settled o={o} />
+          <Documents o={o} />
           <Lines o={o} />
         </>
       ),

@@ -29,6 +29,14 @@ interface Arrival {
 const started = new WeakMap<Request, Arrival>();
 const failures = new WeakMap<Request, unknown>();
 const mcpCalls = new WeakMap<Request, string>();
+const mcpArguments = new WeakMap<Request, Record<string, unknown>>();
+
+/** The arguments of the one tool a single MCP tools/call request called (for the makers' read statistics). */
+export const mcpCallArguments = (request: Request): { tool: string; args: Record<string, unknown> } | null => {
+  const args = mcpArguments.get(request);
+  const tool = mcpCalls.get(request);
+  return args && tool ? { tool, args } : null;
+};
 
 /** REST route template (as Elysia names it) → the registry's operation name. */
 const restOperation = new Map(operations.map((op) => [`${op.method} ${API_PREFIX}${op.path.replace(/\{([a-z_]+)\}/g, ':$1')}`, op.name]));
@@ -46,6 +54,8 @@ export function noteMcpCall(request: Request, body: unknown): void {
   const m = messages[0];
   const name = m?.method === 'tools/call' ? m.params?.name : m?.method;
   if (typeof name === 'string') mcpCalls.set(request, name.slice(0, 64));
+  const args = (m?.params as { arguments?: unknown } | undefined)?.arguments;
+  if (m?.method === 'tools/call' && args && typeof args === 'object') mcpArguments.set(request, args as Record<string, unknown>);
 }
 
 const KNOWN_TOOLS = new Set([...operations.map((o) => o.name), 'batch']);

@@ -171,8 +171,8 @@ describe('get_leaderboard', () => {
   test('revenue: latest month per company', async () => {
     const body = await board('revenue');
     expect(body.items.map((i: any) => [i.rank, i.listing.slug, i.metric])).toEqual([
-      [1, 'ann', { name: 'mrr_cents', value: 100000, currency: 'USD', month: LAST_MONTH, verified: true }],
-      [2, 'ben', { name: 'mrr_cents', value: 50000, currency: 'USD', month: LAST_MONTH, verified: false }],
+      [1, 'ann', { name: 'mrr_cents', value: 100000, currency: 'USD', month: LAST_MONTH, verified: true, source: 'stripe', usd_cents: 100000 }],
+      [2, 'ben', { name: 'mrr_cents', value: 50000, currency: 'USD', month: LAST_MONTH, verified: false, source: 'self_reported', usd_cents: 50000 }],
     ]);
   });
 

@@ -35,7 +35,8 @@ const BOARD_INFO: Record<Board, { title: string; description: string; metric: st
   revenue: {
     title: 'Revenue',
     metric: 'mrr_cents',
-    description: 'Live listings ranked by the latest monthly recurring revenue their company reported; verified marks checked figures.',
+    description:
+      "Live listings ranked by the latest monthly recurring revenue (converted to USD at the site team's rates); source says whether the owner reported it or it was read from Stripe (verified).",
   },
 };
 
@@ -48,6 +49,19 @@ const Metric = Type.Object({
   measured_on: Type.Optional(Type.String({ format: 'date' })),
   month: Type.Optional(Type.String({ format: 'date', description: 'Revenue: first day of the month reported.' })),
   verified: Type.Optional(Type.Boolean()),
+  source: Type.Optional(
+    Type.Union([Type.Literal('self_reported'), Type.Literal('stripe')], {
+      description:
+        "Revenue: where the figure came from: self_reported by the listing's owner, or stripe (read from the owner's restricted Stripe key; verified).",
+    }),
+  ),
+  usd_cents: Type.Optional(
+    Nullable(
+      Type.Number({
+        description: "Revenue: the figure in USD cents at the site team's exchange rates, which the board ranks by; null without a rate for its currency.",
+      }),
+    ),
+  ),
 });
 
 const BoardItem = Type.Object({
@@ -68,7 +82,14 @@ function metricOf(board: Board, row: RankedRow) {
     case 'domain-rating':
       return { ...m, trend: row.trend as number | null, measured_on: row.measured_on as string };
     case 'revenue':
-      return { ...m, currency: row.currency as string, month: row.month as string, verified: row.verified as boolean };
+      return {
+        ...m,
+        currency: row.currency as string,
+        month: row.month as string,
+        verified: row.verified as boolean,
+        source: row.source as 'self_reported' | 'stripe',
+        usd_cents: row.usd_cents as number | null,
+      };
     default:
       return m;
   }

@@ -122,6 +122,16 @@ export const Order = Type.Object({
   refunded_at: Nullable(Type.String({ format: 'date-time' })),
   refund: Nullable(Type.Object({}, { additionalProperties: true })),
   lines: Type.Array(Type.Object({ ...LineBase, fulfilment: Fulfilment })),
+  invoice_url: Nullable(
+    Type.String({
+      format: 'uri',
+      description:
+        'The invoice PDF, issued shortly after payment (null before). Only the buyer can download it: with this API credential (Authorization: Bearer) or signed in on the site.',
+    }),
+  ),
+  credit_note_urls: Type.Array(Type.String({ format: 'uri' }), {
+    description: 'Credit note PDFs issued for refunds of this order, oldest first; each refers to the invoice. Buyer only, like invoice_url.',
+  }),
 });
 
 export const NumberPath = Type.Object(

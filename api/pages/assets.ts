@@ -22,6 +22,7 @@ h1{font-size:1.8rem;line-height:1.2;margin:.5rem 0}h2{font-size:1.3rem;margin-to
 .tabs [aria-current=page]{background:#1b1b1f;color:#fff}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.crumbs ol{display:flex;flex-wrap:wrap;list-style:none;padding:0;gap:.3rem;font-size:.9rem}.crumbs li+li::before{content:"/ ";color:#888}
 .listing-head{display:flex;gap:1rem;align-items:flex-start}.logo{border-radius:12px;background:#fff;border:1px solid #e2e2e6;flex:none}
+.card-logo{width:40px;height:40px;border-radius:8px;flex:none;background:#fff}.px{position:absolute;width:1px;height:1px;opacity:0}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:1rem 0}.actions form{margin:0}
 button,.button{font:inherit;display:inline-block;padding:.45rem .9rem;border-radius:6px;border:1px solid #0b5cad;background:#0b5cad;color:#fff;cursor:pointer;text-decoration:none}
 button.secondary,.button.secondary{background:#fff;color:#0b5cad}button.on{background:#0a4a8a;color:#fff}button.link{background:none;border:0;color:#0645ad;padding:0;text-decoration:underline;font-size:.85rem}

@@ -18,7 +18,9 @@ describe('shared page components', () => {
       <Card s={{ slug: 'a', name: EVIL, tagline: EVIL, category: { slug: 'c', name: EVIL }, votes: 1 } as any} badge={EVIL} metric={EVIL} />,
     );
     expect(out).not.toContain('<script');
-    expect(out).not.toContain('<img');
+    // The only image is the card's own logo from our origin; the hostile one stays text.
+    expect(out.match(/<img/g)).toEqual(['<img']);
+    expect(out).toContain('<img class="card-logo" src="/logos/a/128.png"');
     expect(out).toContain('<h3><a href="/listings/a">&lt;script>alert(1)&lt;/script>&quot;>&lt;img src=x onerror=alert(2)>\'</a>');
   });
 

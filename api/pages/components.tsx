@@ -37,6 +37,8 @@ export function Card({ s, rank, metric, badge }: { s: Summary; rank?: number | n
   return (
     <li class="card">
       {rank ? <span class="rank">#{rank}</span> : null}
+      {/* From our own origin: the stored logo, or the initials tile when there is none. */}
+      <img class="card-logo" src={`/logos/${s.slug}/128.png`} alt="" width={40} height={40} loading="lazy" />
       <div class="card-body">
         <h3>
           <a href={`/listings/${s.slug}`}>{s.name}</a>

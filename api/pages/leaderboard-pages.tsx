@@ -19,7 +19,7 @@ function boardMetric(i: any): string {
     case 'domain_rating':
       return `DR ${m.value}${m.trend === null || m.trend === undefined ? '' : ` (${m.trend >= 0 ? '+' : ''}${m.trend})`}`;
     case 'mrr_cents':
-      return `${money(m.value, m.currency)} MRR${m.verified ? ' (verified)' : ''}`;
+      return `${money(m.value, m.currency)} MRR${m.source === 'stripe' || m.verified ? ' (verified via Stripe)' : ' (self-reported)'}`;
     default:
       return count(Number(m.value), 'vote');
   }

@@ -1,7 +1,7 @@
 import { listingReviews } from '../../sql/queries/reviews.ts';
 import { latestUpdates } from '../../sql/queries/updates.ts';
 import { readOp, type PageDeps } from './data.ts';
-import { breadcrumbs, Card, Cards, ExtLink, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
+import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
 import { day, safeHref } from './format.ts';
 import { Actions, ReviewForm, ReviewList, type Personal } from './listing-community.tsx';
 import { About, Badges, DomainRating, Media, Milestones, Rating } from './listing-sections.tsx';
@@ -30,7 +30,9 @@ export async function renderListing(
   trail.push([`/listings/${l.slug}`, l.name]);
   const crumbs = breadcrumbs(site, trail);
   const rating = l.community_rating;
-  const logo = safeHref(l.logo_url);
+  // Served from our own origin (the stored logo or an initials tile), never hot-linked from the site.
+  const logo = `${site}/logos/${l.slug}/256.png`;
+  const shareImage = `${site}/share/${l.slug}.png`;
   const app: Record<string, unknown> = {
     '@context': 'https://schema.org',
     '@type': 'SoftwareApplication',
@@ -54,12 +56,16 @@ export async function renderListing(
       {crumbs.nav}
       <article class="listing" data-slug={l.slug}>
         <header class="listing-head">
-          {logo ? <img class="logo" src={logo} alt="" width={64} height={64} /> : null}
+          <img class="logo" src={`/logos/${l.slug}/128.png`} alt="" width={64} height={64} />
           <div>
             <h1>{l.name}</h1>
             {l.tagline ? <p class="lede">{l.tagline}</p> : null}
             <p class="meta">
-              <ExtLink url={l.url}>Visit {l.domain}</ExtLink>
+              {/* Through the counting redirect (get_listing_stats' clicks); the pixel counts the view. */}
+              <a href={`/go/${l.slug}`} rel="nofollow noopener ugc">
+                Visit {l.domain}
+              </a>
+              <img class="px" src={`/v/${l.slug}.gif`} alt="" width={1} height={1} />
               {l.launch_week ? (
                 <>
                   {' '}
@@ -213,7 +219,7 @@ export async function renderListing(
       description: l.seo?.description ?? l.short_description ?? l.tagline ?? `${l.name} on ${deps.site.name}.`,
       path: `/listings/${l.slug}`,
       ogType: 'website',
-      image: logo,
+      image: shareImage,
       jsonLd: ld,
       feeds: [{ href: `/feeds/listings/${l.slug}.xml`, title: `${l.name} updates` }],
     },

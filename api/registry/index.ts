@@ -21,6 +21,7 @@ import { milestonesOperations } from '../operations/milestones.ts';
 import { coOwnersOperations } from '../operations/co-owners.ts';
 import { founderStoryOperations } from '../operations/founder-story.ts';
 import { ordersOperations } from '../operations/orders.ts';
+import { makerInsightsOperations } from '../operations/maker-insights.ts';
 
 /** Every operation of the service. REST, MCP and OpenAPI are all generated from this list. */
 export const operations: Operation[] = [
@@ -46,6 +47,7 @@ export const operations: Operation[] = [
   ...coOwnersOperations,
   ...founderStoryOperations,
   ...ordersOperations,
+  ...makerInsightsOperations,
 ];
 
 const names = new Set<string>();

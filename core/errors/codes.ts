@@ -141,6 +141,10 @@ export const ERROR_CODES = {
       'The listing already has this product (launch, skip_queue or relaunch) in another order that is waiting for payment, paid, or in effect; a second one would do nothing, so it is refused before anything is charged. existing_order names that order.',
   },
   order_not_payable: { kind: 'conflict', about: 'The order is no longer waiting for payment (paid, expired or refunded).' },
+  stripe_keys_disabled: {
+    kind: 'unprocessable',
+    about: 'This site does not accept Stripe keys (no REVENUE_KEYS_SECRET is configured to store them encrypted); report the revenue yourself instead.',
+  },
   payment_provider_unavailable: {
     kind: 'unavailable',
     about: 'The payment provider could not be reached; nothing was saved. Retry after the Retry-After seconds.',

@@ -161,6 +161,41 @@ export const JOBS = {
     payload: NO_PAYLOAD,
     key: () => 'expire_orders',
   }),
+  issue_order_documents: defineJob({
+    name: 'issue_order_documents',
+    version: 1,
+    maxAttempts: 10,
+    about: "Issues a paid order's invoice and a refunded order's credit note (each once, numbered without gaps) and mails each to the buyer.",
+    payload: Type.Object({ order_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    key: (p) => `order_documents:${p.order_id}`,
+  }),
+  refresh_domain_ratings: defineJob({
+    name: 'refresh_domain_ratings',
+    version: 1,
+    maxAttempts: 3,
+    about: "Asks the Domain Rating provider for every live listing's domain (a few at a time) and records this month's ratings.",
+    payload: NO_PAYLOAD,
+    key: () => 'refresh_domain_ratings',
+    priority: BACKGROUND,
+  }),
+  refresh_revenue: defineJob({
+    name: 'refresh_revenue',
+    version: 1,
+    maxAttempts: 3,
+    about: "Computes each Stripe-connected listing's monthly recurring revenue from its active subscriptions and records it as verified.",
+    payload: NO_PAYLOAD,
+    key: () => 'refresh_revenue',
+    priority: BACKGROUND,
+  }),
+  fetch_logos: defineJob({
+    name: 'fetch_logos',
+    version: 1,
+    maxAttempts: 3,
+    about: 'Fetches the logos of listings whose logo_url is new or changed (after drafting and re-crawls), resizes them and stores them for the pages.',
+    payload: NO_PAYLOAD,
+    key: () => 'fetch_logos',
+    priority: BACKGROUND,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

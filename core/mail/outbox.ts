@@ -7,6 +7,8 @@ export interface MailMessage {
   text: string;
   html?: string | null;
   kind: string;
+  /** An order document (order_documents.id) attached to the mail as its PDF. */
+  documentId?: string | null;
 }
 
 /**
@@ -16,8 +18,8 @@ export interface MailMessage {
  */
 export async function enqueueMail(sql: Sql, m: MailMessage): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
-    insert into mail_outbox (to_address, subject, body_text, body_html, kind)
-    values (${m.to}, ${m.subject}, ${m.text}, ${m.html ?? null}, ${m.kind})
+    insert into mail_outbox (to_address, subject, body_text, body_html, kind, document_id)
+    values (${m.to}, ${m.subject}, ${m.text}, ${m.html ?? null}, ${m.kind}, ${m.documentId ?? null})
     returning id::text`;
   await enqueue(sql, JOBS.send_mail, { id: Number(row.id) });
   return row.id;

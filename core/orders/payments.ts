@@ -51,6 +51,7 @@ async function apply(tx: Sql, ev: PaymentEvent): Promise<{ outcome: PaymentOutco
                                  refund = ${tx.json({ source: ev.provider, note: 'The refund event arrived before the payment event; nothing was fulfilled.' })}
                where id = ${row.id}`;
       await tx`update payment_events set outcome = 'refund_applied', order_id = ${row.id} where provider = ${ev.provider} and payment_id = ${ev.paymentId} and outcome = 'refund_waiting'`;
+      await enqueue(tx, JOBS.issue_order_documents, { order_id: Number(row.id) });
       return { outcome: 'refunded_order', orderId: row.id };
     }
   }
@@ -59,5 +60,6 @@ async function apply(tx: Sql, ev: PaymentEvent): Promise<{ outcome: PaymentOutco
   await tx`update orders set status = 'paid', paid_at = now(), provider_payment_id = coalesce(${ev.paymentId ?? null}, provider_payment_id), updated_at = now()
            where id = ${row.id}`;
   await enqueue(tx, JOBS.fulfil_order, { order_id: Number(row.id) });
+  await enqueue(tx, JOBS.issue_order_documents, { order_id: Number(row.id) });
   return { outcome: 'applied', orderId: row.id };
 }

@@ -117,6 +117,7 @@ export async function refundOrder(sql: Sql, find: { number?: string; paymentId?:
              where id = ${row.id}`;
     await tx`select directory_changed()`;
     await enqueue(tx, JOBS.refresh_views, {}, { key: 'refresh_views' });
+    await enqueue(tx, JOBS.issue_order_documents, { order_id: Number(row.id) });
     return { number: row.number, already: false, lines: out };
   });
 }

@@ -3,6 +3,7 @@ import type { Sql } from '../../sql/db.ts';
 import { DomainError } from '../errors/index.ts';
 import type { PricedLine } from './price-items.ts';
 import type { VatDecision } from './vat.ts';
+import { documentLinks, type OrderDocumentLinks } from '../documents/read.ts';
 
 /** A priced line as stored, with what its fulfilment did. */
 export interface OrderLineView extends PricedLine {
@@ -34,6 +35,9 @@ export interface OrderView {
   refunded_at: string | null;
   refund: Record<string, unknown> | null;
   lines: OrderLineView[];
+  /** The invoice, once the order was paid and it was issued; credit notes after refunds. Readable by the buyer only. */
+  invoice_url: string | null;
+  credit_note_urls: string[];
 }
 
 export interface OrderRow {
@@ -133,7 +137,7 @@ async function linesOf(sql: Sql, orderIds: string[]): Promise<Map<string, OrderL
   return out;
 }
 
-function view(row: OrderRow, lines: OrderLineView[], siteUrl: string): OrderView {
+function view(row: OrderRow, lines: OrderLineView[], siteUrl: string, docs?: OrderDocumentLinks): OrderView {
   return {
     number: row.number,
     status: row.expired ? 'expired' : row.status,
@@ -153,12 +157,15 @@ function view(row: OrderRow, lines: OrderLineView[], siteUrl: string): OrderView
     refunded_at: iso(row.refunded_at),
     refund: row.refund,
     lines,
+    invoice_url: docs?.invoice_url ?? null,
+    credit_note_urls: docs?.credit_note_urls ?? [],
   };
 }
 
 /** Loads an order as get_order shows it (no owner check: callers check). */
 export async function orderView(sql: Sql, row: OrderRow, siteUrl: string): Promise<OrderView> {
-  return view(row, (await linesOf(sql, [row.id])).get(row.id) ?? [], siteUrl);
+  const [lines, docs] = await Promise.all([linesOf(sql, [row.id]), documentLinks(sql, [row], siteUrl)]);
+  return view(row, lines.get(row.id) ?? [], siteUrl, docs.get(row.id));
 }
 
 /** The caller's order on this site, or the same 404 as an unknown number. */
@@ -176,9 +183,12 @@ export async function listOrders(sql: Sql, who: { userId: string; siteId: number
     select number from orders where user_id = ${who.userId} and site_id = ${who.siteId}
     order by created_at desc, id desc limit ${perPage} offset ${(page - 1) * perPage}`;
   const rows = (await Promise.all(numbers.map((n) => orderRow(sql, { number: n.number })))) as OrderRow[];
-  const lines = await linesOf(
-    sql,
-    rows.map((r) => r.id),
-  );
-  return { items: rows.map((r) => view(r, lines.get(r.id) ?? [], siteUrl)), total };
+  const [lines, docs] = await Promise.all([
+    linesOf(
+      sql,
+      rows.map((r) => r.id),
+    ),
+    documentLinks(sql, rows, siteUrl),
+  ]);
+  return { items: rows.map((r) => view(r, lines.get(r.id) ?? [], siteUrl, docs.get(r.id))), total };
 }

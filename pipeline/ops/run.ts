@@ -13,6 +13,8 @@ import { recrawlCommand } from './recrawl.ts';
 import { claimsCommand } from './claims.ts';
 import { votesCommand } from './votes.ts';
 import { listingsCommand } from './listings.ts';
+import { domainRatingCommand } from './domain-rating.ts';
+import { fxCommand } from './fx.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
@@ -30,6 +32,8 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   tasks: tasksCommand,
   recrawl: recrawlCommand,
   claims: claimsCommand,
+  dr: domainRatingCommand,
+  fx: fxCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

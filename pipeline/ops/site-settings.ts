@@ -11,11 +11,15 @@ interface SiteSettings {
   launch_slots_per_week: number;
   review_hide_flags: number;
   review_flagger_min_age_days: number;
+  seller_name: string | null;
+  seller_address: string | null;
+  seller_vat_id: string | null;
 }
 
 export async function thisSite(sql: Sql): Promise<SiteSettings> {
   const [site] = await sql<SiteSettings[]>`
-    select id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, review_hide_flags, review_flagger_min_age_days
+    select id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, review_hide_flags, review_flagger_min_age_days,
+           seller_name, seller_address, seller_vat_id
     from sites where is_self`;
   if (!site) throw new OpsFailure('this deployment has no site yet: start the service (or run npm run migrate) once first');
   return site;
@@ -30,7 +34,16 @@ export function wholeNumber(raw: string | undefined, flag: string, min: number, 
 
 const describe = (s: SiteSettings) =>
   `site ${s.key}: free queue ${s.free_queue_min_weeks}-${s.free_queue_max_weeks} weeks out, ${s.launch_slots_per_week} launch slots a week, ` +
-  `a review is hidden after ${s.review_hide_flags} flags from accounts older than ${s.review_flagger_min_age_days} days`;
+  `a review is hidden after ${s.review_hide_flags} flags from accounts older than ${s.review_flagger_min_age_days} days; ` +
+  `seller on invoices: ${s.seller_name ?? '(not set: the site name)'}, ${s.seller_address?.replace(/\n/g, ', ') ?? '(no address)'}, VAT ID ${s.seller_vat_id ?? '(none)'}`;
+
+/** A seller detail for invoices: trimmed, within its length; "\n" in the shell argument is a line break. */
+function sellerText(raw: string | undefined, flag: string, max: number): string | null | undefined {
+  if (raw === undefined) return undefined;
+  const v = raw.replace(/\\n/g, '\n').trim();
+  if (v.length > max) throw new UsageError(`${flag} has at most ${max} characters`);
+  return v || null;
+}
 
 /** site set: the free launch queue's window, the weekly launch slots, and when flags hide a review. */
 async function set(args: string[], io: OpsIo): Promise<number> {
@@ -43,6 +56,9 @@ async function set(args: string[], io: OpsIo): Promise<number> {
       'launch-slots-per-week': { type: 'string' },
       'review-hide-flags': { type: 'string' },
       'review-flagger-min-age-days': { type: 'string' },
+      'seller-name': { type: 'string' },
+      'seller-address': { type: 'string' },
+      'seller-vat-id': { type: 'string' },
     },
   });
   const before = await thisSite(io.sql);
@@ -62,15 +78,22 @@ async function set(args: string[], io: OpsIo): Promise<number> {
       : wholeNumber(values['review-flagger-min-age-days'], '--review-flagger-min-age-days', 0, 365);
   if (Object.values(values).every((v) => v === undefined))
     throw new UsageError(
-      'site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week, --review-hide-flags, --review-flagger-min-age-days',
+      'site set needs at least one of --free-queue-min-weeks, --free-queue-max-weeks, --launch-slots-per-week, --review-hide-flags, --review-flagger-min-age-days, --seller-name, --seller-address, --seller-vat-id',
     );
+  const sellerName = sellerText(values['seller-name'], '--seller-name', 200);
+  const sellerAddress = sellerText(values['seller-address'], '--seller-address', 1000);
+  const sellerVat = sellerText(values['seller-vat-id'], '--seller-vat-id', 32);
   if (min > max) throw new UsageError(`the free queue's minimum (${min}) must not be above its maximum (${max}) weeks`);
   const after = await transaction(io.sql, async (tx) => {
     const [row] = await tx<SiteSettings[]>`
       update sites set free_queue_min_weeks = ${min}, free_queue_max_weeks = ${max}, launch_slots_per_week = ${slots},
-                       review_hide_flags = ${hideFlags}, review_flagger_min_age_days = ${flaggerAge}
+                       review_hide_flags = ${hideFlags}, review_flagger_min_age_days = ${flaggerAge},
+        seller_name = ${sellerName === undefined ? before.seller_name : sellerName},
+        seller_address = ${sellerAddress === undefined ? before.seller_address : sellerAddress},
+        seller_vat_id = ${sellerVat === undefined ? before.seller_vat_id : (sellerVat?.toUpperCase().replace(/[\s.-]/g, '') ?? null)}
       where id = ${before.id}
-      returning id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, review_hide_flags, review_flagger_min_age_days`;
+      returning id, key, free_queue_min_weeks, free_queue_max_weeks, launch_slots_per_week, review_hide_flags, review_flagger_min_age_days,
+                seller_name, seller_address, seller_vat_id`;
     await recordAudit(tx, { actor: io.actor ?? 'operator', action: 'site.set', target: `site:${before.key}`, before, after: row });
     await tx`select directory_changed()`;
     return row;

@@ -32,6 +32,7 @@ export const USAGE = `Operator commands: npm run ops -- <command>
   site show
   site set [--free-queue-min-weeks N] [--free-queue-max-weeks N] [--launch-slots-per-week N]
            [--review-hide-flags N] [--review-flagger-min-age-days D]
+           [--seller-name TEXT] [--seller-address TEXT] [--seller-vat-id ID]   (the seller on invoices; \\n in the address is a line break)
       The free launch queue's window (weeks out) and the launch slots per week; a review is hidden
       after flags from N distinct accounts (default 3) each older than D days (default 7).
       Example: site set --free-queue-min-weeks 4 --free-queue-max-weeks 6
@@ -99,6 +100,16 @@ export const USAGE = `Operator commands: npm run ops -- <command>
 
   recrawl cancel <batch>
       Listings of the batch still waiting are not re-crawled (their jobs are removed).
+
+  dr import FILE.csv
+      Domain Ratings from a CSV with the header domain,rating,measured_on (e.g. example.com,42,2026-11-01),
+      recorded as imported for the companies with that domain. Any bad row: nothing is imported.
+      The worker also refreshes them monthly through the provider when DR_PROVIDER_KEY is set.
+
+  fx set CURRENCY RATE [--on DATE]
+  fx show
+      Exchange rates the revenue board converts with: RATE is how many USD one unit of CURRENCY
+      is worth (e.g. fx set EUR 1.08), valid from DATE (default today).
 
   help
       This text.

@@ -6,5 +6,7 @@ import { defineTask, type TaskDeps } from './task.ts';
 export const expireRecords = (deps: TaskDeps) =>
   defineTask(JOBS.expire_records, async (_payload, helpers) => {
     const deleted = await deleteExpiredRecords(deps.sql);
+    // Yesterday's visitor hashes are forgotten with their salt (see count_listing_click).
+    await deps.sql`select forget_stats_visitors()`;
     helpers.logger.debug(`expired records deleted: ${JSON.stringify(deleted)}`);
   });

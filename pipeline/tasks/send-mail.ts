@@ -10,6 +10,8 @@ interface OutboxRow {
   body_text: string;
   body_html: string | null;
   sent_at: Date | null;
+  document_number: string | null;
+  document_pdf: Buffer | null;
 }
 
 export interface MailDeps extends TaskDeps {
@@ -32,7 +34,8 @@ export function sendMail(deps: MailDeps) {
 
   return defineTask(JOBS.send_mail, async ({ id }, helpers) => {
     const [row] = await sql<OutboxRow[]>`
-      select id::text, to_address, subject, body_text, body_html, sent_at from mail_outbox where id = ${id}`;
+      select m.id::text, m.to_address, m.subject, m.body_text, m.body_html, m.sent_at, d.number as document_number, d.pdf as document_pdf
+      from mail_outbox m left join order_documents d on d.id = m.document_id where m.id = ${id}`;
     if (!row) {
       helpers.logger.warn(`send_mail: no mail_outbox row ${id}`);
       return;
@@ -46,7 +49,18 @@ export function sendMail(deps: MailDeps) {
     }
 
     try {
-      await transport.sendMail({ from: mail.from, to: row.to_address, subject: row.subject, text: row.body_text, html: row.body_html ?? undefined });
+      const attachments =
+        row.document_pdf && row.document_number
+          ? [{ filename: `${row.document_number}.pdf`, content: Buffer.from(row.document_pdf), contentType: 'application/pdf' }]
+          : undefined;
+      await transport.sendMail({
+        from: mail.from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.body_text,
+        html: row.body_html ?? undefined,
+        attachments,
+      });
     } catch (err) {
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       await sql`update mail_outbox set attempts = attempts + 1, last_error = ${message} where id = ${id}`;

@@ -11,7 +11,7 @@ const BOARD_VIEW: Record<'billboard' | 'revenue', { view: string; columns: strin
   billboard: { view: 'mv_board_billboard', columns: 'b.amount_cents::float8 as metric_num, b.currency, b.contributions' },
   revenue: {
     view: 'mv_board_revenue',
-    columns: `b.mrr_cents::float8 as metric_num, b.currency, to_char(b.month, 'YYYY-MM-DD') as month, b.verified`,
+    columns: `b.mrr_cents::float8 as metric_num, b.currency, to_char(b.month, 'YYYY-MM-DD') as month, b.verified, b.source, b.mrr_usd_cents::float8 as usd_cents`,
   },
 };
 

@@ -23,8 +23,22 @@ export interface FakeStripe {
   sessions: Map<string, FakeSession>;
   requests: { method: string; path: string; auth: string | null }[];
   refunds: { id: string; payment_intent: string; metadata: Record<string, string> }[];
+  /** Subscriptions of the account behind each API key (restricted rk_test_ keys too), as GET /v1/subscriptions lists them. */
+  subscriptions: Map<string, FakeSubscription[]>;
   stop(): void;
   start(): void;
+}
+
+export interface FakeSubscription {
+  id: string;
+  object: 'subscription';
+  status: 'active' | 'trialing' | 'canceled' | 'past_due';
+  currency: string;
+  customer: string;
+  items: {
+    object: 'list';
+    data: { quantity: number; price: { unit_amount: number; currency: string; recurring: { interval: string; interval_count: number } } }[];
+  };
 }
 
 /** Turns Stripe's form encoding (line_items[0][price_data][unit_amount]=...) into nested objects. */
@@ -48,9 +62,22 @@ export function startFakeStripe(port = 0): FakeStripe {
   const sessions = new Map<string, FakeSession>();
   const requests: FakeStripe['requests'] = [];
   const refunds: FakeStripe['refunds'] = [];
+  const subscriptions = new Map<string, FakeSubscription[]>();
   const handler = async (req: Request) => {
     const url = new URL(req.url);
     requests.push({ method: req.method, path: url.pathname, auth: req.headers.get('authorization') });
+    if (req.method === 'GET' && url.pathname === '/v1/subscriptions') {
+      const key = req.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
+      const all = subscriptions.get(key);
+      if (!all) return error(401, 'Invalid API Key provided');
+      const status = url.searchParams.get('status');
+      const matching = all.filter((s) => !status || status === 'all' || s.status === status);
+      const after = url.searchParams.get('starting_after');
+      const start = after ? matching.findIndex((s) => s.id === after) + 1 : 0;
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const data = matching.slice(start, start + limit);
+      return Response.json({ object: 'list', url: '/v1/subscriptions', has_more: start + limit < matching.length, data });
+    }
     if (!req.headers.get('authorization')?.startsWith('Bearer sk_test_')) return error(401, 'Invalid API Key provided');
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       const f = parseForm(await req.text());
@@ -101,6 +128,7 @@ export function startFakeStripe(port = 0): FakeStripe {
     sessions,
     requests,
     refunds,
+    subscriptions,
     stop() {
       server.stop(true);
     },
