@@ -19,7 +19,7 @@ const SHARE_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
 
 export function imagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log'>) {
   const { config, sql, site, log } = deps;
-  const notFound = () => problemResponse(problem(config.siteUrl, 'not-found', 'No listing with this slug, or no such image.'));
+  const notFound = (request: Request) => problemResponse(request, problem(config.siteUrl, 'not-found', 'No listing with this slug, or no such image.'));
   const send = (request: Request, img: ServedImage, cacheControl: string) => {
     const etag = `"${img.etag}"`;
     const headers = {
@@ -53,9 +53,9 @@ export function imagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
       '/logos/:slug/:file',
       async ({ request, params }: Req) => {
         const size = LOGO_FILE.exec(params.file);
-        if (!SLUG_ONLY.test(params.slug) || !size) return notFound();
+        if (!SLUG_ONLY.test(params.slug) || !size) return notFound(request);
         const img = await cached(`logo:${params.slug}:${size[1]}`, () => listingLogo(sql, site.id, params.slug, Number(size[1]) as LogoSize));
-        return img ? send(request, img, LOGO_CACHE) : notFound();
+        return img ? send(request, img, LOGO_CACHE) : notFound(request);
       },
       { parse: 'none' } as never,
     )
@@ -63,13 +63,13 @@ export function imagesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'lo
       '/share/:file',
       async ({ request, params }: Req) => {
         const m = SHARE_FILE.exec(params.file);
-        if (!m) return notFound();
+        if (!m) return notFound(request);
         try {
           const img = await cached(`share:${m[1]}`, () => listingShareImage(sql, site, m[1]));
-          return img ? send(request, img, SHARE_CACHE) : notFound();
+          return img ? send(request, img, SHARE_CACHE) : notFound(request);
         } catch (err) {
           log.error({ err }, 'share image failed');
-          return problemResponse(problem(config.siteUrl, 'internal', 'The share image could not be rendered.'));
+          return problemResponse(request, problem(config.siteUrl, 'internal', 'The share image could not be rendered.'));
         }
       },
       { parse: 'none' } as never,

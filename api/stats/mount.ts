@@ -15,7 +15,7 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log'>) {
   const { config, sql, site, log } = deps;
-  const notFound = () => problemResponse(problem(config.siteUrl, 'not-found', 'No live listing with this slug.'));
+  const notFound = (request: Request) => problemResponse(request, problem(config.siteUrl, 'not-found', 'No live listing with this slug.'));
   type Req = { request: Request; params: Record<string, string> };
   const reads = new ReadCounter(sql, site.id, (err) => log.warn({ err }, 'listing reads not recorded'));
   const restRoute = `${API_PREFIX}/listings/:slug`;
@@ -41,9 +41,9 @@ export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log
       .get(
         '/go/:slug',
         async ({ request, params }: Req) => {
-          if (!SLUG.test(params.slug)) return notFound();
+          if (!SLUG.test(params.slug)) return notFound(request);
           const target = await listingWebsite(sql, site.id, params.slug);
-          if (!target || !/^https?:\/\//i.test(target.url)) return notFound();
+          if (!target || !/^https?:\/\//i.test(target.url)) return notFound(request);
           try {
             await countClick(sql, target.id, clientAddress(request, { trustProxy: config.trustProxy }), request.headers.get('user-agent') ?? '');
           } catch (err) {
