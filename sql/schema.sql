@@ -20,6 +20,8 @@ create sequence claims_id_seq as bigint start 1 increment 1;
 
 create sequence companies_id_seq as bigint start 1 increment 1;
 
+create sequence domain_rating_runs_id_seq as bigint start 1 increment 1;
+
 create sequence draft_invites_id_seq as bigint start 1 increment 1;
 
 create sequence draft_pages_id_seq as bigint start 1 increment 1;
@@ -51,6 +53,8 @@ create sequence oauth_grants_id_seq as bigint start 1 increment 1;
 create sequence operator_audit_id_seq as bigint start 1 increment 1;
 
 create sequence operator_tasks_id_seq as bigint start 1 increment 1;
+
+create sequence order_documents_id_seq as bigint start 1 increment 1;
 
 create sequence order_lines_id_seq as bigint start 1 increment 1;
 
@@ -263,15 +267,44 @@ create table company_owners (
 comment on table company_owners is 'People who own a company through a verified claim: they own every listing of it on every site.';
 comment on column company_owners.role is 'owner: proved control of the domain (DNS, meta tag or file claim); co_owner: added beside a proving owner, or by an e-mail claim. Both may edit; only an owner removes co-owners.';
 
+create table document_counters (
+  site_id integer not null,
+  kind text not null,
+  year integer not null,
+  last_number integer not null,
+  constraint document_counters_kind_check CHECK ((kind = ANY (ARRAY['invoice'::text, 'credit_note'::text]))),
+  constraint document_counters_last_number_check CHECK ((last_number >= 1)),
+  constraint document_counters_pkey PRIMARY KEY (site_id, kind, year),
+  constraint document_counters_site_id_fkey FOREIGN KEY (site_id) REFERENCES sites(id) ON DELETE CASCADE,
+  constraint document_counters_year_check CHECK (((year >= 2000) AND (year <= 9999)))
+);
+comment on table document_counters is 'The last number issued per seller (site), kind of document and calendar year; advanced only inside the transaction that stores the document, so numbers have no gaps.';
+
+create table domain_rating_runs (
+  id bigint default nextval('domain_rating_runs_id_seq'::regclass) not null,
+  started_at timestamp with time zone default now() not null,
+  finished_at timestamp with time zone,
+  domains integer default 0 not null,
+  rated integer default 0 not null,
+  failed integer default 0 not null,
+  last_error text,
+  constraint domain_rating_runs_last_error_check CHECK ((length(last_error) <= 2000)),
+  constraint domain_rating_runs_pkey PRIMARY KEY (id)
+);
+comment on table domain_rating_runs is 'Each monthly refresh through the Domain Rating provider: how many domains were asked, rated and failed.';
+
 create table domain_ratings (
   company_id bigint not null,
   measured_on date not null,
   rating integer not null,
+  source text default 'import'::text not null,
   constraint domain_ratings_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE,
   constraint domain_ratings_pkey PRIMARY KEY (company_id, measured_on),
-  constraint domain_ratings_rating_check CHECK (((rating >= 0) AND (rating <= 100)))
+  constraint domain_ratings_rating_check CHECK (((rating >= 0) AND (rating <= 100))),
+  constraint domain_ratings_source_check CHECK ((source = ANY (ARRAY['import'::text, 'provider'::text])))
 );
 comment on table domain_ratings is 'Domain Rating history of a company''s domain.';
+comment on column domain_ratings.source is 'import: from a CSV an operator imported (ops dr import; the demo seed counts as one); provider: from the Domain Rating provider''s monthly refresh.';
 
 create table draft_invites (
   id bigint default nextval('draft_invites_id_seq'::regclass) not null,
@@ -438,6 +471,17 @@ create table founders (
 );
 comment on table founders is 'People who founded listed companies; public profile pages.';
 
+create table fx_rates (
+  currency text not null,
+  valid_from date not null,
+  usd_per_unit numeric(18,8) not null,
+  created_at timestamp with time zone default now() not null,
+  constraint fx_rates_currency_check CHECK (((currency ~ '^[A-Z]{3}$'::text) AND (currency <> 'USD'::text))),
+  constraint fx_rates_pkey PRIMARY KEY (currency, valid_from),
+  constraint fx_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric))
+);
+comment on table fx_rates is 'Exchange rates the site team maintains (ops fx set): how many USD one unit of the currency was worth from valid_from on. The revenue board converts with the latest valid one.';
+
 create table idempotency_keys (
   user_id bigint not null,
   operation text not null,
@@ -507,6 +551,18 @@ create table listing_alternatives (
 );
 comment on table listing_alternatives is 'Alternatives an owner named for their listing; approved ones are listed first.';
 
+create table listing_badge_impressions (
+  listing_id bigint not null,
+  day date not null,
+  host text not null,
+  impressions integer default 0 not null,
+  constraint listing_badge_impressions_host_check CHECK ((length(host) <= 253)),
+  constraint listing_badge_impressions_impressions_check CHECK ((impressions >= 0)),
+  constraint listing_badge_impressions_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_badge_impressions_pkey PRIMARY KEY (listing_id, day, host)
+);
+comment on table listing_badge_impressions is 'Badge images served per listing, UTC day and referring host (the Referer''s host name; "(direct)" without one).';
+
 create table listing_categories (
   listing_id bigint not null,
   category_id integer not null,
@@ -516,6 +572,26 @@ create table listing_categories (
   constraint listing_categories_pkey PRIMARY KEY (listing_id, category_id)
 );
 comment on table listing_categories is 'Primary category plus up to 3 extra ones (extras need a paid plan).';
+
+create table listing_click_visitors (
+  listing_id bigint not null,
+  day date not null,
+  visitor bytea not null,
+  constraint listing_click_visitors_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_click_visitors_pkey PRIMARY KEY (listing_id, day, visitor),
+  constraint listing_click_visitors_visitor_check CHECK ((octet_length(visitor) = 32))
+);
+comment on table listing_click_visitors is 'Who already clicked today: sha256 of the day''s salt, the client address and user agent, never the address itself; rows older than two days are deleted.';
+
+create table listing_clicks (
+  listing_id bigint not null,
+  day date not null,
+  clicks integer default 0 not null,
+  constraint listing_clicks_clicks_check CHECK ((clicks >= 0)),
+  constraint listing_clicks_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_clicks_pkey PRIMARY KEY (listing_id, day)
+);
+comment on table listing_clicks is 'Visits of a listing''s website through {site_url}/go/{slug}, counting each visitor once per listing and UTC day.';
 
 create table listing_count_deltas (
   site_id integer not null,
@@ -644,6 +720,33 @@ create table listing_holds (
 );
 comment on table listing_holds is 'Listings the site team hid (status hidden, status_reason hidden_by_site_team, status_detail the reason their owner sees in get_my_listing) with the status ops listings restore puts back.';
 
+create table listing_logo_images (
+  listing_id bigint not null,
+  size integer not null,
+  png bytea not null,
+  etag text not null,
+  constraint listing_logo_images_etag_check CHECK ((length(etag) <= 64)),
+  constraint listing_logo_images_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listing_logos(listing_id) ON DELETE CASCADE,
+  constraint listing_logo_images_pkey PRIMARY KEY (listing_id, size),
+  constraint listing_logo_images_png_check CHECK ((octet_length(png) <= 500000)),
+  constraint listing_logo_images_size_check CHECK ((size = ANY (ARRAY[64, 128, 256])))
+);
+comment on table listing_logo_images is 'A listing''s logo as square PNGs of the sizes the pages use (the original, SVG included, is never served).';
+
+create table listing_logos (
+  listing_id bigint not null,
+  source_url text not null,
+  status text not null,
+  error text,
+  fetched_at timestamp with time zone default now() not null,
+  constraint listing_logos_error_check CHECK ((length(error) <= 500)),
+  constraint listing_logos_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_logos_pkey PRIMARY KEY (listing_id),
+  constraint listing_logos_source_url_check CHECK ((length(source_url) <= 500)),
+  constraint listing_logos_status_check CHECK ((status = ANY (ARRAY['ok'::text, 'failed'::text])))
+);
+comment on table listing_logos is 'The last fetch of a listing''s logo_url: ok with its sizes in listing_logo_images, or failed and why (the pages then show an initials tile). A listing whose logo_url differs from source_url is due a fetch.';
+
 create table listing_media (
   id bigint default nextval('listing_media_id_seq'::regclass) not null,
   listing_id bigint not null,
@@ -658,6 +761,49 @@ create table listing_media (
   constraint listing_media_url_check CHECK ((length(url) <= 500))
 );
 comment on table listing_media is 'Screenshots and videos; shown only when media is unlocked.';
+
+create table listing_reads (
+  listing_id bigint not null,
+  day date not null,
+  surface text not null,
+  reads integer default 0 not null,
+  constraint listing_reads_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_reads_pkey PRIMARY KEY (listing_id, day, surface),
+  constraint listing_reads_reads_check CHECK ((reads >= 0)),
+  constraint listing_reads_surface_check CHECK ((surface = ANY (ARRAY['api'::text, 'mcp'::text])))
+);
+comment on table listing_reads is 'Reads of a listing''s profile by REST API and MCP clients per UTC day.';
+
+create table listing_revenue_sources (
+  listing_id bigint not null,
+  company_id bigint not null,
+  kind text not null,
+  stripe_key_sealed bytea,
+  stripe_key_hint text,
+  last_checked_at timestamp with time zone,
+  last_error text,
+  updated_at timestamp with time zone default now() not null,
+  constraint listing_revenue_sources_check CHECK (((kind = 'stripe'::text) = (stripe_key_sealed IS NOT NULL))),
+  constraint listing_revenue_sources_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE,
+  constraint listing_revenue_sources_kind_check CHECK ((kind = ANY (ARRAY['self_reported'::text, 'stripe'::text]))),
+  constraint listing_revenue_sources_last_error_check CHECK ((length(last_error) <= 1000)),
+  constraint listing_revenue_sources_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_revenue_sources_pkey PRIMARY KEY (listing_id),
+  constraint listing_revenue_sources_stripe_key_hint_check CHECK ((length(stripe_key_hint) <= 20))
+);
+comment on table listing_revenue_sources is 'How a listing''s revenue is known: self-reported by its owner, or read monthly from a restricted read-only Stripe key stored encrypted (never shown again; the hint is its last four characters).';
+
+create table listing_share_images (
+  listing_id bigint not null,
+  fingerprint text not null,
+  png bytea not null,
+  rendered_at timestamp with time zone default now() not null,
+  constraint listing_share_images_fingerprint_check CHECK ((length(fingerprint) <= 64)),
+  constraint listing_share_images_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES listings(id) ON DELETE CASCADE,
+  constraint listing_share_images_pkey PRIMARY KEY (listing_id),
+  constraint listing_share_images_png_check CHECK ((octet_length(png) <= 2000000))
+);
+comment on table listing_share_images is 'The 1200x630 share image (og:image) of a listing as last rendered; fingerprint is a hash of what it shows (name, tagline, logo, votes, launch week), so a change renders it again.';
 
 create table listing_socials (
   listing_id bigint not null,
@@ -869,12 +1015,15 @@ create table mail_outbox (
   sent_at timestamp with time zone,
   attempts integer default 0 not null,
   last_error text,
+  document_id bigint,
+  constraint mail_outbox_document_id_fkey FOREIGN KEY (document_id) REFERENCES order_documents(id) ON DELETE RESTRICT,
   constraint mail_outbox_kind_check CHECK ((length(kind) <= 40)),
   constraint mail_outbox_pkey PRIMARY KEY (id),
   constraint mail_outbox_subject_check CHECK ((length(subject) <= 300)),
   constraint mail_outbox_to_address_check CHECK ((length(to_address) <= 254))
 );
 comment on table mail_outbox is 'Every mail the service sends; the send_mail job delivers it by SMTP when SMTP_URL is set, otherwise it stays here for operators (npm run ops -- outbox).';
+comment on column mail_outbox.document_id is 'A document sent with the mail as a PDF attachment.';
 
 create table milestones (
   id bigint default nextval('milestones_id_seq'::regclass) not null,
@@ -1000,6 +1149,35 @@ create table operator_tasks (
   constraint operator_tasks_status_check CHECK ((status = ANY (ARRAY['open'::text, 'done'::text, 'cancelled'::text])))
 );
 comment on table operator_tasks is 'Work for the site team (done_for_you launches): npm run ops -- tasks lists them, tasks done <id> closes one.';
+
+create table order_documents (
+  id bigint default nextval('order_documents_id_seq'::regclass) not null,
+  order_id bigint not null,
+  site_id integer not null,
+  kind text not null,
+  year integer not null,
+  seq integer not null,
+  number text not null,
+  refers_to bigint,
+  currency text not null,
+  net_cents bigint not null,
+  vat_cents bigint not null,
+  total_cents bigint not null,
+  issued_at timestamp with time zone default now() not null,
+  pdf bytea not null,
+  constraint order_documents_check CHECK (((kind = 'credit_note'::text) = (refers_to IS NOT NULL))),
+  constraint order_documents_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
+  constraint order_documents_kind_check CHECK ((kind = ANY (ARRAY['invoice'::text, 'credit_note'::text]))),
+  constraint order_documents_number_check CHECK ((length(number) <= 40)),
+  constraint order_documents_order_id_fkey FOREIGN KEY (order_id) REFERENCES orders(id) ON DELETE RESTRICT,
+  constraint order_documents_pdf_check CHECK (((octet_length(pdf) >= 100) AND (octet_length(pdf) <= 5000000))),
+  constraint order_documents_pkey PRIMARY KEY (id),
+  constraint order_documents_refers_to_fkey FOREIGN KEY (refers_to) REFERENCES order_documents(id) ON DELETE RESTRICT,
+  constraint order_documents_seq_check CHECK ((seq >= 1)),
+  constraint order_documents_site_id_fkey FOREIGN KEY (site_id) REFERENCES sites(id) ON DELETE RESTRICT,
+  constraint order_documents_site_id_kind_year_seq_key UNIQUE (site_id, kind, year, seq)
+);
+comment on table order_documents is 'Invoices and credit notes as issued: the PDF bytes are stored once and served as they are. A credit note refers to the invoice it corrects (amounts negative).';
 
 create table order_lines (
   id bigint default nextval('order_lines_id_seq'::regclass) not null,
@@ -1362,6 +1540,9 @@ create table sites (
   created_at timestamp with time zone default now() not null,
   review_hide_flags integer default 3 not null,
   review_flagger_min_age_days integer default 7 not null,
+  seller_name text,
+  seller_address text,
+  seller_vat_id text,
   constraint sites_check CHECK ((free_queue_min_weeks <= free_queue_max_weeks)),
   constraint sites_first_launch_week_check CHECK ((EXTRACT(isodow FROM first_launch_week) = (1)::numeric)),
   constraint sites_free_queue_max_weeks_check CHECK (((free_queue_max_weeks >= 1) AND (free_queue_max_weeks <= 52))),
@@ -1374,11 +1555,24 @@ create table sites (
   constraint sites_purpose_check CHECK ((length(purpose) <= 2000)),
   constraint sites_review_flagger_min_age_days_check CHECK (((review_flagger_min_age_days >= 0) AND (review_flagger_min_age_days <= 365))),
   constraint sites_review_hide_flags_check CHECK (((review_hide_flags >= 1) AND (review_hide_flags <= 100))),
+  constraint sites_seller_address_check CHECK ((length(seller_address) <= 1000)),
+  constraint sites_seller_name_check CHECK ((length(seller_name) <= 200)),
+  constraint sites_seller_vat_id_check CHECK ((length(seller_vat_id) <= 32)),
   constraint sites_url_check CHECK ((length(url) <= 500))
 );
 comment on table sites is 'The network of directory sites; is_self marks this deployment. A company can have listings on several.';
 comment on column sites.review_flagger_min_age_days is 'How many days old an account must be for its flag of a review to count towards review_hide_flags.';
 comment on column sites.review_hide_flags is 'Flags from distinct accounts (each older than review_flagger_min_age_days when it flagged) that hide a review until the site team decides.';
+comment on column sites.seller_address is 'The seller''s postal address on invoices, lines separated by newlines (ops site set --seller-address).';
+comment on column sites.seller_name is 'The legal name printed as the seller on invoices and credit notes (ops site set --seller-name).';
+comment on column sites.seller_vat_id is 'The seller''s VAT ID on invoices (ops site set --seller-vat-id).';
+
+create table stats_salts (
+  day date not null,
+  salt bytea default uuid_send(gen_random_uuid()) not null,
+  constraint stats_salts_pkey PRIMARY KEY (day)
+);
+comment on table stats_salts is 'A random salt per UTC day for recognising a returning visitor that day; deleted after two days, after which the day''s visitor hashes mean nothing.';
 
 create table update_notifications (
   update_id bigint not null,
@@ -1643,6 +1837,10 @@ CREATE INDEX operator_audit_at ON public.operator_audit USING btree (at DESC, id
 
 CREATE INDEX operator_audit_target ON public.operator_audit USING btree (target, at DESC);
 
+CREATE UNIQUE INDEX order_documents_one_invoice ON public.order_documents USING btree (order_id) WHERE (kind = 'invoice'::text);
+
+CREATE INDEX order_documents_order ON public.order_documents USING btree (order_id, issued_at);
+
 CREATE INDEX order_lines_listing ON public.order_lines USING btree (listing_id);
 
 CREATE INDEX orders_pending_expiry ON public.orders USING btree (expires_at) WHERE (status = 'pending'::text);
@@ -1729,19 +1927,40 @@ create materialized view mv_board_revenue as
             revenue_figures.verified
            FROM revenue_figures
           ORDER BY revenue_figures.company_id, revenue_figures.month DESC
+        ), converted AS (
+         SELECT la.company_id,
+            la.month,
+            la.mrr_cents,
+            la.currency,
+            la.verified,
+                CASE
+                    WHEN la.currency = 'USD'::text THEN la.mrr_cents
+                    ELSE round(la.mrr_cents::numeric * fx.usd_per_unit)::bigint
+                END AS mrr_usd_cents
+           FROM latest la
+             LEFT JOIN LATERAL ( SELECT f.usd_per_unit
+                   FROM fx_rates f
+                  WHERE f.currency = la.currency AND f.valid_from <= (now() AT TIME ZONE 'utc'::text)::date
+                  ORDER BY f.valid_from DESC
+                 LIMIT 1) fx ON true
         )
  SELECT l.site_id,
     l.id AS listing_id,
-    la.mrr_cents,
-    la.currency,
-    la.month,
-    la.verified,
-    row_number() OVER (PARTITION BY l.site_id ORDER BY la.mrr_cents DESC, l.id)::integer AS rank,
+    c.mrr_cents,
+    c.currency,
+    c.month,
+    c.verified,
+    c.mrr_usd_cents,
+        CASE
+            WHEN c.verified THEN 'stripe'::text
+            ELSE 'self_reported'::text
+        END AS source,
+    row_number() OVER (PARTITION BY l.site_id ORDER BY c.mrr_usd_cents DESC NULLS LAST, l.id)::integer AS rank,
     count(*) OVER (PARTITION BY l.site_id)::integer AS total
    FROM listings l
-     JOIN latest la ON la.company_id = l.company_id
+     JOIN converted c ON c.company_id = l.company_id
   WHERE l.status = 'live'::text;
-comment on materialized view mv_board_revenue is 'Latest reported monthly recurring revenue per live listing.';
+comment on materialized view mv_board_revenue is 'Latest monthly recurring revenue per live listing, ranked by its USD value at the site team''s rates (a currency without a rate ranks last); source says self_reported or stripe (verified).';
 
 create view weekly_ranking as
  SELECT listing_id,
@@ -1844,6 +2063,27 @@ begin
 end $function$;
 comment on function categories_two_levels() is 'Trigger on categories: a child''s parent must itself be top-level (the tree is two levels deep).';
 
+CREATE OR REPLACE FUNCTION public.count_listing_click(p_listing bigint, p_fingerprint bytea)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_day date := (now() at time zone 'utc')::date;
+  v_salt bytea;
+  v_new int;
+begin
+  insert into stats_salts (day) values (v_day) on conflict do nothing;
+  select salt into v_salt from stats_salts where day = v_day;
+  insert into listing_click_visitors (listing_id, day, visitor) values (p_listing, v_day, sha256(v_salt || p_fingerprint))
+  on conflict do nothing;
+  get diagnostics v_new = row_count;
+  if v_new = 0 then return false; end if;
+  insert into listing_clicks (listing_id, day, clicks) values (p_listing, v_day, 1)
+  on conflict (listing_id, day) do update set clicks = listing_clicks.clicks + 1;
+  return true;
+end $function$;
+comment on function count_listing_click(p_listing bigint, p_fingerprint bytea) is 'Counts a click on a listing''s website link once per visitor and UTC day; p_fingerprint (address and user agent) is hashed with the day''s salt and never stored. True when it counted.';
+
 CREATE OR REPLACE FUNCTION public.directory_changed()
  RETURNS bigint
  LANGUAGE plpgsql
@@ -1865,6 +2105,15 @@ begin
   return 'following';
 end $function$;
 comment on function follow_listing(p_listing bigint, p_user bigint) is 'Starts following a live listing (idempotent). Returns following or not_live.';
+
+CREATE OR REPLACE FUNCTION public.forget_stats_visitors()
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  delete from listing_click_visitors where day < (now() at time zone 'utc')::date - 1;
+  delete from stats_salts where day < (now() at time zone 'utc')::date - 1;
+$function$;
+comment on function forget_stats_visitors() is 'Deletes visitor hashes and salts older than yesterday (expire_records calls it hourly).';
 
 CREATE OR REPLACE FUNCTION public.launch_integrity(p_listings bigint[])
  RETURNS TABLE(listing_id bigint, votes integer, counted_votes integer, votes_with_signals integer, new_account_votes integer, top_network_votes integer, burst_votes integer, discounted_votes integer, discounted jsonb)
@@ -2038,6 +2287,16 @@ AS $function$
     left join listing_stats s on s.listing_id = l.id), '[]'::json)
 $function$;
 comment on function listing_summaries_json(ids bigint[], profile_base text) is 'The summaries of the listings ids names, in their order, as a JSON array (profile_base: the site''s listing URL, slug appended).';
+
+CREATE OR REPLACE FUNCTION public.next_document_number(p_site integer, p_kind text, p_year integer)
+ RETURNS integer
+ LANGUAGE sql
+AS $function$
+  insert into document_counters (site_id, kind, year, last_number) values (p_site, p_kind, p_year, 1)
+  on conflict (site_id, kind, year) do update set last_number = document_counters.last_number + 1
+  returning last_number
+$function$;
+comment on function next_document_number(p_site integer, p_kind text, p_year integer) is 'Allocates the next number of a kind of document for a seller and year. The counter row stays locked until the caller''s transaction ends, and a rolled-back transaction gives its number back: call it in the transaction that stores the document.';
 
 CREATE OR REPLACE FUNCTION public.note_category_document()
  RETURNS trigger
@@ -3088,6 +3347,8 @@ CREATE TRIGGER founder_stories_doc_upd AFTER UPDATE ON public.founder_stories RE
 CREATE TRIGGER founders_doc_emptied AFTER TRUNCATE ON public.founders FOR EACH STATEMENT EXECUTE FUNCTION note_documents_emptied();
 
 CREATE TRIGGER founders_doc_upd AFTER UPDATE ON public.founders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_founder_document();
+
+CREATE TRIGGER fx_rates_noted AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.fx_rates FOR EACH STATEMENT EXECUTE FUNCTION note_view_source('mv_board_revenue');
 
 CREATE TRIGGER listing_ai_reviews_doc_del AFTER DELETE ON public.listing_ai_reviews REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_listing_rows();
 

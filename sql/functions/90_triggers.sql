@@ -83,3 +83,4 @@ create or replace trigger reviews_noted_upd AFTER UPDATE ON public.reviews REFER
 create or replace trigger votes_noted_del AFTER DELETE ON public.votes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_listing_activity();
 create or replace trigger votes_noted_ins AFTER INSERT ON public.votes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_listing_activity();
 create or replace trigger votes_noted_upd AFTER UPDATE ON public.votes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_listing_activity();
+create or replace trigger fx_rates_noted AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.fx_rates FOR EACH STATEMENT EXECUTE FUNCTION note_view_source('mv_board_revenue');

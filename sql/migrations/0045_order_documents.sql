@@ -18,14 +18,6 @@ create table document_counters (
 );
 comment on table document_counters is 'The last number issued per seller (site), kind of document and calendar year; advanced only inside the transaction that stores the document, so numbers have no gaps.';
 
-create function next_document_number(p_site int, p_kind text, p_year int) returns int
-language sql volatile as $$
-  insert into document_counters (site_id, kind, year, last_number) values (p_site, p_kind, p_year, 1)
-  on conflict (site_id, kind, year) do update set last_number = document_counters.last_number + 1
-  returning last_number
-$$;
-comment on function next_document_number(int, text, int) is 'Allocates the next number of a kind of document for a seller and year. The counter row stays locked until the caller''s transaction ends, and a rolled-back transaction gives its number back: call it in the transaction that stores the document.';
-
 create table order_documents (
   id bigserial primary key,
   order_id bigint not null references orders(id) on delete restrict,

@@ -25,9 +25,6 @@ create table fx_rates (
 );
 comment on table fx_rates is 'Exchange rates the site team maintains (ops fx set): how many USD one unit of the currency was worth from valid_from on. The revenue board converts with the latest valid one.';
 
-create trigger fx_rates_noted after insert or update or delete or truncate on fx_rates
-  for each statement execute function note_view_source('mv_board_revenue');
-
 drop materialized view mv_board_revenue;
 create materialized view mv_board_revenue as
 with latest as (

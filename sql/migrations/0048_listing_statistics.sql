@@ -42,28 +42,3 @@ create table listing_reads (
   primary key (listing_id, day, surface)
 );
 comment on table listing_reads is 'Reads of a listing''s profile by REST API and MCP clients per UTC day.';
-
-create function count_listing_click(p_listing bigint, p_fingerprint bytea) returns boolean
-language plpgsql volatile as $$
-declare
-  v_day date := (now() at time zone 'utc')::date;
-  v_salt bytea;
-  v_new int;
-begin
-  insert into stats_salts (day) values (v_day) on conflict do nothing;
-  select salt into v_salt from stats_salts where day = v_day;
-  insert into listing_click_visitors (listing_id, day, visitor) values (p_listing, v_day, sha256(v_salt || p_fingerprint))
-  on conflict do nothing;
-  get diagnostics v_new = row_count;
-  if v_new = 0 then return false; end if;
-  insert into listing_clicks (listing_id, day, clicks) values (p_listing, v_day, 1)
-  on conflict (listing_id, day) do update set clicks = listing_clicks.clicks + 1;
-  return true;
-end $$;
-comment on function count_listing_click(bigint, bytea) is 'Counts a click on a listing''s website link once per visitor and UTC day; p_fingerprint (address and user agent) is hashed with the day''s salt and never stored. True when it counted.';
-
-create function forget_stats_visitors() returns void language sql volatile as $$
-  delete from listing_click_visitors where day < (now() at time zone 'utc')::date - 1;
-  delete from stats_salts where day < (now() at time zone 'utc')::date - 1;
-$$;
-comment on function forget_stats_visitors() is 'Deletes visitor hashes and salts older than yesterday (expire_records calls it hourly).';
