@@ -126,8 +126,14 @@ function simplify(node: unknown, rules: Rules, depth = 0): unknown {
   return out;
 }
 
-/** Sub-schemas worth sharing: big enough that a `$ref` is much shorter than the copy. */
-const MIN_SHARED = 80;
+/** Sub-schemas worth looking at: a `$ref` to a shared schema takes about 25 characters. */
+const MIN_SHARED = 40;
+/**
+ * Whether sharing a sub-schema seen n times makes the schema shorter: each copy becomes a `$ref`
+ * (about 25 characters) and the schema is written once more under `$defs` with its name. A
+ * nullable string (44 characters) pays from its fourth copy on; update_draft has 15.
+ */
+const saves = (schema: string, n: number) => n * (schema.length - 25) > schema.length + 20;
 
 function collect(node: unknown, counts: Map<string, number>, root = true) {
   if (Array.isArray(node)) {
@@ -226,7 +232,7 @@ export function shareRepeats(schema: JsonSchema): JsonSchema {
     for (const d of Object.values(defs)) collect(d, counts);
     // The largest repeated sub-schema first, so that what it contains is shared inside its def.
     let best: string | undefined;
-    for (const [k, n] of counts) if (n > 1 && (!best || k.length > best.length)) best = k;
+    for (const [k, n] of counts) if (n > 1 && saves(k, n) && (!best || k.length > best.length)) best = k;
     if (!best) break;
     const name = nameFor(root, defs, best);
     const ref = { $ref: `#/$defs/${name}` };

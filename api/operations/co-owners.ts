@@ -42,8 +42,7 @@ export const coOwnersOperations: Operation[] = [
     scope: 'listings:write',
     idempotent: true,
     summary: 'Remove a co-owner from your listing',
-    description:
-      "Removes a co-owner from one of your listings; only the listing's owner may do this, not another co-owner. Take the user_id from list_co_owners. Returns the listing id and the removed user's id; the removal is kept in the ownership history.",
+    description: "Removes a co-owner from your listing; only the owner may, not another co-owner. Returns the listing id and the removed user's id.",
     params: Type.Object(
       { listing_id: IntId("Your listing's id (from list_my_listings), e.g. 371."), user_id: IntId("The co-owner's user_id from list_co_owners, e.g. 58.") },
       { additionalProperties: false },

@@ -60,7 +60,7 @@ export const freeListingOperations: Operation[] = [
     openWorld: true,
     summary: 'Check your homepage for the badge now',
     description:
-      "Checks the product's homepage for our badge at once, instead of waiting for the hourly check, for a listing queued by choose_free_listing (status awaiting_badge or scheduled). Use it after a person has placed the badge's embed code from get_badges on the homepage. Returns the owner view: status scheduled when the badge was found, else status_detail says what the homepage has instead. At most one check a minute per listing.",
+      'Checks the homepage for our badge now instead of at the hourly check, for a listing queued by choose_free_listing; use it once the person has placed a badge from get_badges. Returns the owner view: scheduled when found, else status_detail says what the homepage has. At most once a minute.',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     output: MyListing,

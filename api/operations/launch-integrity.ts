@@ -69,7 +69,7 @@ export const launchIntegrityOperations: Operation[] = [
     scope: null,
     summary: 'How the votes of a launch week were cast',
     description:
-      "Reports, for each launch of one week, how its votes were cast: how many, how many count, how many came from accounts under a day old, the most from one network, how many came in bursts, and which the site team discounted and why. Use it to judge whether a week's ranking and awards can be trusted, or to explain a launch's rank. Returns the week and its launches in ranking order with these numbers and a one-line summary each; nothing identifies a voter.",
+      "For each launch of one week: its votes, those that count, votes from accounts under a day old, the most from one network, votes in bursts, and votes the site team discounted with the reason. Use it to judge whether a week's ranking can be trusted; nothing identifies a voter.",
     params: Type.Object(
       {
         week: Type.String({

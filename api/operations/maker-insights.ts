@@ -7,6 +7,7 @@ import { ListingIdPath } from './my-listings-schemas.ts';
 import { listingOwner, NOT_YOURS, notes } from './my-listings.ts';
 import { setListingRevenue, type RevenueInput } from '../../core/revenue/listing-revenue.ts';
 import { listingStats } from '../../core/stats/listing-stats.ts';
+import { makerInsightsExamples } from './maker-insights-examples.ts';
 
 const RevenueBody = Type.Object(
   {
@@ -67,6 +68,7 @@ const ListingStats = Type.Object({
 export const makerInsightsOperations: Operation[] = [
   defineOperation({
     name: 'set_listing_revenue',
+    examples: makerInsightsExamples.set_listing_revenue,
     method: 'PUT',
     path: '/me/listings/{listing_id}/revenue',
     tag: 'My listings',
@@ -74,7 +76,7 @@ export const makerInsightsOperations: Operation[] = [
     idempotent: true,
     summary: "Set your listing's revenue",
     description:
-      'Sets the monthly recurring revenue (MRR) the revenue leaderboard shows for one of your listings. Either report it yourself (mrr_cents with currency; shown as self-reported) or connect Stripe with a restricted read-only key, from which the service reads MRR from active subscriptions each month and marks it verified. Sending one replaces the other. Use get_leaderboard with board=revenue to see the result.',
+      'Sets the monthly recurring revenue the revenue leaderboard shows for your listing: self-reported (mrr_cents with currency) or verified, read monthly from a restricted read-only Stripe key (stripe_key). Sending one replaces the other.',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     body: RevenueBody,
@@ -89,13 +91,14 @@ export const makerInsightsOperations: Operation[] = [
 
   defineOperation({
     name: 'get_listing_stats',
+    examples: makerInsightsExamples.get_listing_stats,
     method: 'GET',
     path: '/me/listings/{listing_id}/stats',
     tag: 'My listings',
     scope: 'account:read',
     summary: "Get your listing's statistics",
     description:
-      'Daily statistics of one of your listings over the last `days` days (UTC): page views, website clicks, badge impressions (also by referring host), reads by API and MCP clients, new follows and votes. Each day is present, zeros included, oldest first, with totals for the period. Only owners of the listing can read them.',
+      'Daily statistics of your listing over the last days (UTC), oldest first with totals: page views, website clicks, badge impressions by referring host, API and MCP reads, new follows and votes. Owners only.',
     params: ListingIdPath,
     notFoundParams: ['listing_id'],
     query: Type.Object(
