@@ -82,6 +82,11 @@ export const emptyProposal = (): DraftProposal => ({
   milestones: [],
 });
 
+// Facts a page may declare in JSON-LD (or, for the logo, in an image's alt text or file name)
+// without showing them as text; their rules accept such a quote only as a declaration of that
+// fact (rules/declared.ts). Every other field needs visible text.
+const DECLARED_FIELDS = new Set<DraftTextField>(['founded_year', 'city', 'country', 'logo_url']);
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
 function checkTextField(field: DraftTextField, raw: unknown, evidence: Evidence[], ctx: RuleContext, now: Date): Supported<string> | null {
@@ -174,7 +179,7 @@ function checkSocials(raw: unknown, site: Site, pageOf: PageOf): Partial<Record<
     const entry = (raw as Record<string, Proposed<unknown> | undefined>)[platform];
     const value = str(entry?.value);
     if (value === null) continue;
-    const checked = social(platform, value, site.verify(entry?.evidence), pageOf, SOCIAL_URL_MAX);
+    const checked = social(platform, value, site.verify(entry?.evidence, { declared: true }), pageOf, SOCIAL_URL_MAX);
     if (checked !== null) out[platform] = checked;
   }
   return out;
@@ -188,13 +193,13 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
   const canonical = new Map((opts.categoryNames ?? []).map((name) => [normaliseText(name), name]));
   const out = emptyProposal();
   // The name is checked first (DRAFT_TEXT_FIELDS order), so the rules below know the product.
-  const ctx: RuleContext = { names: productNames(null, pages[0]?.url), pageOf };
+  const ctx: RuleContext = { names: productNames(null, pages[0]?.url), pageOf, pages };
 
   const fields = (p?.fields ?? {}) as Record<string, Proposed<unknown> | undefined>;
   for (const field of DRAFT_TEXT_FIELDS) {
     const entry = fields[field];
     if (entry === undefined) continue;
-    const evidence = site.verify(entry.evidence);
+    const evidence = site.verify(entry.evidence, { declared: DECLARED_FIELDS.has(field) });
     if (evidence.length === 0) continue;
     const checked = checkTextField(field, entry.value, evidence, ctx, now);
     if (field === 'name' && checked !== null) ctx.names = productNames(checked.value, pages[0]?.url);
@@ -221,22 +226,26 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
     out.faqs.push({ value: { question, answer }, evidence });
   }
 
-  for (const founder of Array.isArray(p?.founders) ? p.founders : []) {
-    if (out.founders.length >= FOUNDERS_MAX) break;
-    const verified = site.verify(founder?.evidence);
-    const name = str(founder?.value?.name);
-    const named = name === null || verified.length === 0 ? null : productFounder(name, verified, ctx);
-    if (named === null || named.value.length > FOUNDER_NAME_MAX) continue;
-    const evidence = named.evidence;
-    if (out.founders.some((f) => normaliseText(f.value.name) === normaliseText(named.value))) continue;
-    out.founders.push({
-      value: {
-        name: named.value,
-        title: shortText(founder.value.title, evidence, FOUNDER_TITLE_MAX, LABEL_SUPPORT),
-        bio: longText(founder.value.bio, evidence, FOUNDER_BIO_MAX),
-      },
-      evidence,
-    });
+  // A founder only JSON-LD declares counts only when no founder is shown on the pages.
+  for (const allowDeclared of [false, true]) {
+    if (allowDeclared && out.founders.length > 0) break;
+    for (const founder of Array.isArray(p?.founders) ? p.founders : []) {
+      if (out.founders.length >= FOUNDERS_MAX) break;
+      const verified = site.verify(founder?.evidence, { declared: true });
+      const name = str(founder?.value?.name);
+      const named = name === null || verified.length === 0 ? null : productFounder(name, verified, ctx, allowDeclared);
+      if (named === null || named.value.length > FOUNDER_NAME_MAX) continue;
+      const evidence = named.evidence;
+      if (out.founders.some((f) => normaliseText(f.value.name) === normaliseText(named.value))) continue;
+      out.founders.push({
+        value: {
+          name: named.value,
+          title: shortText(founder.value.title, evidence, FOUNDER_TITLE_MAX, LABEL_SUPPORT),
+          bio: longText(founder.value.bio, evidence, FOUNDER_BIO_MAX),
+        },
+        evidence,
+      });
+    }
   }
 
   out.company_socials = checkSocials(p?.company_socials, site, pageOf);

@@ -10,8 +10,9 @@ const ORIGIN = 'https://acme.test/';
 const CATEGORIES = ['File Sync', 'Security', 'Project Management', 'Cryptocurrency', 'Collaboration'];
 const drafter = new ExtractiveDrafter({ now: NOW });
 
+// The logo is quoted by its image's alt text or file name, which are not page text.
 const allEvidence = (p: DraftProposal) => [
-  ...Object.values(p.fields).flatMap((f) => f!.evidence),
+  ...Object.entries(p.fields).flatMap(([k, f]) => (k === 'logo_url' ? [] : f!.evidence)),
   ...p.faqs.flatMap((f) => f.evidence),
   ...p.founders.flatMap((f) => f.evidence),
   ...Object.values(p.company_socials).flatMap((f) => f!.evidence),
@@ -127,6 +128,10 @@ describe('extractive drafter on the Acme fixture site', () => {
     ]) {
       expect(json).not.toContain(planted);
     }
+  });
+
+  test("the logo is quoted by its image's alt text, never by a menu line near it", () => {
+    expect(draft.fields.logo_url).toEqual({ value: `${ORIGIN}img/logo.svg`, evidence: [{ quote: 'Acme Sync logo', url: ORIGIN }] });
   });
 
   test('every quote is word for word in the visible text of its page, and the raw draft passes the check unchanged', () => {

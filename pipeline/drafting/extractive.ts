@@ -34,7 +34,7 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   const name = extractName(src);
   set('name', name);
   const site = new Site(pages);
-  const ctx: RuleContext = { names: productNames(name?.value ?? null, pages[0]?.url), pageOf: (url) => site.page(url) };
+  const ctx: RuleContext = { names: productNames(name?.value ?? null, pages[0]?.url), pageOf: (url) => site.page(url), pages };
   const tagline = extractTagline(src, name?.value ?? null);
   set('tagline', tagline);
   const short = extractShortDescription(src, tagline?.value ?? null);

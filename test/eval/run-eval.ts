@@ -6,8 +6,7 @@ import { crawlSite } from '../../pipeline/crawl/crawl-site.ts';
 import { productToken } from '../../pipeline/crawl/robots.ts';
 import { ExtractiveDrafter } from '../../pipeline/drafting/index.ts';
 import type { Drafter } from '../../pipeline/drafting/types.ts';
-import { pageNorm, Site } from '../../pipeline/drafting/quotes.ts';
-import { containsPhrase, normaliseText } from '../../pipeline/drafting/normalise.ts';
+import { onPage, Site } from '../../pipeline/drafting/quotes.ts';
 import { loadEvalSites, serveEvalSite, type EvalSet } from './eval-sites.ts';
 import { EVAL_CATEGORIES } from './categories.ts';
 import { scoreDraft, type Score } from './score.ts';
@@ -67,7 +66,7 @@ export async function runEval(opts: { drafter?: Drafter; only?: string[]; set?: 
         const onSite = new Site(crawl.pages);
         const quoteOnPage = (quote: string, url: string) => {
           const page = onSite.page(url);
-          return page !== undefined && containsPhrase(pageNorm(page), normaliseText(quote));
+          return page !== undefined && onPage(page, quote);
         };
         const score = scoreDraft(proposal, site.truth, quoteOnPage);
         results.push({ site: site.name, set: site.set, template: site.truth.template, pages: crawl.pages.length, robotsViolations, ms, error: null, ...score });

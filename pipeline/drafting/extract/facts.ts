@@ -6,6 +6,7 @@ import type { Proposed } from '../types.ts';
 import type { PageModel } from '../page-model.ts';
 import { isPersonalProfile, isVideoUrl, socialPlatformOf } from '../vocabulary.ts';
 import { hasAncestor, inChrome, type Sources } from './sources.ts';
+import { nodesOf, ORGANIZATION } from './json-ld.ts';
 
 // Matched per whitespace-separated word of at most 254 characters, so a long line without
 // spaces cannot make the pattern backtrack quadratically.
@@ -61,6 +62,17 @@ export function extractCompanySocials(src: Sources, personCards: Element[]): Par
         const evidence = src.nearQuote(model, link.el);
         if (evidence !== null) out[platform] = { value: link.url, evidence: [evidence] };
       }
+    }
+  }
+  // The organisation's JSON-LD sameAs: its own profiles, declared; the quote is the URL as the JSON writes it.
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
+    const sameAs = Array.isArray(node.sameAs) ? node.sameAs : [node.sameAs];
+    for (const url of sameAs) {
+      if (typeof url !== 'string') continue;
+      const platform = socialPlatformOf(url);
+      if (platform === null || out[platform] !== undefined || isPersonalProfile(url)) continue;
+      const raw = model.jsonLdTexts.find((t) => t.includes(JSON.stringify(url).slice(1, -1)));
+      if (raw !== undefined) out[platform] = { value: url, evidence: [{ quote: JSON.stringify(url), url: model.page.url }] };
     }
   }
   return out;

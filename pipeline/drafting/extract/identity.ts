@@ -3,8 +3,8 @@
 import type { Element } from 'cheerio';
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
-import { normaliseText } from '../normalise.ts';
-import { blockLines, type PageModel } from '../page-model.ts';
+import { normaliseText, urlKey } from '../normalise.ts';
+import { blockLines, fileNameOf, type PageModel } from '../page-model.ts';
 import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
@@ -115,14 +115,19 @@ export function extractDescription(src: Sources, exclude: string[]): Proposed<st
   return { value: chosen.map((e) => e.quote).join('\n\n'), evidence: chosen };
 }
 
-/** The logo the home page declares, quoted by the brand line near it (or the page's name). */
-export function extractLogo(src: Sources, name: Proposed<string> | null): Proposed<string> | null {
+/** The logo the home page declares, quoted by what names the image itself: its alt text, or
+ * else its file name (never a nearby menu line such as "Home"). A social preview card
+ * (og:image) is no logo. */
+export function extractLogo(src: Sources, _name: Proposed<string> | null): Proposed<string> | null {
   for (const model of src.ordered('home')) {
-    const logo = model.logos[0];
-    if (logo === undefined) continue;
-    const named = name === null ? null : src.findLine(name.value, [model]);
-    const evidence = (logo.el !== null ? src.nearQuote(model, logo.el) : null) ?? named ?? src.nearQuote(model, null);
-    if (evidence !== null) return { value: logo.url, evidence: [evidence] };
+    for (const logo of model.logos) {
+      if (logo.source === 'og') continue;
+      const key = urlKey(logo.url);
+      const img = model.logos.find((l) => l.el !== null && urlKey(l.url) === key && (l.el.attribs.alt ?? '').trim() !== '');
+      const alt = (img?.el?.attribs.alt ?? '').trim();
+      const quote = alt !== '' && alt.length <= 200 ? alt : fileNameOf(logo.url);
+      if (quote !== null) return { value: logo.url, evidence: [{ quote, url: model.page.url }] };
+    }
   }
   return null;
 }

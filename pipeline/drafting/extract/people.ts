@@ -12,7 +12,7 @@ import { startsLine } from '../../crawl/page-text.ts';
 import { socialPlatformOf } from '../vocabulary.ts';
 import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
 import { hasAncestor, wordCount, type Sources } from './sources.ts';
-import { inThirdPartyBlock, personName, thirdPartyPage } from '../rules/index.ts';
+import { inThirdPartyBlock, jsonBlockMember, personName, thirdPartyPage } from '../rules/index.ts';
 
 type Founder = Proposed<{ name: string; title: string | null; bio: string | null }>;
 
@@ -39,6 +39,8 @@ interface Person {
   evidence: Evidence[];
   card: Element | null;
   model: PageModel;
+  /** Named only in JSON-LD, quoted as its JSON text. */
+  declared?: boolean;
 }
 
 const textOfEl = (el: AnyNode) => blockLines(el).join(' ');
@@ -141,13 +143,19 @@ function fromSentences(model: PageModel): Person[] {
 
 function fromJsonLd(src: Sources): Person[] {
   const out: Person[] = [];
-  for (const { node } of nodesOf(src.models, ORGANIZATION)) {
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
     for (const person of asNodes(node.founder ?? node.founders)) {
       const name = textOf(person.name);
-      if (name === null) continue;
+      if (name === null || personName(name) === null) continue;
       const pages = src.ordered('team', 'about');
       const line = src.findLine(name, pages);
-      if (line === null) continue;
+      if (line === null) {
+        // Declared, not shown: the founder member's JSON text is the quote.
+        const quote = jsonBlockMember(model.jsonLdTexts, node.founder !== undefined ? 'founder' : 'founders');
+        if (quote?.includes(name))
+          out.push({ name, title: 'Founder', bio: null, evidence: [{ quote, url: model.page.url }], card: null, model, declared: true });
+        continue;
+      }
       const job = textOf(person.jobTitle);
       const jobLine =
         job === null
@@ -183,7 +191,11 @@ export function extractPeople(src: Sources): {
   };
   for (const model of src.ordered('team', 'about', 'home')) fromCards(model).forEach(add);
   for (const model of src.ordered('about', 'team', 'home')) fromSentences(model).forEach(add);
-  fromJsonLd(src).forEach(add);
+  // A founder the JSON-LD declares but no page shows counts only where the pages name no one:
+  // where both exist, the visible page decides.
+  const declared = fromJsonLd(src);
+  declared.filter((p) => p.declared !== true).forEach(add);
+  if (people.length === 0) declared.forEach(add);
 
   // Founders first, then other leaders, in page order.
   const founderFirst = [...people].sort((a, b) => Number(/found/i.test(b.title ?? '')) - Number(/found/i.test(a.title ?? '')));

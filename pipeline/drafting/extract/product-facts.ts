@@ -9,6 +9,7 @@ import type { PageModel } from '../page-model.ts';
 import {
   addressLine,
   datedPage,
+  jsonMember,
   ownWords,
   quoteStatesFounding,
   stageOf,
@@ -42,6 +43,13 @@ export function extractFoundedYear(src: Sources, ctx: RuleContext, now: Date): P
       if (Number(year) > now.getUTCFullYear()) continue;
       if (quoteStatesFounding(sentence, year, ctx)) return { value: year, evidence: [quote] };
     }
+  }
+  // Nothing visible states it: the organisation's own JSON-LD foundingDate, quoted as JSON.
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
+    const year = /^(\d{4})\b/.exec(textOf(node.foundingDate) ?? '')?.[1];
+    if (year === undefined || Number(year) > now.getUTCFullYear()) continue;
+    const quote = jsonMember(model.jsonLdTexts, 'foundingDate', (v) => v.startsWith(year));
+    if (quote !== null) return { value: year, evidence: [{ quote, url: model.page.url }] };
   }
   return null;
 }
@@ -130,7 +138,7 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
   }
   if (city !== null && country !== null) return { city, country };
   // schema.org PostalAddress, where the locality and country are visible lines of the site.
-  for (const { node } of nodesOf(src.models, ORGANIZATION)) {
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
     for (const address of asNodes(node.address)) {
       const locality = textOf(address.addressLocality);
       const countryText = textOf(address.addressCountry) ?? textOf(asNodes(address.addressCountry)[0]?.name);
@@ -141,7 +149,10 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
       };
       if (city === null && locality !== null) {
         const line = stated(locality);
+        // Not shown as a line of the site: the address's JSON text is the quote.
+        const declared = line === null ? jsonMember(model.jsonLdTexts, 'addressLocality', (v) => v === locality) : null;
         if (line !== null) city = { value: locality, evidence: [line] };
+        else if (declared !== null) city = { value: locality, evidence: [{ quote: declared, url: model.page.url }] };
       }
       if (country === null && code !== null) {
         for (const name of countryNamesFor(code)) {
@@ -150,6 +161,10 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
             country = { value: code, evidence: [line] };
             break;
           }
+        }
+        const declared = country === null && countryText !== null ? jsonMember(model.jsonLdTexts, 'addressCountry', (v) => v === countryText) : null;
+        if (declared !== null) {
+          country = { value: code, evidence: [{ quote: declared, url: model.page.url }] };
         }
       }
     }

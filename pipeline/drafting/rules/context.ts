@@ -12,6 +12,9 @@ export type PageOf = (url: string) => CrawledPage | undefined;
 
 export interface RuleContext extends ProductContext {
   pageOf: PageOf;
+  /** Every crawled page of the site, where a rule must know what the site shows elsewhere (a
+   * declared fact counts only when no visible statement contradicts it). */
+  pages?: CrawledPage[];
 }
 
 // Posts, release notes and news speak of the past or of others, not of what the product is now.

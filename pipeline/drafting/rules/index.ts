@@ -8,3 +8,4 @@ export { isInstructionLike } from './instructions.ts';
 export { addressStates, locatedSentence, statesLocation } from './location.ts';
 export { stageOf, statesCurrentStage } from './stage.ts';
 export { namesProduct, type ProductContext } from './subject.ts';
+export { declaredOnly, declaresCity, declaresCountry, declaresFounder, declaresFounding, jsonBlockMember, jsonMember } from './declared.ts';
