@@ -17,7 +17,7 @@ import {
   type SocialPlatform,
   type StorySection,
 } from '../../core/drafts/fields.ts';
-import type { ComparisonProposal, DraftProposal, Proposed } from './types.ts';
+import type { CategoryText, ComparisonProposal, DraftProposal, Proposed } from './types.ts';
 import {
   COMPARISON_POINTS_MAX,
   COMPARISON_TOPIC_MAX,
@@ -42,6 +42,7 @@ import {
 import { AI_TEXT_MAX, TRUNCATED_FIELDS } from './bounds.ts';
 import {
   category,
+  CategoryTree,
   cleanText,
   comparisonValue,
   email,
@@ -68,6 +69,9 @@ import { pageNorm, Site } from './quotes.ts';
 export interface CheckOptions {
   /** list_categories names. Without them no category can be checked, so categories are dropped. */
   categoryNames?: readonly string[];
+  /** The category tree's texts: a category may then be given by name or slug, and is supported
+   * by quotes about it (its terms) even where they do not name it. */
+  categories?: readonly CategoryText[];
   /** "Now" for the founded-year bound (tests pin it). */
   now?: Date;
 }
@@ -136,7 +140,13 @@ function checkTextField(field: DraftTextField, raw: unknown, evidence: Evidence[
   return out;
 }
 
-function checkListField(field: DraftListField, raw: unknown, evidence: Evidence[], canonical: Map<string, string>): Supported<string[]> | null {
+function checkListField(
+  field: DraftListField,
+  raw: unknown,
+  evidence: Evidence[],
+  canonical: Map<string, string>,
+  tree: CategoryTree | null,
+): Supported<string[]> | null {
   if (!Array.isArray(raw)) return null;
   const items: string[] = [];
   const seen = new Set<string>();
@@ -144,7 +154,7 @@ function checkListField(field: DraftListField, raw: unknown, evidence: Evidence[
     const value = str(entry);
     if (value === null) continue;
     let item: string | null = cleanText(value).replace(/\n/g, ' ');
-    if (field === 'categories') item = category(item, evidence, canonical);
+    if (field === 'categories') item = category(item, evidence, canonical, tree);
     else if (item.length > LIST_ITEM_MAX || !textSupported(item, evidence)) item = null;
     if (item === null || item.length > LIST_ITEM_MAX) continue;
     const key = normaliseText(item);
@@ -191,6 +201,11 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
   const pageOf: PageOf = (url) => site.page(url);
   const now = opts.now ?? new Date();
   const canonical = new Map((opts.categoryNames ?? []).map((name) => [normaliseText(name), name]));
+  for (const c of opts.categories ?? []) {
+    canonical.set(normaliseText(c.name), c.name);
+    canonical.set(normaliseText(c.slug), c.name);
+  }
+  const tree = opts.categories === undefined || opts.categories.length === 0 ? null : new CategoryTree(opts.categories);
   const out = emptyProposal();
   // The name is checked first (DRAFT_TEXT_FIELDS order), so the rules below know the product.
   const ctx: RuleContext = { names: productNames(null, pages[0]?.url), pageOf, pages };
@@ -210,7 +225,7 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
     if (entry === undefined) continue;
     const evidence = site.verify(entry.evidence);
     if (evidence.length === 0) continue;
-    const checked = checkListField(field, entry.value, evidence, canonical);
+    const checked = checkListField(field, entry.value, evidence, canonical, tree);
     if (checked !== null) out.fields[field] = checked;
   }
 

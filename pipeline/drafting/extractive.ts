@@ -7,7 +7,8 @@
 // check, like the LLM drafter's.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import type { DraftFieldName } from '../../core/drafts/fields.ts';
-import type { ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed } from './types.ts';
+import type { CategoryText, ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed } from './types.ts';
+import { extractTreeCategories } from './extract/categories.ts';
 import { checkComparison, checkProposal, emptyProposal, onlyFields, type CheckOptions } from './evidence.ts';
 import { normaliseText } from './normalise.ts';
 import { Sources } from './extract/sources.ts';
@@ -23,7 +24,12 @@ import { extractCompanySocials, extractDemoVideo, extractEmail } from './extract
 import { extractMilestones, extractStory } from './extract/story.ts';
 
 /** What the pages state, unchecked (the evidence check runs in the drafter). */
-export function extractProposal(pages: CrawledPage[], categoryNames: readonly string[], now = new Date()): DraftProposal {
+export function extractProposal(
+  pages: CrawledPage[],
+  categoryNames: readonly string[],
+  now = new Date(),
+  categories: readonly CategoryText[] = [],
+): DraftProposal {
   const src = new Sources(pages);
   const p = emptyProposal();
   if (src.home === undefined) return p;
@@ -60,7 +66,7 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   set('contact_email', extractEmail(src));
   set('demo_video_url', extractDemoVideo(src));
 
-  set('categories', extractCategories(src, categoryNames));
+  set('categories', categories.length > 0 ? extractTreeCategories(src, categories, ctx) : extractCategories(src, categoryNames));
   const used = new Set<string>();
   set('features', extractFeatures(src, used));
   set('usps', extractUsps(src, used));
@@ -116,8 +122,8 @@ export class ExtractiveDrafter implements Drafter {
 
   async draft(input: DraftInput): Promise<DraftProposal> {
     const now = this.opts.now ?? new Date();
-    const raw = extractProposal(input.pages, input.categoryNames, now);
-    return onlyFields(checkProposal(raw, input.pages, { categoryNames: input.categoryNames, now }), input.only);
+    const raw = extractProposal(input.pages, input.categoryNames, now, input.categories);
+    return onlyFields(checkProposal(raw, input.pages, { categoryNames: input.categoryNames, categories: input.categories, now }), input.only);
   }
 
   async compare(input: { product: CrawledPage[]; competitor: CrawledPage[]; productName: string | null }): Promise<ComparisonProposal> {

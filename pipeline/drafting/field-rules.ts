@@ -31,6 +31,8 @@ import { containsPhrase, normaliseText, support, urlKey } from './normalise.ts';
 import { pageModel } from './page-model.ts';
 import { FOUNDING_WORDS, isVideoUrl, linkFitsPlatform, PRICING_MODELS } from './vocabulary.ts';
 import { YEAR_MIN } from '../../core/drafts/bounds.ts';
+import { CategoryIndex } from './category-match.ts';
+import type { CategoryText } from './types.ts';
 import {
   addressLine,
   datedPage,
@@ -189,10 +191,33 @@ export function comparisonValue(value: string, evidence: Evidence[], now: Date):
   return /^[A-Za-z]{2}$/.test(v) && country(v, evidence) !== null;
 }
 
-export function category(value: string, evidence: Evidence[], canonical: Map<string, string>): string | null {
+/** The category tree's texts, indexed once per check. */
+export class CategoryTree {
+  readonly index: CategoryIndex;
+  private readonly byName = new Map<string, CategoryText>();
+
+  constructor(categories: readonly CategoryText[]) {
+    this.index = new CategoryIndex(categories);
+    for (const c of categories) this.byName.set(normaliseText(c.name), c);
+  }
+
+  of(name: string): CategoryText | undefined {
+    return this.byName.get(normaliseText(name));
+  }
+}
+
+export function category(value: string, evidence: Evidence[], canonical: Map<string, string>, tree: CategoryTree | null = null): string | null {
   const name = canonical.get(normaliseText(value));
   if (name === undefined) return null;
-  return textSupported(name, evidence, LABEL_SUPPORT) ? name : null;
+  if (textSupported(name, evidence, LABEL_SUPPORT)) return name;
+  const known = tree?.of(name);
+  return known !== undefined &&
+    tree!.index.supports(
+      known,
+      evidence.map((e) => e.quote),
+    )
+    ? name
+    : null;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
