@@ -116,7 +116,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     fetcher,
     drafter,
     userAgent: config.crawlerUserAgent,
-    crawl: CRAWL_LIMITS,
+    crawl: { ...CRAWL_LIMITS, excludeOrigins: [config.siteUrl] },
     competitorMaxPages: 10,
   };
   const logger = opts.logger ?? new Logger(consoleLogFactory);
@@ -215,7 +215,7 @@ export async function startRecrawlRunner(
       }),
     drafter: createDrafter(config.drafter),
     userAgent: config.crawlerUserAgent,
-    crawl: CRAWL_LIMITS,
+    crawl: { ...CRAWL_LIMITS, excludeOrigins: [config.siteUrl] },
     competitorMaxPages: 10,
   };
   let runner: Runner;

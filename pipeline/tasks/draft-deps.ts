@@ -10,7 +10,8 @@ export interface DraftDeps extends TaskDeps {
   fetcher: SafeFetch;
   drafter: Drafter;
   userAgent: string;
-  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number };
+  /** Crawl caps, and the directory's own origin, which no product crawl enters. */
+  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number; excludeOrigins?: string[] };
   /** Pages read from a competitor's site (fewer: only its main claims are compared). */
   competitorMaxPages: number;
 }
