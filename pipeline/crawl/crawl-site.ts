@@ -9,6 +9,7 @@ import { SafeHttpClient } from './safe-http-client.ts';
 import { loadRobots, type RobotsRules } from './robots.ts';
 import { byPriority } from './page-priority.ts';
 import { loadHtml, pageTitle, visibleText } from './page-text.ts';
+import { isJsShell, type PageRenderer } from './render-page.ts';
 import { DEFAULT_STYLESHEET_CAPS, linkedStylesheets, StylesheetLoader, withStylesheets, type StylesheetCaps } from './stylesheets.ts';
 
 export interface CrawledPage {
@@ -45,6 +46,10 @@ export interface CrawlOptions {
   /** Origins never crawled as part of a product: the directory's own site (a product's badge
    * links there). */
   excludeOrigins?: string[];
+  /** Renders pages whose HTML is a JavaScript shell (render-page.ts); without it they are read as served. */
+  render?: PageRenderer;
+  /** Time one page may take to render, within the crawl's total time. */
+  renderMs?: number;
 }
 
 const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
@@ -283,7 +288,15 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
           const finalUrl = checkPage(response as never, buffer, request.uniqueKey === startKey);
           seen.add(normalise(finalUrl));
           // CheerioCrawler hands over the body decoded by the response charset.
-          const html = typeof body === 'string' ? body : buffer.toString('utf8');
+          let html = typeof body === 'string' ? body : buffer.toString('utf8');
+          if (opts.render !== undefined && isJsShell(html, visibleText(loadHtml(html)))) {
+            const rendered = await opts.render.render(
+              finalUrl.href,
+              { allowed: async (url) => Date.now() < deadline && onSite(new URL(url)) && (await robotsRefusal(url)) === null },
+              Math.min(opts.renderMs ?? 10_000, deadline - Date.now()),
+            );
+            if (rendered !== null && (opts.maxBytesPerPage === undefined || Buffer.byteLength(rendered) <= opts.maxBytesPerPage)) html = rendered;
+          }
           const $ = loadHtml(html);
           const title = pageTitle($);
           const hrefs = $('a[href]')

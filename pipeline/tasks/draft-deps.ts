@@ -4,6 +4,7 @@ import type { JobHelpers } from 'graphile-worker';
 import type { Sql } from '../../sql/db.ts';
 import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
 import type { CategoryText, Drafter } from '../drafting/types.ts';
+import type { PageRenderer } from '../crawl/render-page.ts';
 import type { TaskDeps } from './task.ts';
 
 export interface DraftDeps extends TaskDeps {
@@ -11,7 +12,7 @@ export interface DraftDeps extends TaskDeps {
   drafter: Drafter;
   userAgent: string;
   /** Crawl caps, and the directory's own origin, which no product crawl enters. */
-  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number; excludeOrigins?: string[] };
+  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number; excludeOrigins?: string[]; render?: PageRenderer };
   /** Pages read from a competitor's site (fewer: only its main claims are compared). */
   competitorMaxPages: number;
 }

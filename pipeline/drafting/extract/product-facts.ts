@@ -10,6 +10,7 @@ import {
   addressLine,
   datedPage,
   jsonMember,
+  STREET,
   ownWords,
   quoteStatesFounding,
   stageOf,
@@ -68,12 +69,18 @@ const PLACE = /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:[ -](?:of\s+|de\s+|am\s+)?\p{L
 const NOT_A_CITY = /^(?:the\s+)?(?:europe|asia|africa|oceania|north america|south america|latin america|eu|bay area|cloud|world)$/i;
 
 const clean = (part: string) => part.replace(/[.;:!?]+$/, '').trim();
-/** "1100-053 Lisbon", "111 57 Stockholm", "1015 CV Amsterdam", "Lisbon 1100": the place name. */
+// Postcodes with letters: British "LS1 4AB", Irish "D02 A342", Canadian "T2P 1J9".
+const ALNUM_POSTCODE = /\b(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d{2}\s?[A-Z\d]{4}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b/g;
+/** "1100-053 Lisbon", "111 57 Stockholm", "1015 CV Amsterdam", "Lisbon 1100", "Leeds LS1 4AB": the place name. */
 const withoutPostcode = (part: string) =>
   clean(part)
+    .replace(ALNUM_POSTCODE, ' ')
     .replace(/^(?:[A-Z]{1,2}-)?[\d][\d\s-]*(?:[A-Z]{2}\s+)?/, '')
     .replace(/\s+\d[\d\s-]*$/, '')
+    .replace(/\s+/g, ' ')
     .trim();
+/** A part of an address that names a street, not a town ("5 Mill Lane", "Ehrenstraße 41"). */
+const isStreet = (part: string) => STREET.test(part) || /\p{Ll}(?:straße|strasse|gasse|weg|platz|vej|gatan|vägen|katu)\b/u.test(part);
 
 /** City and country candidates a sentence or address line names, most specific first. */
 function placesIn(sentence: string): { city: string | null; country: string | null }[] {
@@ -110,9 +117,9 @@ function placesIn(sentence: string): { city: string | null; country: string | nu
     const withCode = parts
       .slice(0, at)
       .reverse()
-      .find((p) => /\d/.test(p) && PLACE.test(withoutPostcode(p)));
+      .find((p) => /\d/.test(p) && !isStreet(p) && PLACE.test(withoutPostcode(p)));
     const before = at > 0 ? parts[at - 1]! : null;
-    const city = withCode !== undefined ? withoutPostcode(withCode) : before !== null && PLACE.test(before) ? before : null;
+    const city = withCode !== undefined ? withoutPostcode(withCode) : before !== null && !isStreet(before) && PLACE.test(before) ? before : null;
     out.push({ city, country: parts[at]! });
   } else if (parts.length >= 2 && parts.length <= 3 && parts.every((p) => PLACE.test(p))) {
     // "Calgary, Alberta" on an address line.

@@ -7,9 +7,9 @@ import { COMPANY_SUFFIX, namesProduct, subjectIsProduct, type ProductContext } f
 
 // Where a company was founded is history, not where it is: "founded in Berlin" is no location.
 const LOCATED = /\b(?:based|headquartered|located|registered|made|built|designed|hq|head office|offices?|home)\b/gi;
-const STREET =
+export const STREET =
   /\b(?:street|st\.|str\.|straße|strasse|road|rd\.?|avenue|ave\.?|boulevard|blvd\.?|lane|way|drive|square|place|platz|gasse|weg|rua|calle|via|viale|rue|gracht|vägen|gatan|katu|plaza|suite|floor|building)\b/i;
-const POSTCODE = /\b\d{4,5}\b|\b\d{3}\s?\d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b/;
+export const POSTCODE = /\b\d{4,5}\b|\b\d{3}\s?\d{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b/;
 
 /** "<verb> in <place>" said of the product ("Orbitly is based in Munich", "Based in Austin"). */
 export function locatedSentence(sentence: string, place: string, ctx: ProductContext): boolean {
@@ -44,6 +44,9 @@ export function addressStates(line: string, place: string, ctx: ProductContext):
   // A part is the place, or a postcode and the place ("1100-053 lisbon", "1015 cv amsterdam").
   const bare = (part: string) =>
     part
+      // British, Irish and Canadian postcodes hold letters: "leeds ls1 4ab", "dublin d02 a342".
+      .replace(/\b(?:[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}|[a-z]\d{2}\s?[a-z\d]{4}|[a-z]\d[a-z]\s?\d[a-z]\d)$/, '')
+      .trim()
       .replace(/^[a-z]{0,2}-?[\d][\d\s-]*(?:[a-z]{2}\s+)?/, '')
       .replace(/\s+\d[\d\s-]*$/, '')
       .trim();
