@@ -157,7 +157,8 @@ describe('extractive drafter on the Acme fixture site', () => {
 describe('facts a site does not state stay absent', () => {
   test('a sparse site yields only what it says', async () => {
     const draft = await drafter.draft({ pages: sitePages('tiny', 'https://tiny.test/'), categoryNames: CATEGORIES });
-    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description']);
+    // Tags are the key phrases of its own sentences.
+    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description', 'tags']);
     expect(draft.fields.name!.value).toBe('Tiny Tool');
     expect(draft).toMatchObject({ faqs: [], founders: [], company_socials: {}, founder_socials: {}, story: {}, milestones: [] });
   });
@@ -174,7 +175,8 @@ describe('facts a site does not state stay absent', () => {
       </body></html>`,
     );
     const draft = await drafter.draft({ pages: [page], categoryNames: CATEGORIES });
-    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description']);
+    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description', 'tags']);
+    expect(draft.fields.tags?.value).toEqual(['deep work']);
     expect(JSON.stringify(draft)).not.toMatch(/1901|1902|1903|Lisbon|Portugal|Oslo|boss@|quiet_hidden|Mallory/);
   });
 });

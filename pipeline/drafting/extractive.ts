@@ -9,6 +9,7 @@ import type { CrawledPage } from '../crawl/crawl-site.ts';
 import type { DraftFieldName } from '../../core/drafts/fields.ts';
 import type { CategoryText, ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed } from './types.ts';
 import { extractTreeCategories } from './extract/categories.ts';
+import { keyPhrases, phraseList } from './extract/key-phrases.ts';
 import { checkComparison, checkProposal, emptyProposal, onlyFields, type CheckOptions } from './evidence.ts';
 import { normaliseText } from './normalise.ts';
 import { Sources } from './extract/sources.ts';
@@ -76,7 +77,18 @@ export function extractProposal(
     features,
     [name?.value, tagline?.value].filter((s): s is string => typeof s === 'string'),
   );
-  set('tags', tags);
+  // Without JSON-LD keywords, tags are the key phrases the site's own sentences use most.
+  set(
+    'tags',
+    tags ??
+      phraseList(
+        keyPhrases(
+          src,
+          ctx,
+          [name?.value].filter((s): s is string => typeof s === 'string'),
+        ),
+      ),
+  );
   set('keywords', keywords);
 
   p.faqs = extractFaqs(src);

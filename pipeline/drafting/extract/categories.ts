@@ -17,7 +17,7 @@ const EXTRA_SHARE = 0.6;
 const MAX_EVIDENCE = 3;
 
 /** The site's own lines about what the product is. */
-function productLines(src: Sources, ctx: RuleContext): Evidence[] {
+export function productLines(src: Sources, ctx: RuleContext): Evidence[] {
   const out: Evidence[] = [];
   const seen = new Set<string>();
   for (const model of src.ordered('home', 'about', 'other')) {

@@ -8,6 +8,7 @@ import { blockLines, fileNameOf, type PageModel } from '../page-model.ts';
 import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
+import { hasPrice } from '../vocabulary.ts';
 
 const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+|:\s+/;
 
@@ -64,13 +65,26 @@ export function extractTagline(src: Sources, name: string | null): Proposed<stri
   return null;
 }
 
+// Paragraphs that are not about what the product does: a customer's quote, prices, legal and
+// license lines, release notes.
+const QUOTED = /^\s*["“„«'‘]|["”»]\s*(?:[—–-]|\p{Lu}\p{L}+\s+\p{Lu}\p{L}+,)/u;
+const LEGAL =
+  /©|\ball rights reserved\b|\blicen[cs]e[ds]?\b|\bterms of (?:service|use)\b|\bprivacy policy\b|\bregistered (?:in|office)\b|\bcompany (?:number|no\.?)\b|\bimpressum\b|\bhandelsregister\b/i;
+const RELEASE_NOTE = /\b(?:version|v)\s?\d+(?:\.\d+)+\b|\bthis release\b|\brelease notes?\b|\bchangelog\b|\bbug ?fix(?:es)?\b|\bfixes a bug\b/i;
+
+/** Whether a paragraph says what the product does, rather than quoting a customer, pricing
+ * it, licensing it or noting a release. */
+export function describesProduct(text: string): boolean {
+  return !QUOTED.test(text) && !hasPrice(text) && !LEGAL.test(text) && !RELEASE_NOTE.test(text);
+}
+
 /** Paragraphs of real prose on a page, outside navigation, footers and forms. */
 function paragraphs(model: PageModel, minWords: number): { text: string; el: Element }[] {
   const out: { text: string; el: Element }[] = [];
   model.$('p').each((_, el) => {
     if (inChrome(el) || inThirdPartyBlock(el)) return;
     const text = blockLines(el).join(' ');
-    if (isInstructionLike(text)) return;
+    if (isInstructionLike(text) || !describesProduct(text)) return;
     if (wordCount(text) >= minWords && text.length <= 1500) out.push({ text, el });
   });
   return out;
