@@ -10,6 +10,7 @@ import {
   addressLine,
   datedPage,
   jsonMember,
+  postalTown,
   STREET,
   ownWords,
   quoteStatesFounding,
@@ -68,7 +69,12 @@ const SEPARATORS = /\s*(?:,|·|•|\||–|—)\s*/;
 const PLACE = /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:[ -](?:of\s+|de\s+|am\s+)?\p{Lu}[\p{L}.'’-]*){0,3}$/u;
 const NOT_A_CITY = /^(?:the\s+)?(?:europe|asia|africa|oceania|north america|south america|latin america|eu|bay area|cloud|world)$/i;
 
-const clean = (part: string) => part.replace(/[.;:!?]+$/, '').trim();
+// Trailing flags and emoji ("Made in Lisbon, Portugal 🇵🇹") are no part of a place name.
+const clean = (part: string) =>
+  part
+    .replace(/[^\p{L}\p{N}.)]+$/u, '')
+    .replace(/[.;:!?]+$/, '')
+    .trim();
 // Postcodes with letters: British "LS1 4AB", Irish "D02 A342", Canadian "T2P 1J9".
 const ALNUM_POSTCODE = /\b(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d{2}\s?[A-Z\d]{4}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b/g;
 /** "1100-053 Lisbon", "111 57 Stockholm", "1015 CV Amsterdam", "Lisbon 1100", "Leeds LS1 4AB": the place name. */
@@ -144,6 +150,22 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
     if (city !== null && country !== null) break;
   }
   if (city !== null && country !== null) return { city, country };
+  // A postal address written as lines, the town's line above the country's (imprints, contact pages).
+  for (const model of src.ordered('contact', 'about', 'home')) {
+    if (thirdPartyPage(model.page.url) || datedPage(model.page.url)) continue;
+    for (let i = 1; i < model.lines.length; i++) {
+      const code = countryCode(clean(model.lines[i]!));
+      const town = postalTown(model.lines[i - 1]!);
+      if (code === null || town === null || NOT_A_CITY.test(town)) continue;
+      const townLine = { quote: model.lines[i - 1]!, url: model.page.url };
+      const countryLine = { quote: model.lines[i]!, url: model.page.url };
+      if (!ownWords(townLine, ctx)) continue;
+      city ??= { value: town, evidence: [townLine] };
+      country ??= { value: code, evidence: [countryLine] };
+      break;
+    }
+    if (city !== null && country !== null) return { city, country };
+  }
   // schema.org PostalAddress, where the locality and country are visible lines of the site.
   for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
     for (const address of asNodes(node.address)) {

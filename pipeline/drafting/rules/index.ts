@@ -5,7 +5,7 @@ export { addressLine, datedPage, ownWords, productNames, type PageOf, type RuleC
 export { foundedHere, personName, roleIsHere, ROLE } from './founders.ts';
 export { quoteStatesFounding, statesFounding } from './founding.ts';
 export { isInstructionLike } from './instructions.ts';
-export { addressStates, locatedSentence, POSTCODE, STREET, statesLocation } from './location.ts';
+export { addressStates, locatedSentence, POSTCODE, postalTown, STREET, statesLocation } from './location.ts';
 export { stageOf, statesCurrentStage } from './stage.ts';
 export { namesProduct, type ProductContext } from './subject.ts';
 export { declaredOnly, declaresCity, declaresCountry, declaresFounder, declaresFounding, jsonBlockMember, jsonMember } from './declared.ts';

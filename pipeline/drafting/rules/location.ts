@@ -57,12 +57,27 @@ export function addressStates(line: string, place: string, ctx: ProductContext):
   return parts.length <= 4 && (COMPANY_SUFFIX.test(first.trim()) || (namesProduct(first, ctx) && first.trim().split(/\s+/).length <= 3));
 }
 
+// A postal line of a town and its postcode and nothing else: "50672 Köln", "Dublin D02 A342",
+// "Leeds LS1 4AB", "1015 CV Amsterdam". Nobody writes such a line but in an address.
+const TOWN = "\\p{Lu}[\\p{L}'’.-]*(?:[ -]\\p{Lu}[\\p{L}'’.-]*){0,2}";
+const CODE =
+  '(?:[A-Z]{1,2}-)?\\d{4,5}(?:\\s?[A-Z]{2})?|\\d{3}\\s\\d{2}|\\d{4}-\\d{3}|[A-Z]{1,2}\\d[A-Z\\d]?\\s?\\d[A-Z]{2}|[A-Z]\\d{2}\\s?[A-Z\\d]{4}|[A-Z]\\d[A-Z]\\s?\\d[A-Z]\\d';
+const POSTAL_LINE = new RegExp(`^(?:(?:${CODE})\\s+(${TOWN})|(${TOWN})\\s+(?:${CODE}))$`, 'u');
+
+/** The town of a postal line ("50672 Köln" is Köln), or null when the line is no such line. */
+export function postalTown(line: string): string | null {
+  const m = POSTAL_LINE.exec(line.trim().replace(/[,.]$/, ''));
+  return m === null ? null : (m[1] ?? m[2] ?? null);
+}
+
 /** Whether the quote states the place as where this product's company is. `inAddressBlock`:
  * the quote is a line of the page's address or footer blocks, where a bare "City, Region"
  * line is the company's own address. */
 export function statesLocation(quote: string, place: string, ctx: ProductContext, inAddressBlock: boolean): boolean {
   if (sentences(quote).some((s) => locatedSentence(s, place, ctx))) return true;
   if (addressStates(quote, place, ctx)) return true;
+  const town = postalTown(quote);
+  if (town !== null) return normaliseText(town) === normaliseText(place);
   if (!inAddressBlock || quote.length > 120) return false;
   const parts = quote.split(/\s*,\s*/).map((s) => normaliseText(s));
   return parts.length <= 3 && parts.includes(normaliseText(place));
