@@ -95,10 +95,43 @@ export function extractProposal(
   const people = extractPeople(src);
   p.founders = people.founders;
   p.founder_socials = people.founderSocials;
-  p.company_socials = extractCompanySocials(src, people.cards);
+  p.company_socials = extractCompanySocials(src, people.cards, ctx.names);
+  // A profile whose handle is a founder's name is that person's, not the company's.
+  for (const [platform, social] of Object.entries(p.company_socials)) {
+    const owner = p.founders.find((f) => social !== undefined && handleNames(social.value, f.value.name));
+    if (owner === undefined) continue;
+    delete p.company_socials[platform as keyof typeof p.company_socials];
+    if (owner === p.founders[0] && p.founder_socials[platform as keyof typeof p.founder_socials] === undefined) {
+      p.founder_socials[platform as keyof typeof p.founder_socials] = social;
+    }
+  }
   p.story = extractStory(src);
   p.milestones = extractMilestones(src);
   return p;
+}
+
+/** Whether a profile URL's handle is the person's name ("x.com/noralindqvist" for Nora Lindqvist). */
+export function handleNames(url: string, name: string): boolean {
+  let handle: string;
+  try {
+    // One segment: a person's account ("/in/jane" on LinkedIn); "/jane/project" is a project's.
+    const segments = new URL(url).pathname.split('/').filter((s) => s !== '' && s !== 'in');
+    if (segments.length !== 1) return false;
+    handle = segments[0]!.replace(/^@/, '').toLowerCase();
+  } catch {
+    return false;
+  }
+  const letters = (s: string) =>
+    s
+      .normalize('NFKD')
+      .replace(/[^\p{L}]/gu, '')
+      .toLowerCase();
+  const parts = name
+    .split(/\s+/)
+    .map(letters)
+    .filter((p) => p.length >= 2);
+  const h = letters(handle);
+  return parts.length >= 2 && h.includes(parts[0]!) && h.includes(parts[parts.length - 1]!);
 }
 
 // Points of an extractive comparison: fields both drafts may hold, shown side by side.

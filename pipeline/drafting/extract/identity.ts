@@ -26,6 +26,34 @@ function firstHeading(model: PageModel | undefined): string | null {
   return h1.length > 0 ? blockLines(h1[0]!).join(' ') || null : null;
 }
 
+// Services that host other people's pages and put their own name in the page's metadata and
+// chrome (og:site_name "GitHub" on a repository page).
+const HOSTS: Record<string, string> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+  notion: 'notion.so',
+  medium: 'medium.com',
+  substack: 'substack.com',
+  'product hunt': 'producthunt.com',
+  'hacker news': 'ycombinator.com',
+  'itch.io': 'itch.io',
+};
+
+/** A name that is the hosting service's, on a page that links to that service itself. */
+function hostingPlatform(name: string, model: PageModel | undefined): boolean {
+  const host = HOSTS[normaliseText(name)];
+  if (host === undefined || model === undefined) return false;
+  return model.links.some((l) => {
+    try {
+      const h = new URL(l.url).hostname.toLowerCase();
+      return h === host || h.endsWith(`.${host}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function extractName(src: Sources): Proposed<string> | null {
   const home = src.home;
   const candidates: string[] = [];
@@ -40,7 +68,7 @@ export function extractName(src: Sources): Proposed<string> | null {
   const pages = src.ordered('home', 'about');
   for (const candidate of candidates) {
     const name = candidate.trim();
-    if (name === '' || name.length > 60 || wordCount(name) > 5) continue;
+    if (name === '' || name.length > 60 || wordCount(name) > 5 || hostingPlatform(name, home)) continue;
     const evidence = src.findLine(name, pages);
     if (evidence !== null) return { value: name, evidence: [evidence] };
   }
