@@ -41,6 +41,7 @@ import {
   declaresCountry,
   declaresFounder,
   declaresFounding,
+  linkLabel,
   foundedHere,
   ownWords,
   personName,
@@ -341,7 +342,7 @@ export function productCountry(value: string, evidence: Evidence[], ctx: RuleCon
 export function productStage(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
   const label = stageOf(value);
   if (label === null || normaliseText(label) !== normaliseText(value)) return null;
-  const quotes = evidence.filter((e) => ownWords(e, ctx) && !datedPage(e.url) && statesCurrentStage(e.quote, label));
+  const quotes = evidence.filter((e) => ownWords(e, ctx) && !datedPage(e.url) && !linkLabel(e, ctx) && statesCurrentStage(e.quote, label));
   return quotes.length > 0 ? { value: label, evidence: quotes } : null;
 }
 

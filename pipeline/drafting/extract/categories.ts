@@ -15,6 +15,7 @@ const MAX_EXTRA = 3;
 /** An extra category must score at least this share of the primary one. */
 const EXTRA_SHARE = 0.6;
 const MAX_EVIDENCE = 3;
+const EXTRA_MIN_TERMS = 3;
 
 /** The site's own lines about what the product is. */
 export function productLines(src: Sources, ctx: RuleContext): Evidence[] {
@@ -53,6 +54,8 @@ export function extractTreeCategories(src: Sources, categories: readonly Categor
   for (const candidate of ranked) {
     if (chosen.length > MAX_EXTRA) break;
     if (candidate.score < Math.max(CATEGORY_THRESHOLD, chosen.length === 0 ? 0 : top.score * EXTRA_SHARE)) break;
+    // An extra category must be more than a side remark: three of its terms, not two.
+    if (chosen.length > 0 && candidate.matched.length < EXTRA_MIN_TERMS) continue;
     const evidence = decidingLines(index, candidate.category, lines);
     if (evidence === null) continue;
     chosen.push({ name: candidate.category.name, evidence });

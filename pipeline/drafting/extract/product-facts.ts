@@ -10,6 +10,7 @@ import {
   addressLine,
   datedPage,
   jsonMember,
+  linkLabel,
   postalTown,
   STREET,
   ownWords,
@@ -60,7 +61,7 @@ export function extractStage(src: Sources, ctx: RuleContext): Proposed<string> |
   const pages = src.ordered('home', 'about', 'pricing').filter((m) => !datedPage(m.page.url));
   for (const { sentence, quote } of ownSentences(src, ctx, pages)) {
     const label = stageOf(sentence);
-    if (label !== null && statesCurrentStage(sentence, label)) return { value: label, evidence: [quote] };
+    if (label !== null && statesCurrentStage(sentence, label) && !linkLabel(quote, ctx)) return { value: label, evidence: [quote] };
   }
   return null;
 }

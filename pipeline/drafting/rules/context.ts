@@ -49,6 +49,15 @@ export function addressLine(e: Evidence, ctx: RuleContext): boolean {
   return model.normLines.some((line, i) => line === q && [model.lines[i - 1], model.lines[i]].some((l) => l !== undefined && postalTown(l) !== null));
 }
 
+/** A quote that is just the text of a link on its page: a menu item, not a statement. */
+export function linkLabel(e: Evidence, ctx: RuleContext): boolean {
+  const page = ctx.pageOf(e.url);
+  if (page === undefined) return false;
+  const q = normaliseText(e.quote);
+  const model = pageModel(page);
+  return model.links.some((l) => normaliseText(model.$(l.el).text()) === q);
+}
+
 /** The product's names: the drafted name and the site's host label ("orbitly" of orbitly.io). */
 export function productNames(name: string | null, url: string | undefined): string[] {
   const names = name === null ? [] : [name];
