@@ -8,8 +8,9 @@ const AMOUNTS = /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud)\b)\s?(\d[\d.,]*)
 const amounts = (t: string) => [...t.matchAll(AMOUNTS)].map((m) => m[1] ?? m[2] ?? '');
 const MONEY = { test: (t: string) => amounts(t).length > 0 };
 const NONZERO_MONEY = { test: (t: string) => amounts(t).some((a) => /[1-9]/.test(a)) };
-// "Free" as in a free plan, not a free trial of a paid one; "$0" is a free plan too.
-const FREE_WORD = /\bfree\b(?!\s+trial)/i;
+// "Free" as in a free plan, not a free trial of a paid one ("free trial", "try it free for 30
+// days", "free for 14 days"); "$0" is a free plan too.
+const FREE_WORD = /\bfree\b(?!\s+trial)(?!\s+for\s+(?:\d+|one|a|two|seven|fourteen|thirty)\s+(?:days?|weeks?|months?)\b)/i;
 const ZERO_PRICE = /[$€£]\s?0(?:[.,]0+)?(?![.,]?\d)/;
 const isFree = (t: string) => FREE_WORD.test(t) || ZERO_PRICE.test(t);
 const RECURRING =

@@ -7,8 +7,10 @@ import { report, runEval, totals } from './run-eval.ts';
 import type { EvalSet } from './eval-sites.ts';
 
 // The recall each set reaches; lower a floor only with a reason in the commit.
-const RECALL_FLOOR: Record<EvalSet, number> = { tuning: 1.0, 'held-out': 0.0 };
-const MIN_SITES: Record<EvalSet, number> = { tuning: 16, 'held-out': 12 };
+// Tuning fell from 100% when categories, tags and the sites moved over from the held-out set
+// were scored; held-out: the issue's bar (85%).
+const RECALL_FLOOR: Record<EvalSet, number> = { tuning: 0.9, 'held-out': 0.85 };
+const MIN_SITES: Record<EvalSet, number> = { tuning: 24, 'held-out': 12 };
 
 for (const set of ['tuning', 'held-out'] as const) {
   test(`drafts of the ${set} sites invent nothing, follow robots.txt and miss little`, async () => {
