@@ -6,7 +6,7 @@
 // name to nowhere, so nothing it does escapes the address policy, robots.txt or the size and
 // time caps of the crawl.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Route } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Route } from 'playwright-core';
 import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
 import { loadHtml, visibleText } from './page-text.ts';
 
@@ -74,8 +74,15 @@ export class ChromiumRenderer implements PageRenderer {
   async render(url: string, rules: RenderRules, timeoutMs: number): Promise<string | null> {
     if (timeoutMs <= 0) return null;
     this.browser ??= launch(this.opts.executablePath ?? null);
-    const browser = await this.browser;
-    const context = await browser.newContext({ userAgent: this.opts.userAgent, serviceWorkers: 'block', acceptDownloads: false });
+    let context: BrowserContext;
+    try {
+      const browser = await this.browser;
+      context = await browser.newContext({ userAgent: this.opts.userAgent, serviceWorkers: 'block', acceptDownloads: false });
+    } catch {
+      // No browser to be had (none installed, out of memory): the page is read as served; the next page tries again.
+      this.browser = null;
+      return null;
+    }
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(timeoutMs);
