@@ -5,7 +5,7 @@
 // sentences whose terms decided it.
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { CategoryText, Proposed } from '../types.ts';
-import { CATEGORY_MIN_TERMS, CATEGORY_THRESHOLD, CategoryIndex, terms } from '../category-match.ts';
+import { CATEGORY_THRESHOLD, CategoryIndex, terms } from '../category-match.ts';
 import { normaliseText } from '../normalise.ts';
 import { ownWords, type RuleContext } from '../rules/index.ts';
 import { wordCount, type Sources } from './sources.ts';
