@@ -71,6 +71,10 @@ export interface Config {
   /** Server-side fetches (crawls, client metadata documents) may reach loopback: tests only. */
   allowLoopbackFetch: boolean;
   crawlerUserAgent: string;
+  /** Render pages whose HTML is a JavaScript shell in headless Chromium (CRAWL_RENDER_JS). */
+  crawlRenderJs: boolean;
+  /** A Chromium binary for rendering (CHROMIUM_PATH); else the system one or @sparticuz/chromium's. */
+  chromiumPath: string | null;
   /** DNS server for claim TXT lookups (host or host:port); null: the system's resolvers. */
   claimDnsServer: string | null;
   drafter: { kind: 'extractive' | 'llm'; openaiApiKey: string | null; openaiBaseUrl: string | null; model: string; timeoutMs: number };
@@ -233,6 +237,8 @@ export function loadConfig(env: Env): Config {
     allowLoopbackFetch: bool(env, 'ALLOW_LOOPBACK_FETCH', false),
     claimDnsServer: env.CLAIM_DNS_SERVER || null,
     crawlerUserAgent: env.CRAWLER_USER_AGENT || `${PRODUCT_TOKEN}Bot/1.0 (+${siteUrl}/bot)`,
+    crawlRenderJs: bool(env, 'CRAWL_RENDER_JS', true),
+    chromiumPath: env.CHROMIUM_PATH || null,
     drafter: {
       kind: oneOf(env, 'DRAFTER', env.OPENAI_API_KEY ? 'llm' : 'extractive', ['extractive', 'llm'] as const),
       openaiApiKey: env.OPENAI_API_KEY || null,

@@ -6,6 +6,7 @@ import { JOBS, type JobDefinition } from '../core/jobs/index.ts';
 import { connect } from '../sql/db.ts';
 import { createSafeFetcher, type SafeFetch } from '../core/net/ssrf-fetch.ts';
 import { createDrafter } from './drafting/index.ts';
+import { ChromiumRenderer } from './crawl/render-page.ts';
 import { awardWeeks } from './tasks/award-weeks.ts';
 import { refreshViews } from './tasks/refresh-views.ts';
 import { crawlDraft } from './tasks/crawl-draft.ts';
@@ -88,6 +89,12 @@ export interface WorkerOptions {
   recoveryEveryMs?: number;
 }
 
+/** The browser for pages that are JavaScript shells, started only when a crawl meets one. */
+function rendererFor(config: Config, fetcher: SafeFetch): ChromiumRenderer | undefined {
+  if (!config.crawlRenderJs) return undefined;
+  return new ChromiumRenderer({ fetcher, userAgent: config.crawlerUserAgent, maxBytes: CRAWL_LIMITS.maxBytesPerPage, executablePath: config.chromiumPath });
+}
+
 /** The job runner: tasks plus their schedules. */
 export async function startWorker(config: Config, databaseUrl: string, opts: WorkerOptions = {}): Promise<Runner> {
   const concurrency = opts.concurrency ?? WORKER_CONCURRENCY;
@@ -116,12 +123,13 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
         maxBytes: SITE_CHECK_LIMITS.maxBytes,
       }),
   };
+  const render = rendererFor(config, fetcher);
   const deps: DraftDeps = {
     sql,
     fetcher,
     drafter,
     userAgent: config.crawlerUserAgent,
-    crawl: CRAWL_LIMITS,
+    crawl: { ...CRAWL_LIMITS, excludeOrigins: [config.siteUrl], render },
     competitorMaxPages: 10,
   };
   const logger = opts.logger ?? new Logger(consoleLogFactory);
@@ -198,6 +206,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
   const recovery = setInterval(recover, opts.recoveryEveryMs ?? RECOVERY_EVERY_MS);
   const close = async () => {
     clearInterval(recovery);
+    await render?.close().catch(() => {});
     await sql.end({ timeout: 5 });
     await pgPool.end().catch(() => {});
   };
@@ -216,19 +225,21 @@ export async function startRecrawlRunner(
   opts: { concurrency: number; fetcher?: SafeFetch; logger?: Logger },
 ): Promise<Runner> {
   const sql = connect(databaseUrl, { max: opts.concurrency + 2, connectTimeoutMs: config.db.connectTimeoutMs });
+  const fetcher =
+    opts.fetcher ??
+    createSafeFetcher({
+      allowLoopback: config.allowLoopbackFetch,
+      userAgent: config.crawlerUserAgent,
+      timeoutMs: 10_000,
+      maxBytes: CRAWL_LIMITS.maxBytesPerPage,
+    });
+  const render = rendererFor(config, fetcher);
   const deps: DraftDeps = {
     sql,
-    fetcher:
-      opts.fetcher ??
-      createSafeFetcher({
-        allowLoopback: config.allowLoopbackFetch,
-        userAgent: config.crawlerUserAgent,
-        timeoutMs: 10_000,
-        maxBytes: CRAWL_LIMITS.maxBytesPerPage,
-      }),
+    fetcher,
     drafter: createDrafter(config.drafter),
     userAgent: config.crawlerUserAgent,
-    crawl: CRAWL_LIMITS,
+    crawl: { ...CRAWL_LIMITS, excludeOrigins: [config.siteUrl], render },
     competitorMaxPages: 10,
   };
   let runner: Runner;
@@ -245,7 +256,10 @@ export async function startRecrawlRunner(
     await sql.end({ timeout: 5 });
     throw error;
   }
-  const close = () => sql.end({ timeout: 5 });
+  const close = async () => {
+    await render?.close().catch(() => {});
+    await sql.end({ timeout: 5 });
+  };
   runner.promise.then(close, close);
   return runner;
 }

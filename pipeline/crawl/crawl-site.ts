@@ -9,6 +9,7 @@ import { SafeHttpClient } from './safe-http-client.ts';
 import { loadRobots, type RobotsRules } from './robots.ts';
 import { byPriority } from './page-priority.ts';
 import { loadHtml, pageTitle, visibleText } from './page-text.ts';
+import { isJsShell, type PageRenderer } from './render-page.ts';
 import { DEFAULT_STYLESHEET_CAPS, linkedStylesheets, StylesheetLoader, withStylesheets, type StylesheetCaps } from './stylesheets.ts';
 
 export interface CrawledPage {
@@ -42,6 +43,13 @@ export interface CrawlOptions {
   maxBytesPerPage?: number;
   /** The site's linked stylesheets read to tell visible text from hidden (count and bytes). */
   stylesheets?: Partial<StylesheetCaps>;
+  /** Origins never crawled as part of a product: the directory's own site (a product's badge
+   * links there). */
+  excludeOrigins?: string[];
+  /** Renders pages whose HTML is a JavaScript shell (render-page.ts); without it they are read as served. */
+  render?: PageRenderer;
+  /** Time one page may take to render, within the crawl's total time. */
+  renderMs?: number;
 }
 
 const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
@@ -57,10 +65,24 @@ class PageError extends Error {
   }
 }
 
-/** Same site: same host name, ignoring one leading "www.". */
+/** Same site: the same origin (scheme, host and port). Another port of the same host is
+ * another server, and may be another site altogether (the directory's own, say). */
 export function sameSite(a: URL, b: URL): boolean {
+  return a.origin === b.origin;
+}
+
+/** The same host but for one leading "www." (where a submitted URL may redirect to). */
+function sameHostFamily(a: URL, b: URL): boolean {
   const bare = (host: string) => host.toLowerCase().replace(/^www\./, '');
   return bare(a.hostname) === bare(b.hostname);
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 function normalise(url: URL): string {
@@ -108,6 +130,9 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
     return { status: 'failed', reason: 'refused_address', detail: `unsupported scheme ${start.protocol}` };
   }
 
+  const excluded = new Set((opts.excludeOrigins ?? []).flatMap((o) => originOf(o) ?? []));
+  if (excluded.has(start.origin)) return { status: 'failed', reason: 'off_site', detail: `${start.origin} is the directory's own site` };
+
   let robots: RobotsRules;
   try {
     robots = await loadRobots(start.href, fetcher, opts.userAgent);
@@ -123,6 +148,10 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
   if (!robots.isAllowed(start.href)) {
     return { status: 'failed', reason: 'robots_disallowed', detail: `robots.txt disallows ${start.href}` };
   }
+
+  // The site is the start page's origin, or the origin its redirect lands on.
+  let site = start;
+  const onSite = (url: URL) => sameSite(url, site) && !excluded.has(url.origin);
 
   const pages: CrawledPage[] = [];
   const skipped: { url: string; reason: string }[] = [];
@@ -146,8 +175,8 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
     const key = normalise(url);
     if (seen.has(key)) return;
     seen.add(key);
-    if (!sameSite(url, start)) return skip(key, 'off_site');
-    // Other origins of the site (www., http/https) are checked against their own robots.txt when visited.
+    if (!onSite(url)) return skip(key, 'off_site');
+    // The site's origin after a redirect is checked against its own robots.txt when visited.
     if (url.origin === start.origin && !robots.isAllowed(key)) return skip(key, 'robots_disallowed');
     if (NON_HTML_EXT.test(url.pathname)) return skip(key, 'not_html');
     frontier.push(key);
@@ -166,9 +195,12 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
   };
 
   // Checks what Crawlee does not: the final URL stays on the site, 2xx, HTML, size.
-  const checkPage = (response: { url: string; statusCode: number; headers: Record<string, unknown> }, body: Buffer) => {
+  const checkPage = (response: { url: string; statusCode: number; headers: Record<string, unknown> }, body: Buffer, first: boolean) => {
     const finalUrl = new URL(response.url);
-    if (!sameSite(finalUrl, start)) throw new PageError('off_site', `redirected off the site to ${finalUrl.href}`);
+    // The submitted URL may redirect once to the site's real origin (http to https, to www.);
+    // from then on that origin is the site.
+    if (first && !excluded.has(finalUrl.origin) && finalUrl.origin !== site.origin && sameHostFamily(finalUrl, start)) site = finalUrl;
+    if (!onSite(finalUrl)) throw new PageError('off_site', `redirected off the site to ${finalUrl.href}`);
     const status = response.statusCode;
     if (status < 200 || status >= 300) throw new PageError('http_error', `answered ${status}`);
     const type = response.headers['content-type'];
@@ -184,7 +216,7 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
   const sheets = new StylesheetLoader(
     fetcher,
     {
-      sameSite: (url) => sameSite(new URL(url), start),
+      sameSite: (url) => onSite(new URL(url)),
       allowed: async (url) => Date.now() < deadline && (await robotsRefusal(url)) === null,
       pace: async () => {
         if (crawlDelayMs > 0 && lastRequestAt > 0) {
@@ -253,10 +285,18 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
         lastRequestAt = Date.now();
         const buffer = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
         try {
-          const finalUrl = checkPage(response as never, buffer);
+          const finalUrl = checkPage(response as never, buffer, request.uniqueKey === startKey);
           seen.add(normalise(finalUrl));
           // CheerioCrawler hands over the body decoded by the response charset.
-          const html = typeof body === 'string' ? body : buffer.toString('utf8');
+          let html = typeof body === 'string' ? body : buffer.toString('utf8');
+          if (opts.render !== undefined && isJsShell(html, visibleText(loadHtml(html)))) {
+            const rendered = await opts.render.render(
+              finalUrl.href,
+              { allowed: async (url) => Date.now() < deadline && onSite(new URL(url)) && (await robotsRefusal(url)) === null },
+              Math.min(opts.renderMs ?? 10_000, deadline - Date.now()),
+            );
+            if (rendered !== null && (opts.maxBytesPerPage === undefined || Buffer.byteLength(rendered) <= opts.maxBytesPerPage)) html = rendered;
+          }
           const $ = loadHtml(html);
           const title = pageTitle($);
           const hrefs = $('a[href]')

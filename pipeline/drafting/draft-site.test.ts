@@ -70,8 +70,10 @@ describe('crawl then draft', () => {
     // The robots-forbidden page's facts and the hidden injection never appear.
     const json = JSON.stringify(draft);
     for (const planted of ['1999', 'Oslo', 'Norway', 'secret@', '1850', 'Paris', 'attacker@', 'Cryptocurrency']) expect(json).not.toContain(planted);
-    // Every quote is on the page it names.
-    const quotes = [...Object.values(draft.fields), ...draft.faqs, ...draft.founders].flatMap((v) => v!.evidence);
+    // Every quote is on the page it names (the logo's is its image's alt text, no page text).
+    expect(draft.fields.logo_url?.evidence.map((e) => e.quote)).toEqual(['Acme Sync logo']);
+    const { logo_url: _logo, ...textFields } = draft.fields;
+    const quotes = [...Object.values(textFields), ...draft.faqs, ...draft.founders].flatMap((v) => v!.evidence);
     for (const e of quotes) {
       const page = crawled.pages.find((p) => p.url === e.url);
       expect(page).toBeDefined();

@@ -71,6 +71,7 @@ describe('quotes', () => {
     expect(field('country', 'FR', [ev('Based in Paris, France.')])).toBeUndefined();
     expect(field('founded_year', '1852', [ev('Founded in 1852')])).toBeUndefined();
     expect(field('founded_year', '1860', [ev('Founded in 1860')])).toBeUndefined();
+    // The JSON-LD's founding date is contradicted by the visible "founded in 2019".
     expect(field('founded_year', '1850', [ev('"foundingDate":"1850"')])).toBeUndefined();
     expect(field('contact_email', 'evil@evil.test', [ev('Contact evil@evil.test')])).toBeUndefined();
   });

@@ -17,7 +17,7 @@ import {
   type SocialPlatform,
   type StorySection,
 } from '../../core/drafts/fields.ts';
-import type { ComparisonProposal, DraftProposal, Proposed } from './types.ts';
+import type { CategoryText, ComparisonProposal, DraftProposal, Proposed } from './types.ts';
 import {
   COMPARISON_POINTS_MAX,
   COMPARISON_TOPIC_MAX,
@@ -42,6 +42,7 @@ import {
 import { AI_TEXT_MAX, TRUNCATED_FIELDS } from './bounds.ts';
 import {
   category,
+  CategoryTree,
   cleanText,
   comparisonValue,
   email,
@@ -68,6 +69,9 @@ import { pageNorm, Site } from './quotes.ts';
 export interface CheckOptions {
   /** list_categories names. Without them no category can be checked, so categories are dropped. */
   categoryNames?: readonly string[];
+  /** The category tree's texts: a category may then be given by name or slug, and is supported
+   * by quotes about it (its terms) even where they do not name it. */
+  categories?: readonly CategoryText[];
   /** "Now" for the founded-year bound (tests pin it). */
   now?: Date;
 }
@@ -81,6 +85,11 @@ export const emptyProposal = (): DraftProposal => ({
   story: {},
   milestones: [],
 });
+
+// Facts a page may declare in JSON-LD (or, for the logo, in an image's alt text or file name)
+// without showing them as text; their rules accept such a quote only as a declaration of that
+// fact (rules/declared.ts). Every other field needs visible text.
+const DECLARED_FIELDS = new Set<DraftTextField>(['founded_year', 'city', 'country', 'logo_url']);
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
@@ -131,7 +140,13 @@ function checkTextField(field: DraftTextField, raw: unknown, evidence: Evidence[
   return out;
 }
 
-function checkListField(field: DraftListField, raw: unknown, evidence: Evidence[], canonical: Map<string, string>): Supported<string[]> | null {
+function checkListField(
+  field: DraftListField,
+  raw: unknown,
+  evidence: Evidence[],
+  canonical: Map<string, string>,
+  tree: CategoryTree | null,
+): Supported<string[]> | null {
   if (!Array.isArray(raw)) return null;
   const items: string[] = [];
   const seen = new Set<string>();
@@ -139,7 +154,7 @@ function checkListField(field: DraftListField, raw: unknown, evidence: Evidence[
     const value = str(entry);
     if (value === null) continue;
     let item: string | null = cleanText(value).replace(/\n/g, ' ');
-    if (field === 'categories') item = category(item, evidence, canonical);
+    if (field === 'categories') item = category(item, evidence, canonical, tree);
     else if (item.length > LIST_ITEM_MAX || !textSupported(item, evidence)) item = null;
     if (item === null || item.length > LIST_ITEM_MAX) continue;
     const key = normaliseText(item);
@@ -174,7 +189,7 @@ function checkSocials(raw: unknown, site: Site, pageOf: PageOf): Partial<Record<
     const entry = (raw as Record<string, Proposed<unknown> | undefined>)[platform];
     const value = str(entry?.value);
     if (value === null) continue;
-    const checked = social(platform, value, site.verify(entry?.evidence), pageOf, SOCIAL_URL_MAX);
+    const checked = social(platform, value, site.verify(entry?.evidence, { declared: true }), pageOf, SOCIAL_URL_MAX);
     if (checked !== null) out[platform] = checked;
   }
   return out;
@@ -186,15 +201,20 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
   const pageOf: PageOf = (url) => site.page(url);
   const now = opts.now ?? new Date();
   const canonical = new Map((opts.categoryNames ?? []).map((name) => [normaliseText(name), name]));
+  for (const c of opts.categories ?? []) {
+    canonical.set(normaliseText(c.name), c.name);
+    canonical.set(normaliseText(c.slug), c.name);
+  }
+  const tree = opts.categories === undefined || opts.categories.length === 0 ? null : new CategoryTree(opts.categories);
   const out = emptyProposal();
   // The name is checked first (DRAFT_TEXT_FIELDS order), so the rules below know the product.
-  const ctx: RuleContext = { names: productNames(null, pages[0]?.url), pageOf };
+  const ctx: RuleContext = { names: productNames(null, pages[0]?.url), pageOf, pages };
 
   const fields = (p?.fields ?? {}) as Record<string, Proposed<unknown> | undefined>;
   for (const field of DRAFT_TEXT_FIELDS) {
     const entry = fields[field];
     if (entry === undefined) continue;
-    const evidence = site.verify(entry.evidence);
+    const evidence = site.verify(entry.evidence, { declared: DECLARED_FIELDS.has(field) });
     if (evidence.length === 0) continue;
     const checked = checkTextField(field, entry.value, evidence, ctx, now);
     if (field === 'name' && checked !== null) ctx.names = productNames(checked.value, pages[0]?.url);
@@ -205,7 +225,7 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
     if (entry === undefined) continue;
     const evidence = site.verify(entry.evidence);
     if (evidence.length === 0) continue;
-    const checked = checkListField(field, entry.value, evidence, canonical);
+    const checked = checkListField(field, entry.value, evidence, canonical, tree);
     if (checked !== null) out.fields[field] = checked;
   }
 
@@ -221,22 +241,26 @@ export function checkProposal(p: DraftProposal, pages: CrawledPage[], opts: Chec
     out.faqs.push({ value: { question, answer }, evidence });
   }
 
-  for (const founder of Array.isArray(p?.founders) ? p.founders : []) {
-    if (out.founders.length >= FOUNDERS_MAX) break;
-    const verified = site.verify(founder?.evidence);
-    const name = str(founder?.value?.name);
-    const named = name === null || verified.length === 0 ? null : productFounder(name, verified, ctx);
-    if (named === null || named.value.length > FOUNDER_NAME_MAX) continue;
-    const evidence = named.evidence;
-    if (out.founders.some((f) => normaliseText(f.value.name) === normaliseText(named.value))) continue;
-    out.founders.push({
-      value: {
-        name: named.value,
-        title: shortText(founder.value.title, evidence, FOUNDER_TITLE_MAX, LABEL_SUPPORT),
-        bio: longText(founder.value.bio, evidence, FOUNDER_BIO_MAX),
-      },
-      evidence,
-    });
+  // A founder only JSON-LD declares counts only when no founder is shown on the pages.
+  for (const allowDeclared of [false, true]) {
+    if (allowDeclared && out.founders.length > 0) break;
+    for (const founder of Array.isArray(p?.founders) ? p.founders : []) {
+      if (out.founders.length >= FOUNDERS_MAX) break;
+      const verified = site.verify(founder?.evidence, { declared: true });
+      const name = str(founder?.value?.name);
+      const named = name === null || verified.length === 0 ? null : productFounder(name, verified, ctx, allowDeclared);
+      if (named === null || named.value.length > FOUNDER_NAME_MAX) continue;
+      const evidence = named.evidence;
+      if (out.founders.some((f) => normaliseText(f.value.name) === normaliseText(named.value))) continue;
+      out.founders.push({
+        value: {
+          name: named.value,
+          title: shortText(founder.value.title, evidence, FOUNDER_TITLE_MAX, LABEL_SUPPORT),
+          bio: longText(founder.value.bio, evidence, FOUNDER_BIO_MAX),
+        },
+        evidence,
+      });
+    }
   }
 
   out.company_socials = checkSocials(p?.company_socials, site, pageOf);

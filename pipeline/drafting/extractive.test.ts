@@ -10,8 +10,9 @@ const ORIGIN = 'https://acme.test/';
 const CATEGORIES = ['File Sync', 'Security', 'Project Management', 'Cryptocurrency', 'Collaboration'];
 const drafter = new ExtractiveDrafter({ now: NOW });
 
+// The logo is quoted by its image's alt text or file name, which are not page text.
 const allEvidence = (p: DraftProposal) => [
-  ...Object.values(p.fields).flatMap((f) => f!.evidence),
+  ...Object.entries(p.fields).flatMap(([k, f]) => (k === 'logo_url' ? [] : f!.evidence)),
   ...p.faqs.flatMap((f) => f.evidence),
   ...p.founders.flatMap((f) => f.evidence),
   ...Object.values(p.company_socials).flatMap((f) => f!.evidence),
@@ -129,6 +130,10 @@ describe('extractive drafter on the Acme fixture site', () => {
     }
   });
 
+  test("the logo is quoted by its image's alt text, never by a menu line near it", () => {
+    expect(draft.fields.logo_url).toEqual({ value: `${ORIGIN}img/logo.svg`, evidence: [{ quote: 'Acme Sync logo', url: ORIGIN }] });
+  });
+
   test('every quote is word for word in the visible text of its page, and the raw draft passes the check unchanged', () => {
     for (const e of allEvidence(draft)) {
       const page = pages.find((p) => p.url === e.url)!;
@@ -152,7 +157,8 @@ describe('extractive drafter on the Acme fixture site', () => {
 describe('facts a site does not state stay absent', () => {
   test('a sparse site yields only what it says', async () => {
     const draft = await drafter.draft({ pages: sitePages('tiny', 'https://tiny.test/'), categoryNames: CATEGORIES });
-    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description']);
+    // Tags are the key phrases of its own sentences.
+    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description', 'tags']);
     expect(draft.fields.name!.value).toBe('Tiny Tool');
     expect(draft).toMatchObject({ faqs: [], founders: [], company_socials: {}, founder_socials: {}, story: {}, milestones: [] });
   });
@@ -169,7 +175,8 @@ describe('facts a site does not state stay absent', () => {
       </body></html>`,
     );
     const draft = await drafter.draft({ pages: [page], categoryNames: CATEGORIES });
-    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description']);
+    expect(Object.keys(draft.fields).sort()).toEqual(['name', 'short_description', 'tags']);
+    expect(draft.fields.tags?.value).toEqual(['deep work']);
     expect(JSON.stringify(draft)).not.toMatch(/1901|1902|1903|Lisbon|Portugal|Oslo|boss@|quiet_hidden|Mallory/);
   });
 });

@@ -7,7 +7,9 @@
 // check, like the LLM drafter's.
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import type { DraftFieldName } from '../../core/drafts/fields.ts';
-import type { ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed } from './types.ts';
+import type { CategoryText, ComparisonProposal, DraftInput, DraftProposal, Drafter, Proposed } from './types.ts';
+import { extractTreeCategories } from './extract/categories.ts';
+import { keyPhrases, phraseList } from './extract/key-phrases.ts';
 import { checkComparison, checkProposal, emptyProposal, onlyFields, type CheckOptions } from './evidence.ts';
 import { normaliseText } from './normalise.ts';
 import { Sources } from './extract/sources.ts';
@@ -23,7 +25,12 @@ import { extractCompanySocials, extractDemoVideo, extractEmail } from './extract
 import { extractMilestones, extractStory } from './extract/story.ts';
 
 /** What the pages state, unchecked (the evidence check runs in the drafter). */
-export function extractProposal(pages: CrawledPage[], categoryNames: readonly string[], now = new Date()): DraftProposal {
+export function extractProposal(
+  pages: CrawledPage[],
+  categoryNames: readonly string[],
+  now = new Date(),
+  categories: readonly CategoryText[] = [],
+): DraftProposal {
   const src = new Sources(pages);
   const p = emptyProposal();
   if (src.home === undefined) return p;
@@ -34,7 +41,7 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   const name = extractName(src);
   set('name', name);
   const site = new Site(pages);
-  const ctx: RuleContext = { names: productNames(name?.value ?? null, pages[0]?.url), pageOf: (url) => site.page(url) };
+  const ctx: RuleContext = { names: productNames(name?.value ?? null, pages[0]?.url), pageOf: (url) => site.page(url), pages };
   const tagline = extractTagline(src, name?.value ?? null);
   set('tagline', tagline);
   const short = extractShortDescription(src, tagline?.value ?? null);
@@ -60,7 +67,7 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
   set('contact_email', extractEmail(src));
   set('demo_video_url', extractDemoVideo(src));
 
-  set('categories', extractCategories(src, categoryNames));
+  set('categories', categories.length > 0 ? extractTreeCategories(src, categories, ctx) : extractCategories(src, categoryNames));
   const used = new Set<string>();
   set('features', extractFeatures(src, used));
   set('usps', extractUsps(src, used));
@@ -70,17 +77,61 @@ export function extractProposal(pages: CrawledPage[], categoryNames: readonly st
     features,
     [name?.value, tagline?.value].filter((s): s is string => typeof s === 'string'),
   );
-  set('tags', tags);
+  // Without JSON-LD keywords, tags are the key phrases the site's own sentences use most.
+  set(
+    'tags',
+    tags ??
+      phraseList(
+        keyPhrases(
+          src,
+          ctx,
+          [name?.value].filter((s): s is string => typeof s === 'string'),
+        ),
+      ),
+  );
   set('keywords', keywords);
 
   p.faqs = extractFaqs(src);
   const people = extractPeople(src);
   p.founders = people.founders;
   p.founder_socials = people.founderSocials;
-  p.company_socials = extractCompanySocials(src, people.cards);
+  p.company_socials = extractCompanySocials(src, people.cards, ctx.names);
+  // A profile whose handle is a founder's name is that person's, not the company's.
+  for (const [platform, social] of Object.entries(p.company_socials)) {
+    const owner = p.founders.find((f) => social !== undefined && handleNames(social.value, f.value.name));
+    if (owner === undefined) continue;
+    delete p.company_socials[platform as keyof typeof p.company_socials];
+    if (owner === p.founders[0] && p.founder_socials[platform as keyof typeof p.founder_socials] === undefined) {
+      p.founder_socials[platform as keyof typeof p.founder_socials] = social;
+    }
+  }
   p.story = extractStory(src);
   p.milestones = extractMilestones(src);
   return p;
+}
+
+/** Whether a profile URL's handle is the person's name ("x.com/noralindqvist" for Nora Lindqvist). */
+export function handleNames(url: string, name: string): boolean {
+  let handle: string;
+  try {
+    // One segment: a person's account ("/in/jane" on LinkedIn); "/jane/project" is a project's.
+    const segments = new URL(url).pathname.split('/').filter((s) => s !== '' && s !== 'in');
+    if (segments.length !== 1) return false;
+    handle = segments[0]!.replace(/^@/, '').toLowerCase();
+  } catch {
+    return false;
+  }
+  const letters = (s: string) =>
+    s
+      .normalize('NFKD')
+      .replace(/[^\p{L}]/gu, '')
+      .toLowerCase();
+  const parts = name
+    .split(/\s+/)
+    .map(letters)
+    .filter((p) => p.length >= 2);
+  const h = letters(handle);
+  return parts.length >= 2 && h.includes(parts[0]!) && h.includes(parts[parts.length - 1]!);
 }
 
 // Points of an extractive comparison: fields both drafts may hold, shown side by side.
@@ -116,8 +167,8 @@ export class ExtractiveDrafter implements Drafter {
 
   async draft(input: DraftInput): Promise<DraftProposal> {
     const now = this.opts.now ?? new Date();
-    const raw = extractProposal(input.pages, input.categoryNames, now);
-    return onlyFields(checkProposal(raw, input.pages, { categoryNames: input.categoryNames, now }), input.only);
+    const raw = extractProposal(input.pages, input.categoryNames, now, input.categories);
+    return onlyFields(checkProposal(raw, input.pages, { categoryNames: input.categoryNames, categories: input.categories, now }), input.only);
   }
 
   async compare(input: { product: CrawledPage[]; competitor: CrawledPage[]; productName: string | null }): Promise<ComparisonProposal> {

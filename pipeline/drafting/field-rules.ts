@@ -31,9 +31,17 @@ import { containsPhrase, normaliseText, support, urlKey } from './normalise.ts';
 import { pageModel } from './page-model.ts';
 import { FOUNDING_WORDS, isVideoUrl, linkFitsPlatform, PRICING_MODELS } from './vocabulary.ts';
 import { YEAR_MIN } from '../../core/drafts/bounds.ts';
+import { CategoryIndex } from './category-match.ts';
+import type { CategoryText } from './types.ts';
 import {
   addressLine,
   datedPage,
+  declaredOnly,
+  declaresCity,
+  declaresCountry,
+  declaresFounder,
+  declaresFounding,
+  linkLabel,
   foundedHere,
   ownWords,
   personName,
@@ -184,10 +192,33 @@ export function comparisonValue(value: string, evidence: Evidence[], now: Date):
   return /^[A-Za-z]{2}$/.test(v) && country(v, evidence) !== null;
 }
 
-export function category(value: string, evidence: Evidence[], canonical: Map<string, string>): string | null {
+/** The category tree's texts, indexed once per check. */
+export class CategoryTree {
+  readonly index: CategoryIndex;
+  private readonly byName = new Map<string, CategoryText>();
+
+  constructor(categories: readonly CategoryText[]) {
+    this.index = new CategoryIndex(categories);
+    for (const c of categories) this.byName.set(normaliseText(c.name), c);
+  }
+
+  of(name: string): CategoryText | undefined {
+    return this.byName.get(normaliseText(name));
+  }
+}
+
+export function category(value: string, evidence: Evidence[], canonical: Map<string, string>, tree: CategoryTree | null = null): string | null {
   const name = canonical.get(normaliseText(value));
   if (name === undefined) return null;
-  return textSupported(name, evidence, LABEL_SUPPORT) ? name : null;
+  if (textSupported(name, evidence, LABEL_SUPPORT)) return name;
+  const known = tree?.of(name);
+  return known !== undefined &&
+    tree!.index.supports(
+      known,
+      evidence.map((e) => e.quote),
+    )
+    ? name
+    : null;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -252,11 +283,30 @@ export function milestoneDate(value: string, evidence: Evidence[]): Supported<st
 export function productFoundedYear(value: string, evidence: Evidence[], now: Date, ctx: RuleContext): Supported<string> | null {
   const year = /\b\d{4}\b/.exec(String(value))?.[0];
   if (year === undefined) return null;
-  return foundedYear(
+  const stated = foundedYear(
     value,
     evidence.filter((e) => ownWords(e, ctx) && quoteStatesFounding(e.quote, year, ctx)),
     now,
   );
+  if (stated !== null || String(value).trim() !== year || Number(year) < YEAR_MIN || Number(year) > now.getUTCFullYear()) return stated;
+  const declared = evidence.filter((e) => declaredOnly(e, ctx) && declaresFounding(e.quote, year));
+  if (declared.length === 0 || shownFoundingYears(ctx).some((y) => y !== year)) return null;
+  return { value: year, evidence: declared };
+}
+
+/** The founding years the site's own visible words state (where a declared year would be
+ * contradicted by the page). */
+function shownFoundingYears(ctx: RuleContext): string[] {
+  const years = new Set<string>();
+  for (const page of ctx.pages ?? []) {
+    for (const line of pageModel(page).lines) {
+      if (!FOUNDING_WORDS.test(line)) continue;
+      for (const year of line.match(/\b(?:1[89]\d{2}|20\d{2})\b/g) ?? []) {
+        if (ownWords({ quote: line, url: page.url }, ctx) && quoteStatesFounding(line, year, ctx)) years.add(year);
+      }
+    }
+  }
+  return [...years];
 }
 
 const placeQuotes = (place: string, evidence: Evidence[], ctx: RuleContext) =>
@@ -266,18 +316,25 @@ const placeQuotes = (place: string, evidence: Evidence[], ctx: RuleContext) =>
 export function productCity(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
   const city = phrase(value, evidence);
   if (city === null || countryCode(city.value) !== null) return null;
-  return phrase(city.value, placeQuotes(city.value, city.evidence, ctx));
+  const stated = phrase(city.value, placeQuotes(city.value, city.evidence, ctx));
+  if (stated !== null) return stated;
+  const declared = city.evidence.filter((e) => declaredOnly(e, ctx) && declaresCity(e.quote, city.value));
+  return declared.length > 0 ? { value: city.value, evidence: declared } : null;
 }
 
 /** country: a country some own-words quote states as where the company is. */
 export function productCountry(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
+  const v = value.trim();
+  const code = /^[A-Za-z]{2}$/.test(v) ? v.toUpperCase() : countryCode(v);
+  const declared = code === null ? [] : evidence.filter((e) => declaredOnly(e, ctx) && declaresCountry(e.quote, code));
   const stated = country(value, evidence);
-  if (stated === null) return null;
+  if (stated === null) return declared.length > 0 ? { value: code!, evidence: declared } : null;
   const names = countryNames(stated.value) ?? [];
   const quotes = stated.evidence.filter((e) => {
     const q = normaliseText(e.quote);
     return names.some((n) => containsPhrase(q, n) && placeQuotes(n, [e], ctx).length > 0);
   });
+  if (quotes.length === 0 && declared.length > 0) return { value: stated.value, evidence: declared };
   return quotes.length > 0 ? { value: stated.value, evidence: quotes } : null;
 }
 
@@ -285,16 +342,17 @@ export function productCountry(value: string, evidence: Evidence[], ctx: RuleCon
 export function productStage(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
   const label = stageOf(value);
   if (label === null || normaliseText(label) !== normaliseText(value)) return null;
-  const quotes = evidence.filter((e) => ownWords(e, ctx) && !datedPage(e.url) && statesCurrentStage(e.quote, label));
+  const quotes = evidence.filter((e) => ownWords(e, ctx) && !datedPage(e.url) && !linkLabel(e, ctx) && statesCurrentStage(e.quote, label));
   return quotes.length > 0 ? { value: label, evidence: quotes } : null;
 }
 
 /** A founder: a clean person name on a line of the site's own words, with a founder or leader
  * role at this product in a quote on the same page within two lines of the name (a team card),
  * or a "founded by" sentence of this product naming them. */
-export function productFounder(value: string, evidence: Evidence[], ctx: RuleContext): Supported<string> | null {
+export function productFounder(value: string, evidence: Evidence[], ctx: RuleContext, allowDeclared = false): Supported<string> | null {
   const name = personName(value);
   if (name === null) return null;
+  const declared = evidence.filter((e) => declaredOnly(e, ctx) && declaresFounder(e.quote, name));
   const own = evidence.filter((e) => ownWords(e, ctx));
   const norm = normaliseText(name);
   for (const e of own) {
@@ -318,5 +376,5 @@ export function productFounder(value: string, evidence: Evidence[], ctx: RuleCon
     )
       return { value: name, evidence: near };
   }
-  return null;
+  return allowDeclared && declared.length > 0 ? { value: name, evidence: declared } : null;
 }

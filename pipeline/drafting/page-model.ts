@@ -43,6 +43,12 @@ export interface PageModel {
   /** What the page declares as its logo, best first. */
   logos: { url: string; source: LogoSource; el: Element | null }[];
   logoKeys: Set<string>;
+  /** The raw text of each JSON-LD block that parsed. */
+  jsonLdTexts: string[];
+  /** What the page declares for machines rather than shows as text, in normal form: its JSON-LD
+   * blocks, the alt texts of its visible images and the file names of its logos. A quote from
+   * here is evidence only for the facts such declarations are made for (see evidence.ts). */
+  declared: string;
 }
 
 const MAX_JSON_LD_CHARS = 200_000;
@@ -92,11 +98,13 @@ function build(page: CrawledPage): PageModel {
   })();
 
   const jsonLd: JsonLdNode[] = [];
+  const jsonLdTexts: string[] = [];
   $('script[type="application/ld+json" i]').each((_, el) => {
     const raw = $(el).text();
     if (raw.length > MAX_JSON_LD_CHARS) return;
     try {
       flattenJsonLd(JSON.parse(raw), jsonLd);
+      jsonLdTexts.push(raw);
     } catch {
       // a broken block is skipped, the rest of the page still counts
     }
@@ -153,6 +161,12 @@ function build(page: CrawledPage): PageModel {
   const ogUrl = og ? absoluteHttpUrl(og, base) : null;
   if (ogUrl) logos.push({ url: ogUrl, source: 'og', el: null });
 
+  const alts: string[] = [];
+  $('img[alt]').each((_, el) => {
+    const alt = (el.attribs.alt ?? '').trim();
+    if (alt !== '') alts.push(alt);
+  });
+  const fileNames = logos.map((l) => fileNameOf(l.url)).filter((n): n is string => n !== null);
   const links: PageModel['links'] = [];
   const mailtos = new Set<string>();
   $('a[href]').each((_, el) => {
@@ -203,7 +217,19 @@ function build(page: CrawledPage): PageModel {
     mediaKeys: new Set(media.map((m) => m.key)),
     logos,
     logoKeys: new Set(logos.map((l) => urlKey(l.url)).filter((k): k is string => k !== null)),
+    jsonLdTexts,
+    declared: normaliseText([...jsonLdTexts, ...alts, ...fileNames].join('\n')),
   };
+}
+
+/** The file name of an image URL ("orbitly-logo.svg"), or null. */
+export function fileNameOf(url: string): string | null {
+  try {
+    const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+    return /\.[a-z0-9]{2,5}$/i.test(name) ? name : null;
+  } catch {
+    return null;
+  }
 }
 
 function safeDecode(s: string): string {

@@ -12,6 +12,7 @@ import type { Evidence } from '../../core/drafts/fields.ts';
 import { EVIDENCE_MAX, QUOTE_MAX } from '../../core/drafts/bounds.ts';
 import { containsPhrase, normaliseText, urlKey } from './normalise.ts';
 import { isInstructionLike } from './rules/instructions.ts';
+import { pageModel } from './page-model.ts';
 
 const normCache = new WeakMap<CrawledPage, string>();
 
@@ -22,6 +23,12 @@ export function pageNorm(page: CrawledPage): string {
     normCache.set(page, norm);
   }
   return norm;
+}
+
+/** Whether the quote is on the page as visible text, or as what the page declares. */
+export function onPage(page: CrawledPage, quote: string): boolean {
+  const norm = normaliseText(quote);
+  return containsPhrase(pageNorm(page), norm) || (norm.length >= 3 && pageModel(page).declared.includes(norm));
 }
 
 export class Site {
@@ -51,9 +58,20 @@ export class Site {
     return null;
   }
 
+  /** The page that declares the quote (JSON-LD text, an image's alt text, a logo's file name)
+   * without showing it as text: the named one first, then any other. */
+  locateDeclared(quote: string, namedUrl: string): CrawledPage | null {
+    const norm = normaliseText(quote);
+    if (norm.length < 3 || !/[\p{L}\p{N}]/u.test(norm)) return null;
+    const named = this.page(namedUrl);
+    const pages = named === undefined ? this.pages : [named, ...this.pages.filter((p) => p !== named)];
+    return pages.find((page) => pageModel(page).declared.includes(norm)) ?? null;
+  }
+
   /** The evidence items whose quotes are on this site, URLs corrected, duplicates and
-   * over-long quotes dropped, at most EVIDENCE_MAX. */
-  verify(evidence: unknown): Evidence[] {
+   * over-long quotes dropped, at most EVIDENCE_MAX. `declared`: a quote the page declares
+   * (JSON-LD, alt text, logo file name) counts too, for the facts that are declared that way. */
+  verify(evidence: unknown, opts: { declared?: boolean } = {}): Evidence[] {
     if (!Array.isArray(evidence)) return [];
     const out: Evidence[] = [];
     const seen = new Set<string>();
@@ -65,7 +83,7 @@ export class Site {
       const text = quote.replace(/\s+/g, ' ').trim();
       // An instruction to a machine reader states nothing about the product, visible or not.
       if (text === '' || text.length > QUOTE_MAX || isInstructionLike(text)) continue;
-      const page = this.locate(text, url);
+      const page = this.locate(text, url) ?? (opts.declared === true ? this.locateDeclared(text, url) : null);
       if (page === null) continue;
       const key = `${page.url}\n${normaliseText(text)}`;
       if (seen.has(key)) continue;

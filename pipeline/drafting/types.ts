@@ -21,11 +21,23 @@ export interface ComparisonProposal {
   points: Proposed<{ topic: string; product: string | null; competitor: string | null }>[];
 }
 
+/** A category of the directory's tree as its editors describe it: what the classifier matches
+ * a site's own words against. */
+export interface CategoryText {
+  slug: string;
+  name: string;
+  description: string;
+  keywords?: string[];
+}
+
 export interface DraftInput {
   /** The submitted site's crawled pages (visible text only is evidence). */
   pages: CrawledPage[];
   /** Category names from list_categories; drafted categories must be among them. */
   categoryNames: string[];
+  /** The category tree's texts (name, description, keywords); without them categories are
+   * chosen only where the site names one. */
+  categories?: CategoryText[];
   /** Redraft only these fields (regenerate); all when absent. */
   only?: DraftFieldName[];
 }

@@ -8,8 +8,9 @@ const AMOUNTS = /(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud)\b)\s?(\d[\d.,]*)
 const amounts = (t: string) => [...t.matchAll(AMOUNTS)].map((m) => m[1] ?? m[2] ?? '');
 const MONEY = { test: (t: string) => amounts(t).length > 0 };
 const NONZERO_MONEY = { test: (t: string) => amounts(t).some((a) => /[1-9]/.test(a)) };
-// "Free" as in a free plan, not a free trial of a paid one; "$0" is a free plan too.
-const FREE_WORD = /\bfree\b(?!\s+trial)/i;
+// "Free" as in a free plan, not a free trial of a paid one ("free trial", "try it free for 30
+// days", "free for 14 days"); "$0" is a free plan too.
+const FREE_WORD = /\bfree\b(?!\s+trial)(?!\s+for\s+(?:\d+|one|a|two|seven|fourteen|thirty)\s+(?:days?|weeks?|months?)\b)/i;
 const ZERO_PRICE = /[$€£]\s?0(?:[.,]0+)?(?![.,]?\d)/;
 const isFree = (t: string) => FREE_WORD.test(t) || ZERO_PRICE.test(t);
 const RECURRING =
@@ -103,10 +104,22 @@ export function socialPlatformOf(href: string): SocialPlatform | null {
   const path = url.pathname.replace(/\/+$/, '');
   if (path === '' || NOT_A_PROFILE.test(path) || /\/share/i.test(path)) return null;
   for (const [platform, hosts] of PLATFORM_HOSTS) {
-    if (hosts.some((d) => hostIs(url.hostname, d))) return platform;
+    if (!hosts.some((d) => hostIs(url.hostname, d))) continue;
+    // The platform's own pages (its product, pricing and policy pages, its docs) are no one's profile.
+    if (OWN_PAGES[platform]?.test(path)) return null;
+    // On GitHub a profile is an account or a repository; deeper paths are a repository's pages (its CI, issues).
+    if (platform === 'github' && (!/^(?:www\.)?github\.com$/i.test(url.hostname) || path.split('/').length > 3)) return null;
+    return platform;
   }
   return null;
 }
+
+const OWN_PAGES: Partial<Record<SocialPlatform, RegExp>> = {
+  github:
+    /^\/(?:features|pricing|enterprise|team|marketplace|topics|sponsors|site-policy|about|security|customer-stories|readme|solutions|resources|trending|collections|events|orgs|settings|apps|contact|signup|login|join|new)(?:\/|$)/i,
+  linkedin: /^\/(?:legal|help|feed|jobs|learning|premium|pulse|signup|login)(?:\/|$)/i,
+  x: /^\/(?:tos|privacy|settings|explore|notifications|messages)(?:\/|$)/i,
+};
 
 /** Whether a link may stand for the platform: its host must be the platform's (any http(s)
  * link for website and custom). */

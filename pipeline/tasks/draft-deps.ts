@@ -3,14 +3,16 @@
 import type { JobHelpers } from 'graphile-worker';
 import type { Sql } from '../../sql/db.ts';
 import type { SafeFetch } from '../../core/net/ssrf-fetch.ts';
-import type { Drafter } from '../drafting/types.ts';
+import type { CategoryText, Drafter } from '../drafting/types.ts';
+import type { PageRenderer } from '../crawl/render-page.ts';
 import type { TaskDeps } from './task.ts';
 
 export interface DraftDeps extends TaskDeps {
   fetcher: SafeFetch;
   drafter: Drafter;
   userAgent: string;
-  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number };
+  /** Crawl caps, and the directory's own origin, which no product crawl enters. */
+  crawl: { maxPages: number; maxMsTotal: number; maxBytesPerPage: number; excludeOrigins?: string[]; render?: PageRenderer };
   /** Pages read from a competitor's site (fewer: only its main claims are compared). */
   competitorMaxPages: number;
 }
@@ -37,4 +39,14 @@ export const messageOf = (error: unknown) => (error instanceof Error ? error.mes
 export async function categoryNames(sql: Sql): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`select name from categories order by position, id`;
   return rows.map((r) => r.name);
+}
+
+/** The category tree as the drafters match against it: each category's name and description
+ * (a child's description reads with its parent's name, so "Email" under Marketing says so). */
+export async function categoryTree(sql: Sql): Promise<{ names: string[]; categories: CategoryText[] }> {
+  const rows = await sql<CategoryText[]>`
+    select c.slug, c.name, concat_ws('. ', p.name, c.description) as description
+    from categories c left join categories p on p.id = c.parent_id
+    order by c.position, c.id`;
+  return { names: rows.map((r) => r.name), categories: rows.map((r) => ({ slug: r.slug, name: r.name, description: r.description })) };
 }

@@ -4,7 +4,7 @@ import { contentOf, draftById, failDraft, writeContent } from '../../core/drafts
 import { loadPages } from '../../core/drafts/crawl-store.ts';
 import { checkProposal } from '../drafting/index.ts';
 import { enqueue, JOBS } from '../../core/jobs/index.ts';
-import { categoryNames, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { categoryTree, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 import { defineTask } from './task.ts';
 
 /**
@@ -20,9 +20,9 @@ export const draftProfile = (deps: DraftDeps) =>
         const draft = await draftById(deps.sql, id);
         if (draft?.status !== 'drafting') return;
         const pages = await loadPages(deps.sql, id, 'site');
-        const names = await categoryNames(deps.sql);
+        const { names, categories } = await categoryTree(deps.sql);
         // The drafters run the evidence check themselves; running it here too keeps that promise whatever drafter is configured.
-        const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names }), pages, { categoryNames: names });
+        const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names, categories }), pages, { categoryNames: names, categories });
         await transaction(deps.sql, async (t) => {
           const current = await draftById(t, id, { forUpdate: true });
           if (current?.status !== 'drafting') return;

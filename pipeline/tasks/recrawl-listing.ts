@@ -4,7 +4,7 @@ import { finishItem, queuedItem } from '../../core/recrawl/batches.ts';
 import { JOBS } from '../../core/jobs/index.ts';
 import { crawlSite } from '../crawl/crawl-site.ts';
 import { checkProposal } from '../drafting/index.ts';
-import { categoryNames, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { categoryTree, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 import { defineTask } from './task.ts';
 
 /**
@@ -27,8 +27,11 @@ export const recrawlListing = (deps: DraftDeps) =>
           await finishItem(deps.sql, batchId, listingId, { failure: { reason: result.reason, detail: result.detail } });
           return;
         }
-        const names = await categoryNames(deps.sql);
-        const proposal = checkProposal(await deps.drafter.draft({ pages: result.pages, categoryNames: names }), result.pages, { categoryNames: names });
+        const { names, categories } = await categoryTree(deps.sql);
+        const proposal = checkProposal(await deps.drafter.draft({ pages: result.pages, categoryNames: names, categories }), result.pages, {
+          categoryNames: names,
+          categories,
+        });
         await transaction(deps.sql, async (t) => {
           if (!(await queuedItem(t, batchId, listingId))) return; // cancelled meanwhile
           await applyRecrawl(t, listingId, proposal, batchId);

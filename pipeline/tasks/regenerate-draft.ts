@@ -6,7 +6,7 @@ import { contentOf, draftById, writeContent } from '../../core/drafts/store.ts';
 import { loadPages } from '../../core/drafts/crawl-store.ts';
 import { checkProposal } from '../drafting/index.ts';
 import { JOBS } from '../../core/jobs/index.ts';
-import { categoryNames, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
+import { categoryTree, orOnLastAttempt, type DraftDeps } from './draft-deps.ts';
 import { defineTask } from './task.ts';
 
 const isPart = (name: string): name is DraftPart => (DRAFT_PARTS as readonly string[]).includes(name);
@@ -30,8 +30,11 @@ export const regenerateDraft = (deps: DraftDeps) =>
         // Fields alone can be redrafted alone; a section needs the whole draft.
         const only = wanted.every(isDraftField) ? (wanted as DraftFieldName[]) : undefined;
         const pages = await loadPages(deps.sql, id, 'site');
-        const names = await categoryNames(deps.sql);
-        const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names, only }), pages, { categoryNames: names });
+        const { names, categories } = await categoryTree(deps.sql);
+        const proposal = checkProposal(await deps.drafter.draft({ pages, categoryNames: names, categories, only }), pages, {
+          categoryNames: names,
+          categories,
+        });
         await transaction(deps.sql, async (t) => {
           const current = await draftById(t, id, { forUpdate: true });
           if (!current) return;

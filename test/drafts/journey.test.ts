@@ -134,7 +134,7 @@ describe('update_draft', () => {
         city: 'Berlin',
         stage: 'beta',
         demo_video_url: null,
-        categories: ['note taking', 'Research', 'Note Taking'],
+        categories: ['note-taking', 'Research', 'Note Taking'],
         keywords: ['notes', 'research'],
       },
     });
@@ -144,7 +144,8 @@ describe('update_draft', () => {
     expect(f.tagline).toEqual({ value: 'Notes that remember their sources', state: 'edited', evidence: [] });
     expect(f.city).toEqual({ value: 'Berlin', state: 'manual', evidence: [] });
     expect(f.demo_video_url).toEqual({ value: null, state: 'deleted', evidence: [] });
-    expect(f.categories.value).toEqual(['Note Taking', 'Research']); // spelled as list_categories does, no duplicates
+    // A slug or a name, stored as list_categories spells the name, no duplicates.
+    expect(f.categories.value).toEqual(['Note Taking', 'Research']);
     expect(f.name.state).toBe('ai'); // untouched
     expect(res.body.completeness).toBeGreaterThan(ready.completeness);
     expect(res.body.missing).not.toContain('city');

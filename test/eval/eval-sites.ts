@@ -1,11 +1,18 @@
-// The evaluation's fixture sites (test/fixtures/eval-sites/<name>/) served on loopback the way a
-// web server would: "index.html" is "/", "a__b.html" is "/a/b", other files keep their names.
+// The evaluation's fixture sites served on loopback the way a web server would. Two sets: the
+// tuning set (test/fixtures/eval-sites/<name>/), which the drafting rules were written against,
+// and the held-out set (test/fixtures/eval-held-out/<name>/), written before the rules that
+// read it and never tuned on: its figures say how drafts fare on sites nobody tuned for.
+// Files map to paths: "index.html" is "/", "a__b.html" is "/a/b", other files keep their names.
 // "{{OFFSITE}}" in a page becomes the URL of a second server standing for another website, so
 // a crawl that follows an off-site link is caught by that server's log.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const EVAL_DIR = join(import.meta.dir, '../fixtures/eval-sites');
+export const EVAL_SETS = {
+  tuning: join(import.meta.dir, '../fixtures/eval-sites'),
+  'held-out': join(import.meta.dir, '../fixtures/eval-held-out'),
+} as const;
+export type EvalSet = keyof typeof EVAL_SETS;
 
 export interface Truth {
   template: string;
@@ -13,6 +20,11 @@ export interface Truth {
   fields: Partial<Record<string, string | string[] | { contains: string[] }>>;
   /** List fields: each truth item should be drafted (recall); keywords match keywords or tags. */
   lists?: Partial<Record<'features' | 'usps' | 'keywords', string[]>>;
+  /** Category names a careful editor may choose from the evaluation tree; [] when none fits.
+   * Absent: categories are not scored. A drafted category outside the list is fabricated. */
+  categories?: string[];
+  /** Each founder's own profile links: a drafted founder's link must be one of theirs. */
+  founder_socials?: Record<string, string[]>;
   faqs?: string[];
   founders?: string[];
   company_socials?: Record<string, string>;
@@ -27,6 +39,7 @@ export interface Truth {
 
 export interface EvalSite {
   name: string;
+  set: EvalSet;
   files: Map<string, { body: string; type: string }>;
   robots: string;
   truth: Truth;
@@ -40,12 +53,13 @@ export function pathOf(file: string): string {
   return path.endsWith('.html') ? path.replace(/(\/index)?\.html$/, '') || '/' : path;
 }
 
-export function loadEvalSites(): EvalSite[] {
-  return readdirSync(EVAL_DIR)
-    .filter((name) => statSync(join(EVAL_DIR, name)).isDirectory())
+export function loadEvalSites(set: EvalSet = 'tuning'): EvalSite[] {
+  const root = EVAL_SETS[set];
+  return readdirSync(root)
+    .filter((name) => statSync(join(root, name)).isDirectory())
     .sort()
     .map((name) => {
-      const dir = join(EVAL_DIR, name);
+      const dir = join(root, name);
       const files = new Map<string, { body: string; type: string }>();
       for (const file of readdirSync(dir)) {
         if (file === 'truth.json') continue;
@@ -53,7 +67,7 @@ export function loadEvalSites(): EvalSite[] {
         files.set(pathOf(file), { body: readFileSync(join(dir, file), 'utf8'), type: TYPES[ext] ?? 'application/octet-stream' });
       }
       const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as Truth;
-      return { name, files, robots: files.get('/robots.txt')?.body ?? '', truth };
+      return { name, set, files, robots: files.get('/robots.txt')?.body ?? '', truth };
     });
 }
 

@@ -6,17 +6,18 @@ import { crawlSite } from '../../pipeline/crawl/crawl-site.ts';
 import { productToken } from '../../pipeline/crawl/robots.ts';
 import { ExtractiveDrafter } from '../../pipeline/drafting/index.ts';
 import type { Drafter } from '../../pipeline/drafting/types.ts';
-import { pageNorm, Site } from '../../pipeline/drafting/quotes.ts';
-import { containsPhrase, normaliseText } from '../../pipeline/drafting/normalise.ts';
-import { loadEvalSites, serveEvalSite } from './eval-sites.ts';
+import { onPage, Site } from '../../pipeline/drafting/quotes.ts';
+import { loadEvalSites, serveEvalSite, type EvalSet } from './eval-sites.ts';
+import { EVAL_CATEGORIES } from './categories.ts';
 import { scoreDraft, type Score } from './score.ts';
 
 export const EVAL_UA = 'LaunchpadDirectoryBot/1.0 (+https://directory.example/bot)';
 const NOW = new Date('2026-06-01T00:00:00Z');
-const CATEGORIES = ['Project Management', 'Analytics', 'Developer Tools', 'Marketing', 'Security', 'Productivity', 'Finance', 'Design'];
+const CATEGORIES = EVAL_CATEGORIES.map((c) => c.name);
 
 export interface SiteResult extends Score {
   site: string;
+  set: EvalSet;
   template: string;
   pages: number;
   robotsViolations: string[];
@@ -24,7 +25,7 @@ export interface SiteResult extends Score {
   error: string | null;
 }
 
-export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {}): Promise<SiteResult[]> {
+export async function runEval(opts: { drafter?: Drafter; only?: string[]; set?: EvalSet } = {}): Promise<SiteResult[]> {
   const drafter = opts.drafter ?? new ExtractiveDrafter({ now: NOW });
   const offsiteHits: string[] = [];
   const offsite = Bun.serve({
@@ -47,7 +48,7 @@ export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {})
   });
   const results: SiteResult[] = [];
   try {
-    for (const site of loadEvalSites()) {
+    for (const site of loadEvalSites(opts.set ?? 'tuning')) {
       if (opts.only !== undefined && !opts.only.includes(site.name)) continue;
       offsiteHits.length = 0;
       const served = serveEvalSite(site, `${site.name}.eval.test`, `http://elsewhere.eval.test:${offsite.port}/`);
@@ -55,7 +56,7 @@ export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {})
       try {
         const crawl = await crawlSite(served.url, { fetcher, userAgent: EVAL_UA, maxPages: 25 });
         if (crawl.status !== 'ok') throw new Error(`crawl failed: ${crawl.reason} ${crawl.detail}`);
-        const proposal = await drafter.draft({ pages: crawl.pages, categoryNames: CATEGORIES });
+        const proposal = await drafter.draft({ pages: crawl.pages, categoryNames: CATEGORIES, categories: EVAL_CATEGORIES });
         const ms = performance.now() - started;
         const robots = robotsParser(new URL('/robots.txt', served.url).href, site.robots);
         const robotsViolations = [
@@ -65,13 +66,14 @@ export async function runEval(opts: { drafter?: Drafter; only?: string[] } = {})
         const onSite = new Site(crawl.pages);
         const quoteOnPage = (quote: string, url: string) => {
           const page = onSite.page(url);
-          return page !== undefined && containsPhrase(pageNorm(page), normaliseText(quote));
+          return page !== undefined && onPage(page, quote);
         };
         const score = scoreDraft(proposal, site.truth, quoteOnPage);
-        results.push({ site: site.name, template: site.truth.template, pages: crawl.pages.length, robotsViolations, ms, error: null, ...score });
+        results.push({ site: site.name, set: site.set, template: site.truth.template, pages: crawl.pages.length, robotsViolations, ms, error: null, ...score });
       } catch (error) {
         results.push({
           site: site.name,
+          set: site.set,
           template: site.truth.template,
           pages: 0,
           robotsViolations: [],
@@ -121,7 +123,7 @@ export function totals(results: SiteResult[]): Totals {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-export function report(results: SiteResult[], verbose = false): string {
+export function report(results: SiteResult[], verbose = false, title = 'TOTAL'): string {
   const lines = ['site                      template        pages fabricated robots recall  coverage  ms'];
   for (const r of results) {
     const stated = r.found.length + r.missed.length;
@@ -137,7 +139,7 @@ export function report(results: SiteResult[], verbose = false): string {
   }
   const t = totals(results);
   lines.push(
-    `TOTAL ${t.sites} sites: fabricated ${t.fabricated}, robots violations ${t.robotsViolations}, recall ${pct(t.recall)}, evidence coverage ${pct(t.coverage)}, time to ready mean ${t.meanMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms`,
+    `${title} ${t.sites} sites: fabricated ${t.fabricated}, robots violations ${t.robotsViolations}, recall ${pct(t.recall)}, evidence coverage ${pct(t.coverage)}, time to ready mean ${t.meanMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms`,
   );
   return lines.join('\n');
 }
@@ -146,6 +148,10 @@ if (import.meta.main) {
   const args = process.argv.slice(2);
   const verbose = args.includes('-v') || args.includes('--verbose');
   const only = args.filter((a) => !a.startsWith('-'));
-  const results = await runEval({ only: only.length > 0 ? only : undefined });
-  console.log(report(results, verbose));
+  for (const set of ['tuning', 'held-out'] as const) {
+    const results = await runEval({ set, only: only.length > 0 ? only : undefined });
+    if (results.length === 0) continue;
+    console.log(`\n== ${set} set ==`);
+    console.log(report(results, verbose, set === 'tuning' ? 'TUNING' : 'HELD-OUT'));
+  }
 }

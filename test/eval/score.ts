@@ -104,6 +104,24 @@ export function scoreDraft(p: DraftProposal, truth: Truth, quoteOnPage: (quote: 
       p.founders.some((f) => norm(f.value.name) === norm(name)),
       `founder: ${name}`,
     );
+  if (truth.categories !== undefined) {
+    const allowed = truth.categories.map(norm);
+    const drafted = (p.fields.categories?.value ?? []) as string[];
+    for (const c of drafted) if (!allowed.includes(norm(c))) fabricated.push(`category: ${c}`);
+    if (truth.categories.length > 0)
+      hit(
+        drafted.some((c) => allowed.includes(norm(c))),
+        'categories',
+      );
+  }
+  // Founder socials belong to the first drafted founder; each must be one of that founder's own.
+  const primary = p.founders[0]?.value.name;
+  const own = Object.entries(truth.founder_socials ?? {}).find(([name]) => primary !== undefined && norm(name) === norm(primary))?.[1] ?? [];
+  for (const [platform, v] of Object.entries(p.founder_socials)) {
+    if (v && truth.founder_socials !== undefined && !own.some((u) => sameUrl(u, v.value))) fabricated.push(`founder social ${platform}: ${v.value}`);
+  }
+  if (truth.founder_socials !== undefined)
+    hit(own.length > 0 && own.every((u) => Object.values(p.founder_socials).some((v) => v !== undefined && sameUrl(u, v.value))), 'founder socials');
   const socials = truth.company_socials ?? {};
   for (const [platform, v] of Object.entries(p.company_socials)) {
     if (v && !(socials[platform] !== undefined && sameUrl(socials[platform]!, v.value))) fabricated.push(`social ${platform}: ${v.value}`);

@@ -6,6 +6,7 @@ import type { Proposed } from '../types.ts';
 import type { PageModel } from '../page-model.ts';
 import { isPersonalProfile, isVideoUrl, socialPlatformOf } from '../vocabulary.ts';
 import { hasAncestor, inChrome, type Sources } from './sources.ts';
+import { nodesOf, ORGANIZATION } from './json-ld.ts';
 
 // Matched per whitespace-separated word of at most 254 characters, so a long line without
 // spaces cannot make the pattern backtrack quadratically.
@@ -44,7 +45,7 @@ export function extractEmail(src: Sources): Proposed<string> | null {
 
 /** The site's own profile links: footer and header links first, then links on the home, about
  * and contact pages; never a link inside a person's card nor a personal LinkedIn profile. */
-export function extractCompanySocials(src: Sources, personCards: Element[]): Partial<Record<SocialPlatform, Proposed<string>>> {
+export function extractCompanySocials(src: Sources, personCards: Element[], productNames: string[] = []): Partial<Record<SocialPlatform, Proposed<string>>> {
   const out: Partial<Record<SocialPlatform, Proposed<string>>> = {};
   const cards = new Set(personCards);
   const passes: [PageModel[], boolean][] = [
@@ -57,13 +58,47 @@ export function extractCompanySocials(src: Sources, personCards: Element[]): Par
         const platform = socialPlatformOf(link.url);
         if (platform === null || out[platform] !== undefined || isPersonalProfile(link.url)) continue;
         if (chromeOnly && !inChrome(link.el)) continue;
+        // Outside the header and footer a profile link may be anyone's (a contributor, a customer):
+        // there it counts only when its handle is the product's name.
+        if (!chromeOnly && !handleIsProduct(link.url, productNames)) continue;
         if (hasAncestor(link.el, (e) => cards.has(e))) continue;
         const evidence = src.nearQuote(model, link.el);
         if (evidence !== null) out[platform] = { value: link.url, evidence: [evidence] };
       }
     }
   }
+  // The organisation's JSON-LD sameAs: its own profiles, declared; the quote is the URL as the JSON writes it.
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
+    const sameAs = Array.isArray(node.sameAs) ? node.sameAs : [node.sameAs];
+    for (const url of sameAs) {
+      if (typeof url !== 'string') continue;
+      const platform = socialPlatformOf(url);
+      if (platform === null || out[platform] !== undefined || isPersonalProfile(url)) continue;
+      const raw = model.jsonLdTexts.find((t) => t.includes(JSON.stringify(url).slice(1, -1)));
+      if (raw !== undefined) out[platform] = { value: url, evidence: [{ quote: JSON.stringify(url), url: model.page.url }] };
+    }
+  }
   return out;
+}
+
+const letters = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
+
+/** Whether the profile's handle (or repository) is named after the product. */
+function handleIsProduct(url: string, names: string[]): boolean {
+  let segments: string[];
+  try {
+    segments = new URL(url).pathname.split('/').filter((s) => s !== '' && !['company', 'in', 'c', 'channel', 'user'].includes(s));
+  } catch {
+    return false;
+  }
+  return segments.slice(0, 2).some((segment) => {
+    const h = letters(segment);
+    return names.some((n) => letters(n).length >= 3 && (h.includes(letters(n)) || letters(n).includes(h)) && h.length >= 3);
+  });
 }
 
 const DEMO_WORDS = /\b(demo|watch|video|tour|walkthrough|in action|see how)\b/i;

@@ -3,11 +3,12 @@
 import type { Element } from 'cheerio';
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
-import { normaliseText } from '../normalise.ts';
-import { blockLines, type PageModel } from '../page-model.ts';
+import { normaliseText, urlKey } from '../normalise.ts';
+import { blockLines, fileNameOf, type PageModel } from '../page-model.ts';
 import { inThirdPartyBlock, isInstructionLike } from '../rules/index.ts';
 import { nodesOf, ORGANIZATION, PRODUCT, textOf } from './json-ld.ts';
 import { inChrome, wordCount, type Sources } from './sources.ts';
+import { hasPrice } from '../vocabulary.ts';
 
 const TITLE_SEPARATOR = /\s+[|–—·•:-]\s+|:\s+/;
 
@@ -25,6 +26,34 @@ function firstHeading(model: PageModel | undefined): string | null {
   return h1.length > 0 ? blockLines(h1[0]!).join(' ') || null : null;
 }
 
+// Services that host other people's pages and put their own name in the page's metadata and
+// chrome (og:site_name "GitHub" on a repository page).
+const HOSTS: Record<string, string> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+  notion: 'notion.so',
+  medium: 'medium.com',
+  substack: 'substack.com',
+  'product hunt': 'producthunt.com',
+  'hacker news': 'ycombinator.com',
+  'itch.io': 'itch.io',
+};
+
+/** A name that is the hosting service's, on a page that links to that service itself. */
+function hostingPlatform(name: string, model: PageModel | undefined): boolean {
+  const host = HOSTS[normaliseText(name)];
+  if (host === undefined || model === undefined) return false;
+  return model.links.some((l) => {
+    try {
+      const h = new URL(l.url).hostname.toLowerCase();
+      return h === host || h.endsWith(`.${host}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function extractName(src: Sources): Proposed<string> | null {
   const home = src.home;
   const candidates: string[] = [];
@@ -39,7 +68,7 @@ export function extractName(src: Sources): Proposed<string> | null {
   const pages = src.ordered('home', 'about');
   for (const candidate of candidates) {
     const name = candidate.trim();
-    if (name === '' || name.length > 60 || wordCount(name) > 5) continue;
+    if (name === '' || name.length > 60 || wordCount(name) > 5 || hostingPlatform(name, home)) continue;
     const evidence = src.findLine(name, pages);
     if (evidence !== null) return { value: name, evidence: [evidence] };
   }
@@ -64,13 +93,26 @@ export function extractTagline(src: Sources, name: string | null): Proposed<stri
   return null;
 }
 
+// Paragraphs that are not about what the product does: a customer's quote, prices, legal and
+// license lines, release notes.
+const QUOTED = /^\s*["“„«'‘]|["”»]\s*(?:[—–-]|\p{Lu}\p{L}+\s+\p{Lu}\p{L}+,)/u;
+const LEGAL =
+  /©|\ball rights reserved\b|\blicen[cs]e[ds]?\b|\bterms of (?:service|use)\b|\bprivacy policy\b|\bregistered (?:in|office)\b|\bcompany (?:number|no\.?)\b|\bimpressum\b|\bhandelsregister\b/i;
+const RELEASE_NOTE = /\b(?:version|v)\s?\d+(?:\.\d+)+\b|\bthis release\b|\brelease notes?\b|\bchangelog\b|\bbug ?fix(?:es)?\b|\bfixes a bug\b/i;
+
+/** Whether a paragraph says what the product does, rather than quoting a customer, pricing
+ * it, licensing it or noting a release. */
+export function describesProduct(text: string): boolean {
+  return !QUOTED.test(text) && !hasPrice(text) && !LEGAL.test(text) && !RELEASE_NOTE.test(text);
+}
+
 /** Paragraphs of real prose on a page, outside navigation, footers and forms. */
 function paragraphs(model: PageModel, minWords: number): { text: string; el: Element }[] {
   const out: { text: string; el: Element }[] = [];
   model.$('p').each((_, el) => {
     if (inChrome(el) || inThirdPartyBlock(el)) return;
     const text = blockLines(el).join(' ');
-    if (isInstructionLike(text)) return;
+    if (isInstructionLike(text) || !describesProduct(text)) return;
     if (wordCount(text) >= minWords && text.length <= 1500) out.push({ text, el });
   });
   return out;
@@ -115,14 +157,19 @@ export function extractDescription(src: Sources, exclude: string[]): Proposed<st
   return { value: chosen.map((e) => e.quote).join('\n\n'), evidence: chosen };
 }
 
-/** The logo the home page declares, quoted by the brand line near it (or the page's name). */
-export function extractLogo(src: Sources, name: Proposed<string> | null): Proposed<string> | null {
+/** The logo the home page declares, quoted by what names the image itself: its alt text, or
+ * else its file name (never a nearby menu line such as "Home"). A social preview card
+ * (og:image) is no logo. */
+export function extractLogo(src: Sources, _name: Proposed<string> | null): Proposed<string> | null {
   for (const model of src.ordered('home')) {
-    const logo = model.logos[0];
-    if (logo === undefined) continue;
-    const named = name === null ? null : src.findLine(name.value, [model]);
-    const evidence = (logo.el !== null ? src.nearQuote(model, logo.el) : null) ?? named ?? src.nearQuote(model, null);
-    if (evidence !== null) return { value: logo.url, evidence: [evidence] };
+    for (const logo of model.logos) {
+      if (logo.source === 'og') continue;
+      const key = urlKey(logo.url);
+      const img = model.logos.find((l) => l.el !== null && urlKey(l.url) === key && (l.el.attribs.alt ?? '').trim() !== '');
+      const alt = (img?.el?.attribs.alt ?? '').trim();
+      const quote = alt !== '' && alt.length <= 200 ? alt : fileNameOf(logo.url);
+      if (quote !== null) return { value: logo.url, evidence: [{ quote, url: model.page.url }] };
+    }
   }
   return null;
 }

@@ -12,11 +12,12 @@ import { startsLine } from '../../crawl/page-text.ts';
 import { socialPlatformOf } from '../vocabulary.ts';
 import { asNodes, nodesOf, ORGANIZATION, textOf } from './json-ld.ts';
 import { hasAncestor, wordCount, type Sources } from './sources.ts';
-import { inThirdPartyBlock, personName, thirdPartyPage } from '../rules/index.ts';
+import { inThirdPartyBlock, jsonBlockMember, personName, thirdPartyPage } from '../rules/index.ts';
 
 type Founder = Proposed<{ name: string; title: string | null; bio: string | null }>;
 
-const ROLE = /\b(?:co-?founder|founder|founding partner|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
+const ROLE =
+  /\b(?:co-?founder|founder|founding partner|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner|(?:mit)?gründer(?:in)?|geschäftsführer(?:in)?)(?![\p{L}])/iu;
 const NAME_WORD = "\\p{Lu}[\\p{L}'’.-]+";
 // "Lotte de Vries", "Ludwig van Beethoven": lower-case particles between capitalised words.
 const PARTICLES = '(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al|el|ter|ten|dos|das)';
@@ -26,6 +27,10 @@ const FOUNDED_BY = new RegExp(
   `\\b(?:co-?founded|founded|started)\\b[^.]{0,80}?\\bby\\s+(${FULL_NAME})(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?(?:\\s*(?:,|and|&)\\s*(${FULL_NAME}))?`,
   'gu',
 );
+// "Made by Nora Lindqvist in Gothenburg", "made by Hana Sato (founder, ex-UX researcher)": the maker.
+const MADE_BY = new RegExp(`\\b(?:[Mm]ade|[Bb]uilt|[Cc]reated)\\s+by\\s+(${FULL_NAME})(?=\\s*(?:\\(|,|\\.|$|\\s+in\\b|\\s+from\\b))`, 'gu');
+// "Tafelwerk wurde 2021 in Köln von Julia Brandt und Timo Albers gegründet."
+const FOUNDED_BY_DE = new RegExp(`\\bvon\\s+(${FULL_NAME})(?:\\s*(?:,|und|&)\\s*(${FULL_NAME}))?\\s+gegründet\\b`, 'gu');
 // "Hugo Lefèvre, co-founder of Pagefold, spent ...": a name followed by its role in a sentence.
 const NAME_COMMA_ROLE = new RegExp(`(?:^|[;,.]\\s+)(${FULL_NAME}),\\s+(?:the\\s+|our\\s+)?((?:co-?founder|founder|ceo|cto|coo)[^,;.]{0,60})`, 'giu');
 const LEAF_CANDIDATES = 'h2, h3, h4, h5, h6, p, span, div, li, strong, b, em, small, figcaption, dt, dd';
@@ -39,6 +44,8 @@ interface Person {
   evidence: Evidence[];
   card: Element | null;
   model: PageModel;
+  /** Named only in JSON-LD, quoted as its JSON text. */
+  declared?: boolean;
 }
 
 const textOfEl = (el: AnyNode) => blockLines(el).join(' ');
@@ -126,7 +133,11 @@ function fromSentences(model: PageModel): Person[] {
       if (name !== null && isName(name))
         out.push({ name, title: match[2]!.trim(), bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
     }
-    for (const match of line.matchAll(FOUNDED_BY)) {
+    for (const match of line.matchAll(MADE_BY)) {
+      const name = personName(match[1]!);
+      if (name !== null && isName(name)) out.push({ name, title: null, bio: null, evidence: [{ quote: line, url: model.page.url }], card: null, model });
+    }
+    for (const match of [...line.matchAll(FOUNDED_BY), ...line.matchAll(FOUNDED_BY_DE)]) {
       const names = match
         .slice(1)
         .map((n) => (n === undefined ? null : personName(n)))
@@ -141,13 +152,19 @@ function fromSentences(model: PageModel): Person[] {
 
 function fromJsonLd(src: Sources): Person[] {
   const out: Person[] = [];
-  for (const { node } of nodesOf(src.models, ORGANIZATION)) {
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
     for (const person of asNodes(node.founder ?? node.founders)) {
       const name = textOf(person.name);
-      if (name === null) continue;
+      if (name === null || personName(name) === null) continue;
       const pages = src.ordered('team', 'about');
       const line = src.findLine(name, pages);
-      if (line === null) continue;
+      if (line === null) {
+        // Declared, not shown: the founder member's JSON text is the quote.
+        const quote = jsonBlockMember(model.jsonLdTexts, node.founder !== undefined ? 'founder' : 'founders');
+        if (quote?.includes(name))
+          out.push({ name, title: 'Founder', bio: null, evidence: [{ quote, url: model.page.url }], card: null, model, declared: true });
+        continue;
+      }
       const job = textOf(person.jobTitle);
       const jobLine =
         job === null
@@ -183,7 +200,11 @@ export function extractPeople(src: Sources): {
   };
   for (const model of src.ordered('team', 'about', 'home')) fromCards(model).forEach(add);
   for (const model of src.ordered('about', 'team', 'home')) fromSentences(model).forEach(add);
-  fromJsonLd(src).forEach(add);
+  // A founder the JSON-LD declares but no page shows counts only where the pages name no one:
+  // where both exist, the visible page decides.
+  const declared = fromJsonLd(src);
+  declared.filter((p) => p.declared !== true).forEach(add);
+  if (people.length === 0) declared.forEach(add);
 
   // Founders first, then other leaders, in page order.
   const founderFirst = [...people].sort((a, b) => Number(/found/i.test(b.title ?? '')) - Number(/found/i.test(a.title ?? '')));
@@ -192,7 +213,11 @@ export function extractPeople(src: Sources): {
 
   const founderSocials: Partial<Record<SocialPlatform, Proposed<string>>> = {};
   const primary = chosen[0];
-  if (primary?.card != null) {
+  // A "card" that also holds another person's name is a whole list of people: its links are not
+  // this founder's own, so none are taken rather than a mix of everyone's.
+  const others = people.filter((p) => p !== primary).map((p) => normaliseText(p.name));
+  const ownCard = primary?.card != null && !others.some((o) => normaliseText(blockLines(primary.card!).join(' ')).includes(o));
+  if (primary?.card != null && ownCard) {
     const model = primary.model;
     for (const link of model.links) {
       if (!hasAncestor(link.el, (e) => e === primary.card)) continue;

@@ -2,7 +2,7 @@
 // just above it and the billing period just below; the model from those words only.
 import type { Evidence } from '../../../core/drafts/fields.ts';
 import type { Proposed } from '../types.ts';
-import { truncateWords } from '../normalise.ts';
+import { sentences, truncateWords } from '../normalise.ts';
 import type { PageModel } from '../page-model.ts';
 import { hasPrice, pricingModelOf } from '../vocabulary.ts';
 import type { Sources } from './sources.ts';
@@ -71,6 +71,20 @@ export function extractPricing(src: Sources): { model: Proposed<string> | null; 
       if (period !== null) used.push(lines[i + 1]!);
     }
     if (items.length === 0) {
+      // Prices said in sentences ("One plan: £29 per month per store."): those sentences are the summary.
+      const priced = lines.flatMap((l) =>
+        sentences(l.quote)
+          .filter((s) => s.length <= 200 && (hasPrice(s) || MODEL_WORDS.test(s)))
+          .map((s) => ({ quote: s, url: l.url })),
+      );
+      if (priced.some((l) => hasPrice(l.quote))) {
+        const chosen = priced.slice(0, 4);
+        const model = pricingModelOf(chosen.map((l) => l.quote).join('\n'));
+        return {
+          model: model === null ? null : { value: model, evidence: chosen },
+          summary: { value: truncateWords(chosen.map((l) => l.quote).join(' '), 300), evidence: chosen },
+        };
+      }
       // No prices: a pricing page may still say "free and open source" or "contact sales".
       const stated = lines.filter((l) => l.quote.length <= 200 && MODEL_WORDS.test(l.quote)).slice(0, 3);
       const model = pricingModelOf(stated.map((l) => l.quote).join('\n'));

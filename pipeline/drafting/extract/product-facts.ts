@@ -9,6 +9,10 @@ import type { PageModel } from '../page-model.ts';
 import {
   addressLine,
   datedPage,
+  jsonMember,
+  linkLabel,
+  postalTown,
+  STREET,
   ownWords,
   quoteStatesFounding,
   stageOf,
@@ -43,6 +47,13 @@ export function extractFoundedYear(src: Sources, ctx: RuleContext, now: Date): P
       if (quoteStatesFounding(sentence, year, ctx)) return { value: year, evidence: [quote] };
     }
   }
+  // Nothing visible states it: the organisation's own JSON-LD foundingDate, quoted as JSON.
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
+    const year = /^(\d{4})\b/.exec(textOf(node.foundingDate) ?? '')?.[1];
+    if (year === undefined || Number(year) > now.getUTCFullYear()) continue;
+    const quote = jsonMember(model.jsonLdTexts, 'foundingDate', (v) => v.startsWith(year));
+    if (quote !== null) return { value: year, evidence: [{ quote, url: model.page.url }] };
+  }
   return null;
 }
 
@@ -50,7 +61,7 @@ export function extractStage(src: Sources, ctx: RuleContext): Proposed<string> |
   const pages = src.ordered('home', 'about', 'pricing').filter((m) => !datedPage(m.page.url));
   for (const { sentence, quote } of ownSentences(src, ctx, pages)) {
     const label = stageOf(sentence);
-    if (label !== null && statesCurrentStage(sentence, label)) return { value: label, evidence: [quote] };
+    if (label !== null && statesCurrentStage(sentence, label) && !linkLabel(quote, ctx)) return { value: label, evidence: [quote] };
   }
   return null;
 }
@@ -59,13 +70,24 @@ const SEPARATORS = /\s*(?:,|·|•|\||–|—)\s*/;
 const PLACE = /^(?:the\s+)?\p{Lu}[\p{L}.'’-]*(?:[ -](?:of\s+|de\s+|am\s+)?\p{Lu}[\p{L}.'’-]*){0,3}$/u;
 const NOT_A_CITY = /^(?:the\s+)?(?:europe|asia|africa|oceania|north america|south america|latin america|eu|bay area|cloud|world)$/i;
 
-const clean = (part: string) => part.replace(/[.;:!?]+$/, '').trim();
-/** "1100-053 Lisbon", "111 57 Stockholm", "1015 CV Amsterdam", "Lisbon 1100": the place name. */
+// Trailing flags and emoji ("Made in Lisbon, Portugal 🇵🇹") are no part of a place name.
+const clean = (part: string) =>
+  part
+    .replace(/[^\p{L}\p{N}.)]+$/u, '')
+    .replace(/[.;:!?]+$/, '')
+    .trim();
+// Postcodes with letters: British "LS1 4AB", Irish "D02 A342", Canadian "T2P 1J9".
+const ALNUM_POSTCODE = /\b(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d{2}\s?[A-Z\d]{4}|[A-Z]\d[A-Z]\s?\d[A-Z]\d)\b/g;
+/** "1100-053 Lisbon", "111 57 Stockholm", "1015 CV Amsterdam", "Lisbon 1100", "Leeds LS1 4AB": the place name. */
 const withoutPostcode = (part: string) =>
   clean(part)
+    .replace(ALNUM_POSTCODE, ' ')
     .replace(/^(?:[A-Z]{1,2}-)?[\d][\d\s-]*(?:[A-Z]{2}\s+)?/, '')
     .replace(/\s+\d[\d\s-]*$/, '')
+    .replace(/\s+/g, ' ')
     .trim();
+/** A part of an address that names a street, not a town ("5 Mill Lane", "Ehrenstraße 41"). */
+const isStreet = (part: string) => STREET.test(part) || /\p{Ll}(?:straße|strasse|gasse|weg|platz|vej|gatan|vägen|katu)\b/u.test(part);
 
 /** City and country candidates a sentence or address line names, most specific first. */
 function placesIn(sentence: string): { city: string | null; country: string | null }[] {
@@ -102,9 +124,9 @@ function placesIn(sentence: string): { city: string | null; country: string | nu
     const withCode = parts
       .slice(0, at)
       .reverse()
-      .find((p) => /\d/.test(p) && PLACE.test(withoutPostcode(p)));
+      .find((p) => /\d/.test(p) && !isStreet(p) && PLACE.test(withoutPostcode(p)));
     const before = at > 0 ? parts[at - 1]! : null;
-    const city = withCode !== undefined ? withoutPostcode(withCode) : before !== null && PLACE.test(before) ? before : null;
+    const city = withCode !== undefined ? withoutPostcode(withCode) : before !== null && !isStreet(before) && PLACE.test(before) ? before : null;
     out.push({ city, country: parts[at]! });
   } else if (parts.length >= 2 && parts.length <= 3 && parts.every((p) => PLACE.test(p))) {
     // "Calgary, Alberta" on an address line.
@@ -129,8 +151,24 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
     if (city !== null && country !== null) break;
   }
   if (city !== null && country !== null) return { city, country };
+  // A postal address written as lines, the town's line above the country's (imprints, contact pages).
+  for (const model of src.ordered('contact', 'about', 'home')) {
+    if (thirdPartyPage(model.page.url) || datedPage(model.page.url)) continue;
+    for (let i = 1; i < model.lines.length; i++) {
+      const code = countryCode(clean(model.lines[i]!));
+      const town = postalTown(model.lines[i - 1]!);
+      if (code === null || town === null || NOT_A_CITY.test(town)) continue;
+      const townLine = { quote: model.lines[i - 1]!, url: model.page.url };
+      const countryLine = { quote: model.lines[i]!, url: model.page.url };
+      if (!ownWords(townLine, ctx)) continue;
+      city ??= { value: town, evidence: [townLine] };
+      country ??= { value: code, evidence: [countryLine] };
+      break;
+    }
+    if (city !== null && country !== null) return { city, country };
+  }
   // schema.org PostalAddress, where the locality and country are visible lines of the site.
-  for (const { node } of nodesOf(src.models, ORGANIZATION)) {
+  for (const { model, node } of nodesOf(src.models, ORGANIZATION)) {
     for (const address of asNodes(node.address)) {
       const locality = textOf(address.addressLocality);
       const countryText = textOf(address.addressCountry) ?? textOf(asNodes(address.addressCountry)[0]?.name);
@@ -141,7 +179,10 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
       };
       if (city === null && locality !== null) {
         const line = stated(locality);
+        // Not shown as a line of the site: the address's JSON text is the quote.
+        const declared = line === null ? jsonMember(model.jsonLdTexts, 'addressLocality', (v) => v === locality) : null;
         if (line !== null) city = { value: locality, evidence: [line] };
+        else if (declared !== null) city = { value: locality, evidence: [{ quote: declared, url: model.page.url }] };
       }
       if (country === null && code !== null) {
         for (const name of countryNamesFor(code)) {
@@ -150,6 +191,10 @@ export function extractLocation(src: Sources, ctx: RuleContext): { city: Propose
             country = { value: code, evidence: [line] };
             break;
           }
+        }
+        const declared = country === null && countryText !== null ? jsonMember(model.jsonLdTexts, 'addressCountry', (v) => v === countryText) : null;
+        if (declared !== null) {
+          country = { value: code, evidence: [{ quote: declared, url: model.page.url }] };
         }
       }
     }

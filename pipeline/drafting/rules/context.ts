@@ -7,11 +7,15 @@ import { pageModel } from '../page-model.ts';
 import { thirdPartyPage } from './attribution.ts';
 import { isInstructionLike } from './instructions.ts';
 import type { ProductContext } from './subject.ts';
+import { postalTown } from './location.ts';
 
 export type PageOf = (url: string) => CrawledPage | undefined;
 
 export interface RuleContext extends ProductContext {
   pageOf: PageOf;
+  /** Every crawled page of the site, where a rule must know what the site shows elsewhere (a
+   * declared fact counts only when no visible statement contradicts it). */
+  pages?: CrawledPage[];
 }
 
 // Posts, release notes and news speak of the past or of others, not of what the product is now.
@@ -34,12 +38,24 @@ export function ownWords(e: Evidence, ctx: RuleContext): boolean {
   return containsPhrase(pageModel(page).ownNorm, normaliseText(e.quote));
 }
 
-/** A quote on a line of the page's address or footer blocks (where a company states where it is). */
+/** A quote on a line of the page's address or footer blocks (where a company states where it
+ * is), or a line of a postal address written as lines ("50672 Köln" above "Deutschland"). */
 export function addressLine(e: Evidence, ctx: RuleContext): boolean {
   const page = ctx.pageOf(e.url);
   if (page === undefined) return false;
+  const model = pageModel(page);
   const q = normaliseText(e.quote);
-  return [...pageModel(page).addressLines].some((line) => containsPhrase(line, q));
+  if ([...model.addressLines].some((line) => containsPhrase(line, q))) return true;
+  return model.normLines.some((line, i) => line === q && [model.lines[i - 1], model.lines[i]].some((l) => l !== undefined && postalTown(l) !== null));
+}
+
+/** A quote that is just the text of a link on its page: a menu item, not a statement. */
+export function linkLabel(e: Evidence, ctx: RuleContext): boolean {
+  const page = ctx.pageOf(e.url);
+  if (page === undefined) return false;
+  const q = normaliseText(e.quote);
+  const model = pageModel(page);
+  return model.links.some((l) => normaliseText(model.$(l.el).text()) === q);
 }
 
 /** The product's names: the drafted name and the site's host label ("orbitly" of orbitly.io). */

@@ -7,7 +7,7 @@ import { normaliseText, sentences } from '../normalise.ts';
 import { namesProduct, organisationAfter, subjectIsProduct, type ProductContext } from './subject.ts';
 
 export const ROLE =
-  /\b(?:co-?founders?|founders?|founding (?:partner|team|engineer)|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner)\b/i;
+  /\b(?:co-?founders?|founders?|founding (?:partner|team|engineer)|ceo|cto|coo|cfo|cpo|cmo|chief [a-z]+ officer|president|managing director|owner|(?:mit)?gründer(?:in)?|geschäftsführer(?:in)?)(?![\p{L}])/iu;
 const ROLE_G = new RegExp(ROLE.source, 'gi');
 const PARTICLE = /^(?:van|von|de|der|den|da|del|della|di|du|la|le|bin|al|el|ibn|ter|ten|dos|das|y)$/;
 const NAME_WORD = /^\p{Lu}[\p{Ll}'’-]*(?:[-'’]\p{Lu}[\p{Ll}]+)?\.?$|^(?:Mc|Mac|O['’])\p{Lu}\p{Ll}+$/u;
@@ -53,11 +53,26 @@ export function roleIsHere(quote: string, ctx: ProductContext): boolean {
   return false;
 }
 
-/** "<Product> was founded by A and B", "We were founded by A": the founding is this product's. */
+/** "<Product> was founded by A and B", "We were founded by A", "Made by A (founder) in Toronto",
+ * "<Produkt> wurde 2021 von A und B gegründet": the founding (or the making) is this product's. */
 export function foundedByHere(sentence: string, name: string, ctx: ProductContext): boolean {
-  const m = /\b(?:co-?founded|founded|started)\b[^.]{0,80}?\bby\b/i.exec(sentence);
-  if (m === null || !normaliseText(sentence.slice(m.index)).includes(normaliseText(name))) return false;
-  return subjectIsProduct(sentence, m.index, ctx);
+  const n = normaliseText(name);
+  const m = /\b(?:co-?founded|founded|started|made|built|created)\b[^.]{0,80}?\bby\b/i.exec(sentence);
+  if (m !== null && normaliseText(sentence.slice(m.index)).includes(n)) {
+    // "Made by" says who makes it only when a person is named right after "by".
+    const made = /^(?:made|built|created)$/i.test(m[0].split(/\s/)[0]!);
+    if (
+      !made ||
+      normaliseText(sentence.slice(m.index + m[0].length))
+        .trimStart()
+        .startsWith(n)
+    )
+      return subjectIsProduct(sentence, m.index, ctx);
+  }
+  const de = /\bvon\s+([^.]{3,120}?)\s+gegründet\b/i.exec(sentence);
+  if (de !== null && normaliseText(de[1]!).includes(n))
+    return subjectIsProduct(sentence, sentence.search(/\bwurde\b/i) >= 0 ? sentence.search(/\bwurde\b/i) : de.index, ctx);
+  return false;
 }
 
 /** Whether the quotes (the site's own words, on one page) tie the person to this product as a
