@@ -22,6 +22,8 @@ export interface FixtureOptions {
   robots?: string;
   /** HTML added to the home page each time it is served (e.g. a badge placed later). */
   extraHome?: () => string;
+  /** Markup added to the home page's <head> each time it is served (e.g. a claim's meta tag). */
+  extraHead?: () => string;
 }
 
 /** Text on the robots.txt-forbidden page: must appear in no draft. */
@@ -149,7 +151,9 @@ export function startFixtureSite(opts: FixtureOptions = {}): FixtureSite {
       if (path === '/' && opts.redirectHomeTo) return Response.redirect(opts.redirectHomeTo, 302);
       const page = pages.get(path);
       if (!page) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
-      const body = path === '/' && opts.extraHome ? page.body.replace('</main>', `${opts.extraHome()}</main>`) : page.body;
+      let body = page.body;
+      if (path === '/' && opts.extraHome) body = body.replace('</main>', `${opts.extraHome()}</main>`);
+      if (path === '/' && opts.extraHead) body = body.replace('</head>', `${opts.extraHead()}</head>`);
       return new Response(body, { headers: { 'content-type': page.type } });
     },
   });

@@ -6,6 +6,10 @@ describe('productKey', () => {
     expect(productKey('https://www.Ledgerly.io/pricing?x=1')).toBe('ledgerly.io');
     expect(productKey('http://ledgerly.io/')).toBe('ledgerly.io');
     expect(productKey('https://app.ledgerly.io/')).toBe('app.ledgerly.io');
+    // A site is its origin: another port is another site; the scheme's own port is no port.
+    expect(productKey('http://127.0.0.1:8080/')).toBe('127.0.0.1:8080');
+    expect(productKey('https://ledgerly.io:443/')).toBe('ledgerly.io');
+    expect(productKey('https://ledgerly.io:8443/app')).not.toBe(productKey('https://ledgerly.io/app'));
   });
 
   test('path-shared hosts add the first path segment', () => {

@@ -61,16 +61,20 @@ export const isSharedHost = (host: string) => {
   return PATH_SHARED_HOSTS.some((s) => endsWith(h, s)) || SUBDOMAIN_SHARED_SUFFIXES.some((s) => endsWith(h, s));
 };
 
-/** The product a URL is: the host without www., plus the first path segment on path-shared hosts. */
+/**
+ * The product a URL is: the host without www. (with its port when that is not the scheme's own: a
+ * site is its origin), plus the first path segment on path-shared hosts.
+ */
 export function productKey(url: string): string {
   const u = new URL(url);
-  const host = u.hostname
+  const name = u.hostname
     .toLowerCase()
     .replace(/\.$/, '')
     .replace(/^www\./, '');
+  const host = u.port ? `${name}:${u.port}` : name;
   const byPath =
-    PATH_SHARED_HOSTS.some((s) => endsWith(host, s)) ||
-    PROJECT_PAGE_SUFFIXES.some((s) => host !== s && endsWith(host, s) && host.split('.').length === s.split('.').length + 1);
+    PATH_SHARED_HOSTS.some((s) => endsWith(name, s)) ||
+    PROJECT_PAGE_SUFFIXES.some((s) => name !== s && endsWith(name, s) && name.split('.').length === s.split('.').length + 1);
   if (!byPath) return host;
   const first = u.pathname.split('/').find((p) => p !== '') ?? '';
   return first ? `${host}/${decodeURIComponent(first).toLowerCase()}` : host;
@@ -99,7 +103,7 @@ export async function publicListingOfProduct(
 ): Promise<ExistingListing | null> {
   const key = productKey(url);
   await t`select pg_advisory_xact_lock(hashtext('product-listing'), hashtext(${`${siteId}:${key}`}))`;
-  const host = key.split('/')[0];
+  const host = key.split('/')[0]!.replace(/:\d+$/, '');
   // Candidates by domain (indexed), then the key compared here, where the shared-host rules live.
   const rows = await t<(ExistingListing & { url: string })[]>`
     select l.id::int, l.slug, l.name, l.url, ${opts.userId ? ownsListing(t, opts.userId) : t`false`} as mine from listings l

@@ -26,7 +26,7 @@ beforeAll(async () => {
     h.site = startFixtureSite({ name, extraHome: () => h.extra });
     homes[name] = h;
   }
-  claimSite = startFixtureSite({ name: 'Orbit', extraHome: () => claimHead });
+  claimSite = startFixtureSite({ name: 'Orbit', extraHead: () => claimHead });
   app = await startTestApp({
     env: { ALLOW_LOOPBACK_FETCH: 'true' },
     prepare: async (sql, siteId) => {
@@ -222,7 +222,7 @@ describe('a maker on the site', () => {
       claimHead = '';
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByText('Not verified yet: The meta tag was not found on your homepage.').waitFor();
-      await expect(page.locator('.claim-detail').textContent()).resolves.toContain(`on ${claimSite.url}`);
+      await expect(page.locator('.claim-detail').textContent()).resolves.toContain(`in the <head> of ${claimSite.url}`);
       claimHead = tag;
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByText(/Verified: you own Orbit\./).waitFor();
