@@ -33,6 +33,15 @@ import { refreshDomainRatingsTask } from './tasks/refresh-domain-ratings.ts';
 import { refreshRevenueTask } from './tasks/refresh-revenue.ts';
 import { fetchLogosTask } from './tasks/fetch-logos.ts';
 
+/** The crawler's fetcher: SSRF-safe, 10 s and one page's byte cap a request. */
+const crawlFetcher = (config: Config) =>
+  createSafeFetcher({
+    allowLoopback: config.allowLoopbackFetch,
+    userAgent: config.crawlerUserAgent,
+    timeoutMs: 10_000,
+    maxBytes: CRAWL_LIMITS.maxBytesPerPage,
+  });
+
 /** Tasks that need nothing but the database. */
 export function databaseTasks(deps: TaskDeps): TaskList {
   return {
@@ -104,14 +113,7 @@ export async function startWorker(config: Config, databaseUrl: string, opts: Wor
     connectTimeoutMs: config.db.connectTimeoutMs,
     statementTimeoutMs: config.db.workerStatementTimeoutMs,
   });
-  const fetcher =
-    opts.fetcher ??
-    createSafeFetcher({
-      allowLoopback: config.allowLoopbackFetch,
-      userAgent: config.crawlerUserAgent,
-      timeoutMs: 10_000,
-      maxBytes: CRAWL_LIMITS.maxBytesPerPage,
-    });
+  const fetcher = opts.fetcher ?? crawlFetcher(config);
   const siteCheck: SiteCheckDeps = {
     sql,
     fetcher:
@@ -225,14 +227,7 @@ export async function startRecrawlRunner(
   opts: { concurrency: number; fetcher?: SafeFetch; logger?: Logger },
 ): Promise<Runner> {
   const sql = connect(databaseUrl, { max: opts.concurrency + 2, connectTimeoutMs: config.db.connectTimeoutMs });
-  const fetcher =
-    opts.fetcher ??
-    createSafeFetcher({
-      allowLoopback: config.allowLoopbackFetch,
-      userAgent: config.crawlerUserAgent,
-      timeoutMs: 10_000,
-      maxBytes: CRAWL_LIMITS.maxBytesPerPage,
-    });
+  const fetcher = opts.fetcher ?? crawlFetcher(config);
   const render = rendererFor(config, fetcher);
   const deps: DraftDeps = {
     sql,
