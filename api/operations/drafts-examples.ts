@@ -1,6 +1,155 @@
 // Examples of the drafts operations: real answers of the demo data (seeds/), shortened to two items a list.
 import type { OperationExamples } from '../registry/operation.ts';
 
+/** The demo draft as get_draft answers it once drafted (the fixture site Lumen Notes). */
+const readyDraft = {
+  id: '5572f1cb-02af-4422-adb4-219f501c4ad7',
+  url: 'https://lumennotes.example/',
+  domain: 'lumennotes.example',
+  status: 'ready',
+  failure: null,
+  fields: {
+    name: { value: 'Lumen Notes', state: 'ai', evidence: [{ url: 'https://lumennotes.example/', quote: 'Lumen Notes' }] },
+    tagline: {
+      value: 'Private note-taking for research teams',
+      state: 'ai',
+      evidence: [{ url: 'https://lumennotes.example/', quote: 'Private note-taking for research teams' }],
+    },
+    short_description: {
+      value: 'Lumen Notes is a private note-taking app for research teams that links every note to the source it came from.',
+      state: 'ai',
+      evidence: [
+        {
+          url: 'https://lumennotes.example/',
+          quote: 'Lumen Notes is a private note-taking app for research teams that links every note to the source it came from.',
+        },
+      ],
+    },
+    description: { value: null, state: 'not_found', evidence: [] },
+    stage: { value: null, state: 'not_found', evidence: [] },
+    pricing_model: {
+      value: 'Freemium',
+      state: 'ai',
+      evidence: [
+        { url: 'https://lumennotes.example/pricing', quote: 'Free' },
+        { url: 'https://lumennotes.example/pricing', quote: '$0 per month, up to 3 users' },
+      ],
+    },
+    pricing_summary: {
+      value: 'Free: $0 per month, up to 3 users; Pro: $12 per user per month',
+      state: 'ai',
+      evidence: [
+        { url: 'https://lumennotes.example/pricing', quote: 'Free' },
+        { url: 'https://lumennotes.example/pricing', quote: '$0 per month, up to 3 users' },
+      ],
+    },
+    country: { value: null, state: 'not_found', evidence: [] },
+    city: { value: null, state: 'not_found', evidence: [] },
+    founded_year: {
+      value: '2019',
+      state: 'ai',
+      evidence: [{ url: 'https://lumennotes.example/about', quote: 'Lumen Notes was founded in 2019 in Berlin, Germany.' }],
+    },
+    contact_email: {
+      value: 'hello@lumen.example',
+      state: 'ai',
+      evidence: [{ url: 'https://lumennotes.example/contact', quote: 'Write to us at hello@lumen.example.' }],
+    },
+    demo_video_url: { value: null, state: 'not_found', evidence: [] },
+    logo_url: { value: null, state: 'not_found', evidence: [] },
+    categories: {
+      value: ['Note-taking'],
+      state: 'ai',
+      evidence: [{ url: 'https://lumennotes.example/', quote: 'Private note-taking for research teams' }],
+    },
+    tags: { value: null, state: 'not_found', evidence: [] },
+    features: {
+      value: ['Link every note to its source', 'End-to-end encrypted workspaces'],
+      state: 'ai',
+      evidence: [
+        { url: 'https://lumennotes.example/', quote: 'Link every note to its source' },
+        { url: 'https://lumennotes.example/', quote: 'End-to-end encrypted workspaces' },
+      ],
+    },
+    usps: { value: null, state: 'not_found', evidence: [] },
+    keywords: {
+      value: ['End-to-end encrypted workspaces'],
+      state: 'ai',
+      evidence: [{ url: 'https://lumennotes.example/', quote: 'End-to-end encrypted workspaces' }],
+    },
+  },
+  faqs: {
+    state: 'ai',
+    value: [
+      {
+        question: 'Can I import my notes?',
+        answer: 'Yes, Lumen Notes imports Markdown and Evernote exports.',
+        evidence: [
+          { url: 'https://lumennotes.example/faq', quote: 'Can I import my notes?' },
+          { url: 'https://lumennotes.example/faq', quote: 'Yes, Lumen Notes imports Markdown and Evernote exports.' },
+        ],
+      },
+      {
+        question: 'Is my data encrypted?',
+        answer: 'Yes, every workspace is end-to-end encrypted.',
+        evidence: [
+          { url: 'https://lumennotes.example/faq', quote: 'Is my data encrypted?' },
+          { url: 'https://lumennotes.example/faq', quote: 'Yes, every workspace is end-to-end encrypted.' },
+        ],
+      },
+    ],
+  },
+  founders: {
+    state: 'ai',
+    value: [
+      {
+        name: 'Ada Lindqvist',
+        title: 'Co-founder and CEO',
+        bio: 'Ada led research tooling at a university library for ten years.',
+        evidence: [
+          { url: 'https://lumennotes.example/about', quote: 'Ada Lindqvist' },
+          { url: 'https://lumennotes.example/about', quote: 'Co-founder and CEO' },
+        ],
+        invited: false,
+      },
+    ],
+  },
+  company_socials: {
+    state: 'ai',
+    value: { x: 'https://x.com/lumennotes', github: 'https://github.com/lumennotes', linkedin: 'https://www.linkedin.com/company/lumennotes' },
+    evidence: {
+      x: [{ url: 'https://lumennotes.example/', quote: 'X' }],
+      github: [{ url: 'https://lumennotes.example/', quote: 'GitHub' }],
+      linkedin: [{ url: 'https://lumennotes.example/', quote: 'LinkedIn' }],
+    },
+  },
+  founder_socials: { state: 'not_found', value: {}, evidence: {} },
+  story: { state: 'not_found', value: {}, evidence: {} },
+  milestones: { state: 'not_found', value: [] },
+  seo: { title: null, meta: null },
+  competitor_url: null,
+  comparison: null,
+  regenerating: [],
+  regenerate_error: null,
+  completeness: 62,
+  missing: ['description', 'stage'],
+  crawl: {
+    pages: [
+      { url: 'https://lumennotes.example/', title: 'Lumen Notes - Private note-taking for research teams' },
+      { url: 'https://lumennotes.example/about', title: 'About Lumen Notes' },
+    ],
+    skipped: [
+      { url: 'https://lumennotes.example/internal/roadmap', reason: 'robots_disallowed' },
+      { url: 'http://partners.invalid/', reason: 'off_site' },
+    ],
+  },
+  invites: [],
+  listing_id: null,
+  submitted_at: null,
+  drafted_at: '2026-11-28T04:57:52.390Z',
+  created_at: '2026-11-28T04:57:50.607Z',
+  updated_at: '2026-11-28T04:57:52.390Z',
+};
 export const draftsExamples = {
   submit_listing: {
     input: { url: 'https://lumennotes.example/' },
@@ -83,296 +232,18 @@ export const draftsExamples = {
   },
   get_draft: {
     input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7' },
-    output: {
-      id: '5572f1cb-02af-4422-adb4-219f501c4ad7',
-      url: 'https://lumennotes.example/',
-      domain: 'lumennotes.example',
-      status: 'ready',
-      failure: null,
-      fields: {
-        name: { value: 'Lumen Notes', state: 'ai', evidence: [{ url: 'https://lumennotes.example/', quote: 'Lumen Notes' }] },
-        tagline: {
-          value: 'Private note-taking for research teams',
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/', quote: 'Private note-taking for research teams' }],
-        },
-        short_description: {
-          value: 'Lumen Notes is a private note-taking app for research teams that links every note to the source it came from.',
-          state: 'ai',
-          evidence: [
-            {
-              url: 'https://lumennotes.example/',
-              quote: 'Lumen Notes is a private note-taking app for research teams that links every note to the source it came from.',
-            },
-          ],
-        },
-        description: { value: null, state: 'not_found', evidence: [] },
-        stage: { value: null, state: 'not_found', evidence: [] },
-        pricing_model: {
-          value: 'Freemium',
-          state: 'ai',
-          evidence: [
-            { url: 'https://lumennotes.example/pricing', quote: 'Free' },
-            { url: 'https://lumennotes.example/pricing', quote: '$0 per month, up to 3 users' },
-          ],
-        },
-        pricing_summary: {
-          value: 'Free: $0 per month, up to 3 users; Pro: $12 per user per month',
-          state: 'ai',
-          evidence: [
-            { url: 'https://lumennotes.example/pricing', quote: 'Free' },
-            { url: 'https://lumennotes.example/pricing', quote: '$0 per month, up to 3 users' },
-          ],
-        },
-        country: { value: null, state: 'not_found', evidence: [] },
-        city: { value: null, state: 'not_found', evidence: [] },
-        founded_year: {
-          value: '2019',
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/about', quote: 'Lumen Notes was founded in 2019 in Berlin, Germany.' }],
-        },
-        contact_email: {
-          value: 'hello@lumen.example',
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/contact', quote: 'Write to us at hello@lumen.example.' }],
-        },
-        demo_video_url: { value: null, state: 'not_found', evidence: [] },
-        logo_url: { value: null, state: 'not_found', evidence: [] },
-        categories: {
-          value: ['Note-taking'],
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/', quote: 'Private note-taking for research teams' }],
-        },
-        tags: { value: null, state: 'not_found', evidence: [] },
-        features: {
-          value: ['Link every note to its source', 'End-to-end encrypted workspaces'],
-          state: 'ai',
-          evidence: [
-            { url: 'https://lumennotes.example/', quote: 'Link every note to its source' },
-            { url: 'https://lumennotes.example/', quote: 'End-to-end encrypted workspaces' },
-          ],
-        },
-        usps: { value: null, state: 'not_found', evidence: [] },
-        keywords: {
-          value: ['End-to-end encrypted workspaces'],
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/', quote: 'End-to-end encrypted workspaces' }],
-        },
-      },
-      faqs: {
-        state: 'ai',
-        value: [
-          {
-            question: 'Can I import my notes?',
-            answer: 'Yes, Lumen Notes imports Markdown and Evernote exports.',
-            evidence: [
-              { url: 'https://lumennotes.example/faq', quote: 'Can I import my notes?' },
-              { url: 'https://lumennotes.example/faq', quote: 'Yes, Lumen Notes imports Markdown and Evernote exports.' },
-            ],
-          },
-          {
-            question: 'Is my data encrypted?',
-            answer: 'Yes, every workspace is end-to-end encrypted.',
-            evidence: [
-              { url: 'https://lumennotes.example/faq', quote: 'Is my data encrypted?' },
-              { url: 'https://lumennotes.example/faq', quote: 'Yes, every workspace is end-to-end encrypted.' },
-            ],
-          },
-        ],
-      },
-      founders: {
-        state: 'ai',
-        value: [
-          {
-            name: 'Ada Lindqvist',
-            title: 'Co-founder and CEO',
-            bio: 'Ada led research tooling at a university library for ten years.',
-            evidence: [
-              { url: 'https://lumennotes.example/about', quote: 'Ada Lindqvist' },
-              { url: 'https://lumennotes.example/about', quote: 'Co-founder and CEO' },
-            ],
-            invited: false,
-          },
-        ],
-      },
-      company_socials: {
-        state: 'ai',
-        value: { x: 'https://x.com/lumennotes', github: 'https://github.com/lumennotes', linkedin: 'https://www.linkedin.com/company/lumennotes' },
-        evidence: {
-          x: [{ url: 'https://lumennotes.example/', quote: 'X' }],
-          github: [{ url: 'https://lumennotes.example/', quote: 'GitHub' }],
-          linkedin: [{ url: 'https://lumennotes.example/', quote: 'LinkedIn' }],
-        },
-      },
-      founder_socials: { state: 'not_found', value: {}, evidence: {} },
-      story: { state: 'not_found', value: {}, evidence: {} },
-      milestones: { state: 'not_found', value: [] },
-      seo: { title: null, meta: null },
-      competitor_url: null,
-      comparison: null,
-      regenerating: [],
-      regenerate_error: null,
-      completeness: 62,
-      missing: ['description', 'stage'],
-      crawl: {
-        pages: [
-          { url: 'https://lumennotes.example/', title: 'Lumen Notes - Private note-taking for research teams' },
-          { url: 'https://lumennotes.example/about', title: 'About Lumen Notes' },
-        ],
-        skipped: [
-          { url: 'https://lumennotes.example/internal/roadmap', reason: 'robots_disallowed' },
-          { url: 'http://partners.invalid/', reason: 'off_site' },
-        ],
-      },
-      invites: [],
-      listing_id: null,
-      submitted_at: null,
-      drafted_at: '2026-11-28T04:57:52.390Z',
-      created_at: '2026-11-28T04:57:50.607Z',
-      updated_at: '2026-11-28T04:57:52.390Z',
-    },
+    output: readyDraft,
     error: { status: 404, code: 'not_found', detail: 'No draft 5572f1cb-02af-4422-adb4-219f501c4ad7 of yours.' },
   },
   update_draft: {
     input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7', fields: { founded_year: '2021', categories: ['Developer Tools'] } },
     output: {
-      id: '5572f1cb-02af-4422-adb4-219f501c4ad7',
-      url: 'https://lumennotes.example/',
-      domain: 'lumennotes.example',
-      status: 'ready',
-      failure: null,
+      ...readyDraft,
       fields: {
-        name: { value: 'Lumen Notes', state: 'ai', evidence: [{ url: 'https://lumennotes.example/', quote: 'Lumen Notes' }] },
-        tagline: {
-          value: 'Private note-taking for research teams',
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/', quote: 'Private note-taking for research teams' }],
-        },
-        short_description: {
-          value: 'Lumen Notes is a private note-taking app for research teams that links every note to the source it came from.',
-          state: 'ai',
-          evidence: [
-            {
-              url: 'https://lumennotes.example/',
-              quote: 'Lumen Notes is a private note-taking app for research teams that links every note to the source it came from.',
-            },
-          ],
-        },
-        description: { value: null, state: 'not_found', evidence: [] },
-        stage: { value: null, state: 'not_found', evidence: [] },
-        pricing_model: {
-          value: 'Freemium',
-          state: 'ai',
-          evidence: [
-            { url: 'https://lumennotes.example/pricing', quote: 'Free' },
-            { url: 'https://lumennotes.example/pricing', quote: '$0 per month, up to 3 users' },
-          ],
-        },
-        pricing_summary: {
-          value: 'Free: $0 per month, up to 3 users; Pro: $12 per user per month',
-          state: 'ai',
-          evidence: [
-            { url: 'https://lumennotes.example/pricing', quote: 'Free' },
-            { url: 'https://lumennotes.example/pricing', quote: '$0 per month, up to 3 users' },
-          ],
-        },
-        country: { value: null, state: 'not_found', evidence: [] },
-        city: { value: null, state: 'not_found', evidence: [] },
+        ...readyDraft.fields,
         founded_year: { value: '2021', state: 'edited', evidence: [] },
-        contact_email: {
-          value: 'hello@lumen.example',
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/contact', quote: 'Write to us at hello@lumen.example.' }],
-        },
-        demo_video_url: { value: null, state: 'not_found', evidence: [] },
-        logo_url: { value: null, state: 'not_found', evidence: [] },
         categories: { value: ['Developer Tools'], state: 'edited', evidence: [] },
-        tags: { value: null, state: 'not_found', evidence: [] },
-        features: {
-          value: ['Link every note to its source', 'End-to-end encrypted workspaces'],
-          state: 'ai',
-          evidence: [
-            { url: 'https://lumennotes.example/', quote: 'Link every note to its source' },
-            { url: 'https://lumennotes.example/', quote: 'End-to-end encrypted workspaces' },
-          ],
-        },
-        usps: { value: null, state: 'not_found', evidence: [] },
-        keywords: {
-          value: ['End-to-end encrypted workspaces'],
-          state: 'ai',
-          evidence: [{ url: 'https://lumennotes.example/', quote: 'End-to-end encrypted workspaces' }],
-        },
       },
-      faqs: {
-        state: 'ai',
-        value: [
-          {
-            question: 'Can I import my notes?',
-            answer: 'Yes, Lumen Notes imports Markdown and Evernote exports.',
-            evidence: [
-              { url: 'https://lumennotes.example/faq', quote: 'Can I import my notes?' },
-              { url: 'https://lumennotes.example/faq', quote: 'Yes, Lumen Notes imports Markdown and Evernote exports.' },
-            ],
-          },
-          {
-            question: 'Is my data encrypted?',
-            answer: 'Yes, every workspace is end-to-end encrypted.',
-            evidence: [
-              { url: 'https://lumennotes.example/faq', quote: 'Is my data encrypted?' },
-              { url: 'https://lumennotes.example/faq', quote: 'Yes, every workspace is end-to-end encrypted.' },
-            ],
-          },
-        ],
-      },
-      founders: {
-        state: 'ai',
-        value: [
-          {
-            name: 'Ada Lindqvist',
-            title: 'Co-founder and CEO',
-            bio: 'Ada led research tooling at a university library for ten years.',
-            evidence: [
-              { url: 'https://lumennotes.example/about', quote: 'Ada Lindqvist' },
-              { url: 'https://lumennotes.example/about', quote: 'Co-founder and CEO' },
-            ],
-            invited: false,
-          },
-        ],
-      },
-      company_socials: {
-        state: 'ai',
-        value: { x: 'https://x.com/lumennotes', github: 'https://github.com/lumennotes', linkedin: 'https://www.linkedin.com/company/lumennotes' },
-        evidence: {
-          x: [{ url: 'https://lumennotes.example/', quote: 'X' }],
-          github: [{ url: 'https://lumennotes.example/', quote: 'GitHub' }],
-          linkedin: [{ url: 'https://lumennotes.example/', quote: 'LinkedIn' }],
-        },
-      },
-      founder_socials: { state: 'not_found', value: {}, evidence: {} },
-      story: { state: 'not_found', value: {}, evidence: {} },
-      milestones: { state: 'not_found', value: [] },
-      seo: { title: null, meta: null },
-      competitor_url: null,
-      comparison: null,
-      regenerating: [],
-      regenerate_error: null,
-      completeness: 62,
-      missing: ['description', 'stage'],
-      crawl: {
-        pages: [
-          { url: 'https://lumennotes.example/', title: 'Lumen Notes - Private note-taking for research teams' },
-          { url: 'https://lumennotes.example/about', title: 'About Lumen Notes' },
-        ],
-        skipped: [
-          { url: 'https://lumennotes.example/internal/roadmap', reason: 'robots_disallowed' },
-          { url: 'http://partners.invalid/', reason: 'off_site' },
-        ],
-      },
-      invites: [],
-      listing_id: null,
-      submitted_at: null,
-      drafted_at: '2026-11-28T04:57:52.390Z',
-      created_at: '2026-11-28T04:57:50.607Z',
       updated_at: '2026-11-28T04:57:52.635Z',
     },
     error: {
