@@ -9,6 +9,7 @@ import { freshDatabase } from '../../test/db.ts';
 import { buildApp, type AppDeps } from '../app.ts';
 import { createCache } from '../http/cache.ts';
 import { createRateLimiter } from '../http/rate-limit.ts';
+import { eventually } from '../../test/eventually.ts';
 
 // the edge's /metrics (requests by surface, operation and status with latency;
 // cache hits and misses; rate-limit refusals; idempotent replays) and one log line per request.
@@ -59,7 +60,20 @@ const sample = (text: string, name: string, labels: Record<string, string>) => {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
   return line ? Number(line.split(' ').at(-1)) : 0;
 };
-const settle = () => Bun.sleep(20); // onAfterResponse runs once the response is handed over
+// onAfterResponse runs once the response is handed over: the counts and log lines arrive a moment later.
+const metricsWhen = (ready: (text: string) => boolean) => eventually(async () => (await call('/metrics')).text(), ready);
+/** Until no further log line arrives between two reads. */
+const logQuiet = async () => {
+  let last = -1;
+  await eventually(
+    async () => lines.length,
+    (n) => {
+      const same = n === last;
+      last = n;
+      return same;
+    },
+  );
+};
 
 describe('edge metrics', () => {
   test('requests are counted by surface, operation and status, with latency; cache lookups hit and miss', async () => {
@@ -68,7 +82,7 @@ describe('edge metrics', () => {
     await (await mcp('list_categories')).text();
     await (await call('/categories')).text();
     await (await call('/no/such/page')).text();
-    await settle();
+    await metricsWhen((t) => sample(t, 'directory_http_requests_total', { surface: 'pages', operation: 'unmatched', status: '404' }) >= 1);
     const res = await call('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
@@ -92,8 +106,7 @@ describe('edge metrics', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect((await submit('second')).status).toBe(201);
     expect((await submit('third')).status).toBe(429); // RATE_LIMIT_WRITES is 3
-    await settle();
-    const text = await (await call('/metrics')).text();
+    const text = await metricsWhen((t) => sample(t, 'directory_http_requests_total', { surface: 'rest', operation: 'submit_listing', status: '429' }) >= 1);
     expect(sample(text, 'directory_idempotent_replays_total', { operation: 'submit_listing' })).toBe(1);
     expect(sample(text, 'directory_rate_limited_total', { surface: 'rest' })).toBe(1);
     expect(sample(text, 'directory_http_requests_total', { surface: 'rest', operation: 'submit_listing', status: '429' })).toBe(1);
@@ -112,11 +125,14 @@ describe('edge metrics', () => {
 
 describe('request log', () => {
   test('one line per request with request id, operation, status and duration; no raw path', async () => {
-    await settle();
+    await logQuiet();
     lines.length = 0;
     await (await call('/api/v1/categories', { headers: { 'x-request-id': 'req-abc-123' } })).text();
     await (await call('/account?token=secret-value')).text();
-    await settle();
+    await eventually(
+      async () => lines.filter((l) => l.msg === 'request').length,
+      (n) => n >= 2,
+    );
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests.length).toBe(2);
     expect(requests[0]).toMatchObject({ requestId: 'req-abc-123', method: 'GET', surface: 'rest', operation: 'list_categories', status: 200 });

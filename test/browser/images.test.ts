@@ -11,6 +11,7 @@ import { listingShareImage } from '../../core/images/serve.ts';
 import { createSafeFetcher } from '../../core/net/ssrf-fetch.ts';
 import { launchBrowser, type Browser } from '../browser.ts';
 import { startTestApp, type TestApp } from '../harness.ts';
+import { eventually } from '../eventually.ts';
 import { makeListing } from '../owners/env.ts';
 import { Logger } from 'graphile-worker';
 import { startWorker } from '../../pipeline/worker.ts';
@@ -137,12 +138,11 @@ describe('the fetch_logos job', () => {
     const worker = await startWorker(app.config, app.databaseUrl, { logger: new Logger(() => () => {}), concurrency: 2, siteCheckFetcher: fetcher });
     try {
       await app.sql`select graphile_worker.add_job('fetch_logos', ${app.sql.json({ v: 1 } as never)}::json)`;
-      const deadline = Date.now() + 30_000;
-      let rows: { size: number }[] = [];
-      while (rows.length < 3 && Date.now() < deadline) {
-        rows = await app.sql<{ size: number }[]>`select size from listing_logo_images where listing_id = ${id} order by size`;
-        if (rows.length < 3) await Bun.sleep(100);
-      }
+      const rows = await eventually(
+        () => app.sql<{ size: number }[]>`select size from listing_logo_images where listing_id = ${id} order by size`,
+        (r) => r.length >= 3,
+        { tries: 300, everyMs: 100 },
+      );
       expect(rows.map((r) => r.size)).toEqual([64, 128, 256]);
     } finally {
       await worker.stop();

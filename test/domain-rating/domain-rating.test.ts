@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { makeListing } from '../../test/owners/env.ts';
-import { loadConfig } from '../config.ts';
-import { domainRatingProvider } from './index.ts';
-import { httpDomainRatingProvider } from './provider.ts';
-import { refreshDomainRatings } from './refresh.ts';
+import { startTestApp, type TestApp } from '../harness.ts';
+import { makeListing } from '../owners/env.ts';
+import { loadConfig } from '../../core/config.ts';
+import { domainRatingProvider } from '../../core/domain-rating/index.ts';
+import { httpDomainRatingProvider } from '../../core/domain-rating/provider.ts';
+import { refreshDomainRatings } from '../../core/domain-rating/refresh.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 
 let app: TestApp;
@@ -28,7 +28,7 @@ const provider = Bun.serve({
     if (req.headers.get('authorization') !== 'Bearer dr-key') return Response.json({ error: 'bad key' }, { status: 401 });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await Bun.sleep(20); // holds each answer open so concurrent requests overlap
+    await Bun.sleep(20); // the provider's own latency: each answer stays open so concurrent requests overlap
     inFlight--;
     const r = ratings.get(target);
     if (r === 'broken') return new Response('oops', { status: 500 });
