@@ -16,6 +16,11 @@ export interface ReferenceResult {
 const attrs = (keys: string[]) => keys.map((key) => ({ key, label: ATTRIBUTES[key].label }));
 const j = (sql: Sql, v: unknown) => sql.json(v as never);
 
+// Categories loaded before they had keywords get them; keywords an operator set are kept.
+async function fillKeywords(tx: Sql, slug: string, keywords: string[]): Promise<void> {
+  await tx`update categories set keywords = ${keywords} where slug = ${slug} and keywords = '{}'`;
+}
+
 export async function loadReferenceData(sql: Sql, siteId: number): Promise<ReferenceResult> {
   return transaction(sql, async (tx) => {
     // One loader at a time (two migration jobs racing must not both insert the questions).
@@ -24,19 +29,21 @@ export async function loadReferenceData(sql: Sql, siteId: number): Promise<Refer
     for (const [position, p] of CATEGORY_TREE.entries()) {
       categories += (
         await tx`
-        insert into categories (slug, name, parent_id, description, faqs, attributes, position)
-        values (${p.slug}, ${p.name}, null, ${p.description}, ${j(tx, categoryFaqs(p.name, p.faqs, 2))}, ${j(tx, attrs(p.attrs))}, ${position})
+        insert into categories (slug, name, parent_id, description, faqs, attributes, position, keywords)
+        values (${p.slug}, ${p.name}, null, ${p.description}, ${j(tx, categoryFaqs(p.name, p.faqs, 2))}, ${j(tx, attrs(p.attrs))}, ${position}, ${p.keywords})
         on conflict (slug) do nothing returning id`
       ).length;
+      await fillKeywords(tx, p.slug, p.keywords);
       for (const [childPosition, c] of p.children.entries()) {
         categories += (
           await tx`
-          insert into categories (slug, name, parent_id, description, faqs, attributes, position)
+          insert into categories (slug, name, parent_id, description, faqs, attributes, position, keywords)
           select ${c.slug}, ${c.name}, parent.id, ${c.description}, ${j(tx, categoryFaqs(c.name, c.faqs, childPosition % 3))},
-                 ${j(tx, attrs(c.attrs))}, ${childPosition}
+                 ${j(tx, attrs(c.attrs))}, ${childPosition}, ${c.keywords}
           from categories parent where parent.slug = ${p.slug}
           on conflict (slug) do nothing returning id`
         ).length;
+        await fillKeywords(tx, c.slug, c.keywords);
       }
     }
     let products = 0;

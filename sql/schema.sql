@@ -169,10 +169,12 @@ create table categories (
   faqs jsonb default '[]'::jsonb not null,
   attributes jsonb default '[]'::jsonb not null,
   "position" integer default 0 not null,
+  keywords text[] default '{}'::text[] not null,
   constraint categories_attributes_check CHECK ((jsonb_typeof(attributes) = 'array'::text)),
   constraint categories_check CHECK ((parent_id IS DISTINCT FROM id)),
   constraint categories_description_check CHECK ((length(description) <= 5000)),
   constraint categories_faqs_check CHECK ((jsonb_typeof(faqs) = 'array'::text)),
+  constraint categories_keywords_check CHECK (((cardinality(keywords) <= 30) AND (array_position(keywords, NULL::text) IS NULL) AND (length(array_to_string(keywords, ' '::text)) <= 2000))),
   constraint categories_name_check CHECK ((length(name) <= 200)),
   constraint categories_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES categories(id) ON DELETE RESTRICT,
   constraint categories_pkey PRIMARY KEY (id),
@@ -180,6 +182,7 @@ create table categories (
   constraint categories_slug_key UNIQUE (slug)
 );
 comment on table categories is 'Two-level category tree; attributes are the [{key,label}] facts compare_listings shows side by side.';
+comment on column categories.keywords is 'Lower-case words and short phrases the category goes by (at most 30), matched with its name and description when a draft''s categories are chosen.';
 
 create table category_counts (
   site_id integer not null,

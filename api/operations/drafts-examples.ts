@@ -59,6 +59,7 @@ const readyDraft = {
     logo_url: { value: null, state: 'not_found', evidence: [] },
     categories: {
       value: ['Note-taking'],
+      slugs: ['note-taking'],
       state: 'ai',
       evidence: [{ url: 'https://lumennotes.example/', quote: 'Private note-taking for research teams' }],
     },
@@ -173,7 +174,7 @@ export const draftsExamples = {
         contact_email: { value: null, state: null, evidence: [] },
         demo_video_url: { value: null, state: null, evidence: [] },
         logo_url: { value: null, state: null, evidence: [] },
-        categories: { value: null, state: null, evidence: [] },
+        categories: { value: null, slugs: [], state: null, evidence: [] },
         tags: { value: null, state: null, evidence: [] },
         features: { value: null, state: null, evidence: [] },
         usps: { value: null, state: null, evidence: [] },
@@ -236,21 +237,27 @@ export const draftsExamples = {
     error: { status: 404, code: 'not_found', detail: 'No draft 5572f1cb-02af-4422-adb4-219f501c4ad7 of yours.' },
   },
   update_draft: {
-    input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7', fields: { founded_year: '2021', categories: ['Developer Tools'] } },
+    input: { id: '5572f1cb-02af-4422-adb4-219f501c4ad7', fields: { founded_year: '2021', categories: ['developer-tools'] } },
     output: {
       ...readyDraft,
       fields: {
         ...readyDraft.fields,
         founded_year: { value: '2021', state: 'edited', evidence: [] },
-        categories: { value: ['Developer Tools'], state: 'edited', evidence: [] },
+        categories: { value: ['Developer Tools'], slugs: ['developer-tools'], state: 'edited', evidence: [] },
       },
       updated_at: '2026-11-28T04:57:52.635Z',
     },
     error: {
       status: 400,
       code: 'unknown_category',
-      detail: 'Invalid input: fields.categories[0] "developer-toolsx" is not a category name from list_categories',
-      errors: [{ field: 'fields.categories[0]', message: '"developer-toolsx" is not a category name from list_categories' }],
+      detail:
+        'Invalid input: fields.categories[0] "developer-toolsx" is not a category name or slug from list_categories; valid slugs include developer-tools, design, security, apis, ai-ml',
+      errors: [
+        {
+          field: 'fields.categories[0]',
+          message: '"developer-toolsx" is not a category name or slug from list_categories; valid slugs include developer-tools, design, security, apis, ai-ml',
+        },
+      ],
     },
   },
   invite_cofounder: {
@@ -278,6 +285,7 @@ export const draftsExamples = {
       plan: 'free',
       not_found_on_website: ['description', 'stage'],
       categories: ['Developer Tools'],
+      category_slugs: ['developer-tools'],
       adjusted: [],
       submitted_at: '2026-11-28T04:57:52.687Z',
     },

@@ -67,19 +67,21 @@ fieldInputs.contact_email = Type.Optional(
 for (const f of DRAFT_LIST_FIELDS) {
   fieldInputs[f] = Type.Optional(Nullable(Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), { maxItems: LIST_MAX_ITEMS })));
 }
-// Search filters take category slugs and drafts take display names: said where a model would mix them up.
 fieldInputs.categories = Type.Optional(
   Nullable(
     Type.Array(Type.String({ maxLength: LIST_ITEM_MAX }), {
       maxItems: LIST_MAX_ITEMS,
-      description: 'Display names from list_categories (not slugs), e.g. ["Developer Tools"]; the first is the primary category.',
+      description: 'Names or slugs from list_categories, e.g. ["Developer Tools"] or ["developer-tools"]; the first is primary.',
     }),
   ),
+);
+fieldInputs.founded_year = Type.Optional(
+  Nullable(Type.String({ maxLength: TEXT_MAX.founded_year, description: 'A year as a string (the spec types this field a string), e.g. "2021".' })),
 );
 const FieldsInput = Type.Object(fieldInputs, {
   additionalProperties: false,
   description:
-    'Profile fields to set, e.g. {"founded_year": "2021", "categories": ["Developer Tools"]}: categories are display names from list_categories (not slugs), the first is primary; null or "" deletes a field. A value marks the field the user\'s own (edited or manual), and fields not sent stay as they are.',
+    'Profile fields to set, e.g. {"founded_year": "2021", "categories": ["developer-tools"]}; null or "" deletes a field. A value marks the field the user\'s own (edited or manual), and fields not sent stay as they are.',
 });
 
 const Faq = Type.Object(
@@ -224,7 +226,22 @@ export const Draft = Type.Object({
       detail: Type.String(),
     }),
   ),
-  fields: Type.Object(Object.fromEntries([...DRAFT_TEXT_FIELDS, ...DRAFT_LIST_FIELDS].map((f) => [f, FieldOut]))),
+  fields: Type.Object({
+    ...Object.fromEntries([...DRAFT_TEXT_FIELDS, ...DRAFT_LIST_FIELDS].map((f) => [f, FieldOut])),
+    // The spec gives categories as names; the slugs sit beside them so an answer names both.
+    categories: Type.Object({
+      value: Nullable(Type.Array(Type.String(), { description: 'Category names as list_categories spells them, the primary first.' })),
+      slugs: Type.Array(Nullable(Type.String()), {
+        description: 'The slug of each name in value, in the same order (null where that category was since removed).',
+      }),
+      state: State,
+      evidence: Evidences,
+    }),
+    founded_year: Type.Object(
+      { value: Nullable(Type.String()), state: State, evidence: Evidences },
+      { description: 'A four-digit year as a string, e.g. "2019": the spec types the draft field a string; the listing stores it as an integer.' },
+    ),
+  }),
   faqs: Type.Object({ state: State, value: Type.Array(Type.Object({ question: Type.String(), answer: Type.String(), evidence: Evidences })) }),
   founders: Type.Object({
     state: State,
@@ -318,6 +335,7 @@ export const SubmittedListing = Type.Object({
   status: Type.String({ description: 'draft until published (choose_free_listing or a paid launch).' }),
   plan: Type.String(),
   categories: Type.Array(Type.String(), { description: 'Category names, the primary first.' }),
+  category_slugs: Type.Array(Type.String(), { description: 'The same categories by slug, in the same order.' }),
   not_found_on_website: Type.Array(Type.String()),
   adjusted: Type.Array(Type.Object({ field: Type.String(), note: Type.String() }), {
     description: "Draft values the listing's own rules made the service cut or leave out.",

@@ -29,10 +29,23 @@ export function submitDraft(owner: DraftOwner, id: string) {
     const [d] = await t<{ submitted_at: Date }[]>`
       update drafts set listing_id = ${listingId}, submitted_at = coalesce(submitted_at, now()), updated_at = now()
       where id = ${row.id} returning submitted_at`;
-    const [l] = await t<{ slug: string; name: string; url: string; status: string; plan: string; not_found_on_website: string[]; categories: string[] }[]>`
+    const [l] = await t<
+      {
+        slug: string;
+        name: string;
+        url: string;
+        status: string;
+        plan: string;
+        not_found_on_website: string[];
+        categories: string[];
+        category_slugs: string[];
+      }[]
+    >`
       select l.slug, l.name, l.url, l.status, l.plan, l.not_found_on_website,
              coalesce(array(select c.name from listing_categories lc join categories c on c.id = lc.category_id
-                            where lc.listing_id = l.id order by lc.is_primary desc, c.name), '{}') as categories
+                            where lc.listing_id = l.id order by lc.is_primary desc, c.name), '{}') as categories,
+             coalesce(array(select c.slug from listing_categories lc join categories c on c.id = lc.category_id
+                            where lc.listing_id = l.id order by lc.is_primary desc, c.name), '{}') as category_slugs
       from listings l where l.id = ${listingId}`;
     return { listing_id: listingId, draft_id: row.id, created, ...l, adjusted, submitted_at: d.submitted_at.toISOString() };
   });

@@ -6,6 +6,7 @@ import { readContent, type DraftContent, type Quoted } from './model.ts';
 import type { DraftRow } from './store.ts';
 import { listInvites, type InviteRow } from './invites-store.ts';
 import { pageList } from './crawl-store.ts';
+import { categorySlugs } from './canonical-categories.ts';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -18,16 +19,36 @@ function mapSection(cell: { state: FieldState | null; value: Partial<Record<stri
   };
 }
 
-export function fieldsView(content: DraftContent): Record<DraftFieldName, { value: string | string[] | null; state: FieldState | null; evidence: Evidence[] }> {
-  return Object.fromEntries(
+type FieldView = { value: string | string[] | null; state: FieldState | null; evidence: Evidence[] };
+type CategoriesView = { value: string[] | null; slugs: (string | null)[]; state: FieldState | null; evidence: Evidence[] };
+
+/** The profile fields; categories also carry `slugs`, the slug of each name in `value` (the
+ * value stays names, as update_draft takes them; the slugs are what search filters take). */
+export function fieldsView(
+  content: DraftContent,
+  slugs: (string | null)[],
+): Omit<Record<DraftFieldName, FieldView>, 'categories' | 'founded_year'> & { categories: CategoriesView; founded_year: FieldView & { value: string | null } } {
+  const out = Object.fromEntries(
     DRAFT_FIELDS.map((f) => {
       const cell = content.fields[f];
       return [f, { value: cell?.value ?? null, state: cell?.state ?? null, evidence: cell?.evidence ?? [] }];
     }),
-  ) as never;
+  ) as Record<DraftFieldName, FieldView>;
+  const names = out.categories.value;
+  const year = out.founded_year.value;
+  return {
+    ...out,
+    categories: { value: Array.isArray(names) ? names : null, slugs, state: out.categories.state, evidence: out.categories.evidence },
+    founded_year: { ...out.founded_year, value: typeof year === 'string' ? year : null },
+  };
 }
 
-export function draftView(row: DraftRow, extra: { pages: { url: string; title: string | null }[]; invites: InviteRow[] }) {
+const categoryNames = (content: DraftContent) => {
+  const v = content.fields.categories?.value;
+  return Array.isArray(v) ? v : [];
+};
+
+export function draftView(row: DraftRow, extra: { pages: { url: string; title: string | null }[]; invites: InviteRow[]; categorySlugs: (string | null)[] }) {
   const content = readContent(row);
   const comparison = row.comparison;
   return {
@@ -36,7 +57,7 @@ export function draftView(row: DraftRow, extra: { pages: { url: string; title: s
     domain: row.domain,
     status: row.status,
     failure: row.status === 'failed' ? { reason: row.failure_reason ?? 'unknown', detail: row.failure_detail ?? '' } : null,
-    fields: fieldsView(content),
+    fields: fieldsView(content, extra.categorySlugs),
     faqs: { state: content.faqs.state, value: content.faqs.value.map((f) => ({ question: f.question, answer: f.answer, evidence: f.evidence ?? [] })) },
     founders: {
       state: content.founders.state,
@@ -90,6 +111,10 @@ export type DraftView = ReturnType<typeof draftView>;
 
 /** The full view of a draft row: its crawled pages and invites are read alongside. */
 export async function loadDraftView(sql: Sql, row: DraftRow): Promise<DraftView> {
-  const [pages, invites] = await Promise.all([pageList(sql, row.id, 'site'), listInvites(sql, row.id)]);
-  return draftView(row, { pages, invites });
+  const [pages, invites, slugs] = await Promise.all([
+    pageList(sql, row.id, 'site'),
+    listInvites(sql, row.id),
+    categorySlugs(sql, categoryNames(readContent(row))),
+  ]);
+  return draftView(row, { pages, invites, categorySlugs: slugs });
 }

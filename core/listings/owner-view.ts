@@ -28,6 +28,7 @@ export interface OwnerListing {
   badge_seen_at: string | null;
   unlocked_sections: string[];
   categories: string[];
+  category_slugs: string[];
   fields: Record<string, unknown>;
   socials: Record<string, string>;
   faqs: { question: string; answer: string }[];
@@ -79,6 +80,8 @@ const columns = (sql: Sql, siteUrl: string) => {
     l.unlocked_sections,
     coalesce(array(select c.name from listing_categories lc join categories c on c.id = lc.category_id
                    where lc.listing_id = l.id order by lc.is_primary desc, c.name), '{}') as categories,
+    coalesce(array(select c.slug from listing_categories lc join categories c on c.id = lc.category_id
+                   where lc.listing_id = l.id order by lc.is_primary desc, c.name), '{}') as category_slugs,
     exists (select 1 from drafts d where d.listing_id = l.id and d.submitted_at is not null) as submitted,
     to_char(l.created_at at time zone 'utc', ${iso}) as created_at, to_char(l.updated_at at time zone 'utc', ${iso}) as updated_at`;
 };

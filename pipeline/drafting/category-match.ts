@@ -4,15 +4,14 @@
 // repeats (saturation) count for little. The extractive drafter uses it to choose categories;
 // the evidence check uses it to test that the quoted sentences are about the category even when
 // they never name it ("profit per product, cohorts, conversion funnels" is Analytics).
-// Hand-written rather than wink-bm25-text-search: that library ranks documents for one query,
-// and here the same small corpus is scored against many sentences, with the matched terms kept
-// as the reason for each score.
+// The document side (idf, saturation, length norm) is wink-nlp's BM25 vectorizer; the query
+// side is summed here because the same small corpus is scored against many sentences and the
+// matched terms are kept as the reason for each score, which a ranking library does not return.
+import bm25Vectorizer from 'wink-nlp/utilities/bm25-vectorizer';
 import stemWord from 'wink-porter2-stemmer';
 import type { CategoryText } from './types.ts';
 import { normaliseText } from './normalise.ts';
 
-const K1 = 1.2;
-const B = 0.75;
 /** Below this score no category is chosen: a guess is worse than none. */
 export const CATEGORY_THRESHOLD = 5.5;
 /** A chosen category needs this many different terms of its texts in the site's words. */
@@ -29,18 +28,21 @@ const GENERIC = new Set(
   ).split(' '),
 );
 
+// Two-letter words that name a kind of product; every other two-letter word is noise.
+const SHORT_TERMS = new Set(['ai', 'ui', 'ux', 'ci', 'hr', 'qa', 'ml']);
+
 export function terms(text: string): string[] {
   return normaliseText(text)
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length >= 3 && !/^\p{N}+$/u.test(t) && !GENERIC.has(t))
-    .map((t) => stemWord(t))
-    .filter((t) => t.length >= 3 && !GENERIC.has(t));
+    .filter((t) => (t.length >= 3 || SHORT_TERMS.has(t)) && !/^\p{N}+$/u.test(t) && !GENERIC.has(t))
+    .map((t) => (t.length < 3 ? t : stemWord(t)))
+    .filter((t) => (t.length >= 3 || SHORT_TERMS.has(t)) && !GENERIC.has(t));
 }
 
 interface Doc {
   category: CategoryText;
-  tf: Map<string, number>;
-  length: number;
+  /** Each term's BM25 weight in the category's texts (idf times saturated, length-normed tf). */
+  weights: Map<string, number>;
   /** Terms of the name and keywords: the ones that say what the category is. */
   core: Set<string>;
 }
@@ -55,23 +57,30 @@ export interface CategoryScore {
 export class CategoryIndex {
   private readonly docs: Doc[];
   private readonly idf = new Map<string, number>();
-  private readonly avgLength: number;
 
   constructor(categories: readonly CategoryText[]) {
-    this.docs = categories.map((category) => {
+    const vectorizer = bm25Vectorizer({ k: 1, k1: 1.2, b: 0.75, norm: 'none' });
+    const texts = categories.map((category) => {
       const name = terms(category.name);
       const keywords = (category.keywords ?? []).flatMap(terms);
       const all = [...name, ...name, ...name, ...keywords, ...keywords, ...terms(category.description)];
-      const core = [...name, ...keywords];
-      const tf = new Map<string, number>();
-      for (const t of all) tf.set(t, (tf.get(t) ?? 0) + 1);
-      return { category, tf, length: all.length, core: new Set(core) };
+      vectorizer.learn(all);
+      return { category, all, core: new Set([...name, ...keywords]) };
     });
-    const n = this.docs.length;
+    this.docs =
+      texts.length === 0
+        ? []
+        : texts.map(({ category, core }, i) => ({
+            category,
+            weights: new Map(Object.entries(vectorizer.doc(i).out() as unknown as Record<string, number>)),
+            core,
+          }));
+    // Each term's idf on its own (the vectorizer's formula, which it does not hand out without a
+    // wink-nlp instance), to rank single lines as the evidence for a category.
+    const n = texts.length;
     const df = new Map<string, number>();
-    for (const doc of this.docs) for (const t of doc.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const { all } of texts) for (const t of new Set(all)) df.set(t, (df.get(t) ?? 0) + 1);
     for (const [t, d] of df) this.idf.set(t, Math.log(1 + (n - d + 0.5) / (d + 0.5)));
-    this.avgLength = n === 0 ? 1 : this.docs.reduce((s, d) => s + d.length, 0) / n;
   }
 
   /** Term counts of a text, as the query side of the score. */
@@ -92,11 +101,10 @@ export class CategoryIndex {
       let score = 0;
       const matched: string[] = [];
       for (const [t, qtf] of query) {
-        const f = doc.tf.get(t);
-        if (f === undefined) continue;
-        const norm = f + K1 * (1 - B + (B * doc.length) / this.avgLength);
+        const weight = doc.weights.get(t);
+        if (weight === undefined) continue;
         // A term said ten times is not ten times the evidence: the query side saturates too.
-        score += this.idfOf(t) * ((f * (K1 + 1)) / norm) * ((2 * qtf) / (qtf + 1));
+        score += weight * ((2 * qtf) / (qtf + 1));
         matched.push(t);
       }
       out.push({ category: doc.category, score, matched });
@@ -110,7 +118,7 @@ export class CategoryIndex {
     const doc = this.docs.find((d) => d.category.slug === category.slug);
     if (doc === undefined) return false;
     const query = CategoryIndex.counts(texts);
-    const matched = [...query.keys()].filter((t) => doc.tf.has(t));
+    const matched = [...query.keys()].filter((t) => doc.weights.has(t));
     return matched.length >= CATEGORY_MIN_TERMS && matched.some((t) => doc.core.has(t));
   }
 

@@ -41,12 +41,15 @@ export async function categoryNames(sql: Sql): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** The category tree as the drafters match against it: each category's name and description
- * (a child's description reads with its parent's name, so "Email" under Marketing says so). */
+/** The category tree as the drafters match against it: each category's name, description and
+ * keywords (a child's description reads with its parent's name, so "Email" under Marketing says so). */
 export async function categoryTree(sql: Sql): Promise<{ names: string[]; categories: CategoryText[] }> {
-  const rows = await sql<CategoryText[]>`
-    select c.slug, c.name, concat_ws('. ', p.name, c.description) as description
+  const rows = await sql<Required<CategoryText>[]>`
+    select c.slug, c.name, concat_ws('. ', p.name, c.description) as description, c.keywords
     from categories c left join categories p on p.id = c.parent_id
     order by c.position, c.id`;
-  return { names: rows.map((r) => r.name), categories: rows.map((r) => ({ slug: r.slug, name: r.name, description: r.description })) };
+  return {
+    names: rows.map((r) => r.name),
+    categories: rows.map((r) => ({ slug: r.slug, name: r.name, description: r.description, keywords: r.keywords })),
+  };
 }

@@ -14,6 +14,7 @@ export const BUSINESS_CATEGORIES: ParentSpec[] = [
     ],
     attrs: ['free_tier', 'platforms', 'offline', 'integrations'],
     audiences: ['freelancers', 'small teams', 'students', 'busy managers'],
+    keywords: ['productivity', 'notes', 'tasks', 'to-do', 'calendar', 'focus', 'time tracking', 'organise'],
     children: [
       {
         slug: 'note-taking',
@@ -78,6 +79,7 @@ export const BUSINESS_CATEGORIES: ParentSpec[] = [
     ],
     attrs: ['free_tier', 'integrations', 'public_api', 'free_trial'],
     audiences: ['growth marketers', 'bootstrapped founders', 'agencies', 'e-commerce brands'],
+    keywords: ['marketing', 'newsletter', 'email campaigns', 'seo', 'social media', 'audience', 'subscribers', 'landing pages'],
     children: [
       {
         slug: 'email-marketing',
@@ -151,6 +153,7 @@ export const BUSINESS_CATEGORIES: ParentSpec[] = [
     ],
     attrs: ['free_tier', 'integrations', 'sso', 'mobile_apps'],
     audiences: ['sales teams', 'customer success teams', 'agencies', 'founder-led sales'],
+    keywords: ['sales', 'crm', 'leads', 'pipeline', 'customer support', 'help desk', 'tickets', 'live chat'],
     children: [
       {
         slug: 'crm',
@@ -217,6 +220,7 @@ export const BUSINESS_CATEGORIES: ParentSpec[] = [
     faqs: [['Do these tools replace an accountant?', 'They take over bookkeeping chores; most founders still have an accountant review year-end filings.']],
     attrs: ['free_tier', 'currencies', 'countries', 'integrations'],
     audiences: ['freelancers', 'finance teams', 'small business owners', 'remote-first companies'],
+    keywords: ['finance', 'invoices', 'payments', 'accounting', 'bookkeeping', 'expenses', 'payroll', 'tax'],
     children: [
       {
         slug: 'invoicing',

@@ -15,6 +15,7 @@ export const TECH_CATEGORIES: ParentSpec[] = [
     ],
     attrs: ['open_source', 'free_tier', 'self_hosted', 'public_api'],
     audiences: ['backend teams', 'indie developers', 'platform engineers', 'startups shipping weekly'],
+    keywords: ['developers', 'api', 'sdk', 'database', 'ci/cd', 'deploy', 'open source', 'code'],
     children: [
       {
         slug: 'apis',
@@ -121,6 +122,7 @@ export const TECH_CATEGORIES: ParentSpec[] = [
     ],
     attrs: ['free_tier', 'models', 'public_api', 'data_residency'],
     audiences: ['content teams', 'support teams', 'ML engineers', 'solo founders'],
+    keywords: ['ai', 'machine learning', 'llm', 'gpt', 'agents', 'models', 'generative', 'inference'],
     children: [
       {
         slug: 'ai-writing',
@@ -192,6 +194,7 @@ export const TECH_CATEGORIES: ParentSpec[] = [
     ],
     attrs: ['open_source', 'sso', 'audit_log', 'certifications'],
     audiences: ['IT admins', 'security teams', 'small businesses', 'remote teams'],
+    keywords: ['security', 'passwords', 'encryption', 'sso', 'compliance', 'audit logs', 'secrets', 'access control'],
     children: [
       {
         slug: 'password-managers',
@@ -268,6 +271,7 @@ export const TECH_CATEGORIES: ParentSpec[] = [
     faqs: [['Can non-designers use these tools?', 'Many can. Look for products with templates and AI helpers if you are not a trained designer.']],
     attrs: ['free_tier', 'realtime_collab', 'platforms', 'export_formats'],
     audiences: ['product designers', 'marketers', 'content creators', 'founders who design their own decks'],
+    keywords: ['design', 'figma', 'prototype', 'ui', 'graphics', 'video', 'slides', 'mockups'],
     children: [
       {
         slug: 'ui-design',

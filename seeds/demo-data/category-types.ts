@@ -11,7 +11,7 @@ export interface LeafSpec {
   kinds: string[]; // what a product here is ("managed Postgres")
   jobs: string[]; // what it helps people do ("ship schema changes safely")
   features: string[];
-  keywords: string[];
+  keywords: string[]; // also the category's keywords, which the drafters match sites against
 }
 
 export interface ParentSpec {
@@ -21,5 +21,6 @@ export interface ParentSpec {
   faqs: QA[];
   attrs: string[];
   audiences: string[]; // who products in this group are for
+  keywords: string[]; // words the category goes by besides its name; the drafters match sites against them
   children: LeafSpec[];
 }
