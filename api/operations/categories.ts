@@ -44,7 +44,7 @@ export const categoriesOperations: Operation[] = [
     scope: null,
     summary: 'List the category tree',
     description:
-      "Returns the category tree, two levels deep, with each category's slug, display name and live listing count. Filters and get_category take the slug; update_draft's categories take the display name.",
+      "Returns the category tree, two levels deep, with each category's slug, display name and live listing count. Filters and get_category take the slug; update_draft's categories take the slug or the name.",
     query: Type.Object(
       {
         include_empty: Type.Boolean({ default: true, description: 'Include categories with no live listings.' }),

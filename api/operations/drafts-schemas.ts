@@ -75,9 +75,6 @@ fieldInputs.categories = Type.Optional(
     }),
   ),
 );
-fieldInputs.founded_year = Type.Optional(
-  Nullable(Type.String({ maxLength: TEXT_MAX.founded_year, description: 'A year as a string (the spec types this field a string), e.g. "2021".' })),
-);
 const FieldsInput = Type.Object(fieldInputs, {
   additionalProperties: false,
   description:
@@ -239,7 +236,7 @@ export const Draft = Type.Object({
     }),
     founded_year: Type.Object(
       { value: Nullable(Type.String()), state: State, evidence: Evidences },
-      { description: 'A four-digit year as a string, e.g. "2019": the spec types the draft field a string; the listing stores it as an integer.' },
+      { description: 'A four-digit year as a string, e.g. "2019", as the API contract types the draft field; the listing stores the year as an integer.' },
     ),
   }),
   faqs: Type.Object({ state: State, value: Type.Array(Type.Object({ question: Type.String(), answer: Type.String(), evidence: Evidences })) }),

@@ -20,6 +20,7 @@ const freeListingOutput = {
   badge_seen_at: null,
   unlocked_sections: [],
   categories: ['Developer Tools'],
+  category_slugs: ['developer-tools'],
   submitted: true,
   created_at: '2026-11-28T04:57:52Z',
   updated_at: '2026-11-28T04:57:52Z',
