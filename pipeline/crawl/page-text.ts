@@ -8,7 +8,9 @@ import { markHidden } from './visibility/mark-hidden.ts';
 
 type Loaded = ReturnType<typeof cheerio.load>;
 
-const INVISIBLE = 'script, style, noscript, template, iframe, object, svg, head, [hidden]:not([hidden="until-found" i]), [aria-hidden="true" i]';
+// An icon font's ligature ("schedule", "swap_horiz") shows as a picture, never as its word.
+const ICON_LIGATURES = '[class*="material-icons" i], [class*="material-symbols" i]';
+const INVISIBLE = `script, style, noscript, template, iframe, object, svg, head, [hidden]:not([hidden="until-found" i]), [aria-hidden="true" i], ${ICON_LIGATURES}`;
 export const HIDDEN_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important)?\s*(;|$)/i;
 /** Elements that break visible text into lines; the drafters' quote finder splits the same way. */
 export const BLOCK = new Set([

@@ -49,7 +49,7 @@ export const hasPrice = (text: string) => MONEY.test(text);
 
 /** Words that tie a year in the same quote to the company's founding. */
 export const FOUNDING_WORDS =
-  /\b(?:found(?:ed|ing|ers?)?|co-?found(?:ed|ers?)?|established|est\.?|since|incorporated|started|began|begun|launched|created|born)\b/i;
+  /\b(?:found(?:ed|ing|ers?)?|co-?found(?:ed|ers?)?|established|est\.?|since|incorporated|started|began|begun|launched|created|born|built|gegründet|gegr\.|seit|ins leben gerufen)(?![\p{L}])/iu;
 
 const VIDEO_HOSTS = ['youtube.com', 'youtube-nocookie.com', 'youtu.be', 'vimeo.com', 'loom.com', 'wistia.com', 'wistia.net', 'vidyard.com', 'dailymotion.com'];
 

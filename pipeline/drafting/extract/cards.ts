@@ -15,7 +15,30 @@ export interface CardGroup {
   kind: CardKind;
   /** The heading the group stands under, if any. */
   heading: string | null;
+  /** Titles only, no text beside them (a list laid out as blocks): only its heading says what it is. */
+  bare: boolean;
   cards: { el: Element; title: Evidence; rest: Evidence[] }[];
+}
+
+// An icon font's glyph: a ligature word ("bolt", "schedule") or an empty element styled as an
+// icon. Sighted readers see a picture, so its word is no card's title.
+const ICON_CLASS =
+  /(?:^|\s)(?:material-(?:icons|symbols)[\w-]*|icon|icons|fa|fas|far|fab|fa-solid|fa-regular|bi|glyphicon|ti|lni|ph|iconify|[\w-]*-icon|icon-[\w-]+)(?:\s|$)/i;
+const isIconGlyph = (el: Element) => {
+  if (!['i', 'span', 'div', 'em'].includes(el.name) || !ICON_CLASS.test(el.attribs?.class ?? '')) return false;
+  const text = blockLines(el).join(' ');
+  return text === '' || /^[a-z][a-z0-9_-]*$/.test(text);
+};
+const cardLines = (el: Element) => blockLines(el, isIconGlyph);
+
+// A block of text standing in for a heading where a builder styles a div rather than using h2:
+// one short line that is not a sentence.
+function textHeading(el: Element): string | null {
+  if (!['div', 'p', 'span', 'strong', 'b'].includes(el.name)) return null;
+  const lines = blockLines(el);
+  if (lines.length !== 1) return null;
+  const line = lines[0]!;
+  return wordCount(line) <= 10 && !/[.!,;:]$/.test(line) ? line : null;
 }
 
 // Classes that say where a card sits or how it looks, not what it is.
@@ -38,6 +61,9 @@ function headingBefore(el: Element): string | null {
       if (/^h[1-6]$/.test(p.name)) return blockLines(p).join(' ') || null;
       const inner = findHeading(p);
       if (inner !== null) return inner;
+      // Only the block right before the group (depth 1: the group's own container's sibling) may
+      // be a styled text heading; deeper up it is just the previous section's last line.
+      if (depth <= 1) return textHeading(p);
       break;
     }
   }
@@ -63,7 +89,7 @@ function kindOf(cards: { title: Evidence; rest: Evidence[] }[]): CardKind {
 
 /** Groups of at least `min` sibling cards of one shape on the page, outside navigation,
  * header, footer and blocks in someone else's words, in document order. */
-export function cardGroups(model: PageModel, min = 3): CardGroup[] {
+export function cardGroups(model: PageModel, min = 3, opts: { bare?: boolean } = {}): CardGroup[] {
   const $ = model.$;
   const url = model.page.url;
   const groups: CardGroup[] = [];
@@ -78,19 +104,28 @@ export function cardGroups(model: PageModel, min = 3): CardGroup[] {
     for (const members of bySignature.values()) {
       if (members.length < min) continue;
       const cards = members.flatMap((el) => {
-        const lines = blockLines(el);
+        const lines = cardLines(el);
         const title = lines[0];
         if (title === undefined || title.length > 120 || wordCount(title) > 12) return [];
         return [{ el, title: { quote: title, url }, rest: lines.slice(1).map((quote) => ({ quote, url })) }];
       });
-      // Cards are titled blocks: most hold text beside the title, and titles differ.
-      if (cards.length < min || cards.filter((c) => c.rest.length > 0).length < cards.length / 2) continue;
-      if (new Set(cards.map((c) => c.title.quote.toLowerCase())).size < cards.length) continue;
+      // Cards are titled blocks: most hold text beside the title, and titles differ. Bare titles
+      // count only when asked for, under a heading, and when they are not links (a menu).
+      if (cards.length < min || new Set(cards.map((c) => c.title.quote.toLowerCase())).size < cards.length) continue;
+      const bare = cards.filter((c) => c.rest.length > 0).length < cards.length / 2;
+      if (bare && (!opts.bare || cards.some((c) => c.rest.length > 0 || $(c.el).find('a').length > 0))) continue;
       const heading = headingBefore(members[0]!);
       if (heading !== null && NOT_FEATURES.test(heading)) continue;
-      groups.push({ kind: kindOf(cards), heading, cards });
+      if (bare && heading === null) continue;
+      groups.push({ kind: bare ? 'features' : kindOf(cards), heading, bare, cards });
     }
   });
-  // A card list nested in another (a card's own bullet list) counts once: the outer group.
-  return groups.filter((g) => !groups.some((o) => o !== g && o.cards.some((c) => g.cards.some((gc) => c.el !== gc.el && $(c.el).find(gc.el).length > 0))));
+  const inside = (inner: CardGroup, outer: CardGroup) =>
+    outer !== inner && outer.cards.some((c) => inner.cards.some((ic) => c.el !== ic.el && $(c.el).find(ic.el).length > 0));
+  return groups.filter(
+    (g) =>
+      // Blocks that hold a group of titled cards are sections of the page (a builder's records),
+      // not cards: the inner group counts. A bare list inside a card is that card's own bullets.
+      !groups.some((inner) => !inner.bare && inside(inner, g)) && !(g.bare && groups.some((outer) => inside(g, outer))),
+  );
 }

@@ -12,7 +12,7 @@ import { cardGroups } from './cards.ts';
 
 const FEATURE_HEADING = /\bfeatures?\b|capabilit|what you get|everything you need|what'?s included|what .{1,30} can do|key benefits/i;
 const USP_HEADING =
-  /^why\s+\S+(?:\s+\S+)?\??$|\bwhy\b.{0,40}\b(choose|pick|use|switch|love|teams|us)\b|what makes .{1,30} (different|unique|special)|\bunlike\b|\badvantages?\b|\bbenefits\b/i;
+  /^why\s+\S+(?:\s+\S+)?\??$|\bwhy\b.{0,40}\b(choose|pick|use|switch|love|teams|us)\b|what makes .{1,30} (different|unique|special)|\bunlike\b|\badvantages?\b|\bbenefits\b|^warum\s+\S+(?:\s+\S+)?\??$|\b(?:ihre|deine|unsere)\s+vorteile\b|^vorteile\b/i;
 
 /** List items of a section, or its sub-headings when it has no list. */
 function sectionItems(src: Sources, model: PageModel, heading: Element): Evidence[] {
@@ -47,8 +47,10 @@ function listFrom(src: Sources, pattern: RegExp, exclude: Set<string>): Proposed
 function fromCards(src: Sources, usps: boolean, exclude: Set<string>): Proposed<string[]> | null {
   const pages = src.ordered('home', 'other').filter((m) => ['home', 'other'].includes(src.kind(m)));
   for (const model of pages) {
-    for (const group of cardGroups(model)) {
+    for (const group of cardGroups(model, 3, { bare: true })) {
       if (group.kind !== 'features' || (group.heading !== null && USP_HEADING.test(group.heading)) !== usps) continue;
+      // A bare list of titles is features or selling points only when its heading says so.
+      if (group.bare && !(usps || FEATURE_HEADING.test(group.heading ?? ''))) continue;
       const evidence = group.cards
         .map((c) => c.title)
         .filter((t) => t.quote.length <= LIST_ITEM_MAX && !exclude.has(normaliseText(t.quote)))

@@ -28,6 +28,26 @@ describe('statesFounding', () => {
     expect(statesFounding('We visited a studio founded in 1962.', '1962', ctx)).toBe(false);
     expect(statesFounding('BigCo has been our customer since 2015.', '2015', ctx)).toBe(false);
   });
+  test('"started in 2019 by", "built Orbitly in 2023" and a product maintained since a year', () => {
+    expect(statesFounding('Orbitly was started in 2019 by Mara Quinn and Tom Ede.', '2019', ctx)).toBe(true);
+    expect(statesFounding('We are two parents who built Orbitly in 2023 to end the chore wars.', '2023', ctx)).toBe(true);
+    expect(statesFounding('Orbitly is open source and has been maintained since 2018 by Jonas Berg.', '2018', ctx)).toBe(true);
+    expect(statesFounding('We built the new editor in 2024.', '2024', ctx)).toBe(false);
+    expect(statesFounding('Acme Corp was started in 1990 by Ray Kurtz.', '1990', ctx)).toBe(false);
+    expect(statesFounding('Our customers have been onboarded since 2020.', '2020', ctx)).toBe(false);
+  });
+  test('German: "gegründet 2019", "wurde 2019 gegründet", "seit 2019", and not someone else\'s', () => {
+    expect(statesFounding('Gegründet 2019 in Leipzig', '2019', ctx)).toBe(true);
+    expect(statesFounding('Seit 2019', '2019', ctx)).toBe(true);
+    expect(statesFounding('Orbitly wurde 2019 in Leipzig gegründet.', '2019', ctx)).toBe(true);
+    expect(statesFounding('Wir haben Orbitly 2021 gegründet, weil uns Excel-Listen zu viel wurden.', '2021', ctx)).toBe(true);
+    expect(statesFounding('Seit 2019 helfen wir kleinen Cafés bei der Schichtplanung.', '2019', ctx)).toBe(true);
+    expect(statesFounding('Die Bäckerei Müller, gegründet 1998, plant ihre Schichten mit Orbitly.', '1998', ctx)).toBe(false);
+    expect(statesFounding('Seit 2020 nutzen wir Stripe für alle Zahlungen.', '2020', ctx)).toBe(false);
+    expect(statesFounding('Unsere Großeltern führten eine Bäckerei, gegründet 1952 in Halle.', '1952', ctx)).toBe(false);
+    expect(statesFounding('Die Orbitly GmbH, gegründet 2020 in Kiel, plant Schichten.', '2020', ctx)).toBe(true);
+    expect(statesFounding('Unsere Kunden vertrauen uns seit 2017.', '2017', ctx)).toBe(false);
+  });
 });
 
 describe('statesLocation', () => {
