@@ -25,8 +25,21 @@ describe('reference data', () => {
     const [child] = await db.sql`select c.slug, p.slug as parent from categories c join categories p on p.id = c.parent_id limit 1`;
     expect(child.parent).toBeTruthy();
 
+    // Every category has keywords the drafters match sites against.
+    const [{ bare }] = await db.sql`select count(*)::int as bare from categories where cardinality(keywords) = 0`;
+    expect(bare).toBe(0);
+
     await db.sql`update categories set name = 'Renamed by an operator' where slug = ${CATEGORY_TREE[0].slug}`;
+    // Keywords an operator set are kept; a category loaded before keywords existed gets them.
+    await db.sql`update categories set keywords = '{apis,edited}' where slug = ${CATEGORY_TREE[0].children[0].slug}`;
+    await db.sql`update categories set keywords = '{}' where slug = ${CATEGORY_TREE[1].slug}`;
     const second = await loadReferenceData(db.sql, site.id);
+    const keywords = await db.sql<{ slug: string; keywords: string[] }[]>`
+      select slug, keywords from categories where slug in ${db.sql([CATEGORY_TREE[0].children[0].slug, CATEGORY_TREE[1].slug])}`;
+    expect(Object.fromEntries(keywords.map((k) => [k.slug, k.keywords]))).toEqual({
+      [CATEGORY_TREE[0].children[0].slug]: ['apis', 'edited'],
+      [CATEGORY_TREE[1].slug]: CATEGORY_TREE[1].keywords,
+    });
     expect(second).toEqual({ categories: 0, products: 0, prices: 0, questions: 0 });
     const [kept] = await db.sql`select name from categories where slug = ${CATEGORY_TREE[0].slug}`;
     expect(kept.name).toBe('Renamed by an operator');

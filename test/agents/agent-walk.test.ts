@@ -98,26 +98,26 @@ test('an agent goes from a misspelled product name to a checkout link, every cal
   );
   expect(draft.status).toBe('ready');
 
-  // A field the site did not state: filled in the format its description gives. Categories go by
-  // display name (list_categories), where search filters would take the slug.
+  // A field the site did not state: filled in the format its description gives. Draft categories
+  // take a slug or a display name (list_categories) and answer both; search filters take the slug.
   const missing = Object.entries(draft.fields as Record<string, { state: string | null }>)
     .filter(([k, f]) => f.state === 'not_found' && k in FILL)
     .map(([k]) => k);
   expect(missing.length).toBeGreaterThan(0);
   const field = missing[0]!;
-  // What the texts say, and this walk follows: drafts take category display names, searches slugs.
+  // What the texts say, and this walk follows: drafts take slugs or names, searches slugs.
   const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema as { properties: Record<string, any> };
-  expect(schemaOf('update_draft').properties.fields.properties.categories.description).toContain('Display names from list_categories (not slugs)');
+  expect(schemaOf('update_draft').properties.fields.properties.categories.description).toContain('Names or slugs from list_categories');
   expect(schemaOf('search_listings').properties.category.description).toContain('slug from list_categories (not its display name)');
   const categories = await call('list_categories', {});
   const category = categories.items[0];
   const updated = await call('update_draft', {
     id: draft.id,
-    fields: { [field]: FILL[field], categories: [category.name] },
+    fields: { [field]: FILL[field], categories: [category.slug] },
     idempotency_key: crypto.randomUUID(),
   });
   expect(updated.fields[field]).toMatchObject({ state: 'manual' });
-  expect(updated.fields.categories.value).toEqual([category.name]);
+  expect(updated.fields.categories).toMatchObject({ value: [category.name], slugs: [category.slug] });
 
   // Submit it, then price a paid launch in a bookable week and create the checkout.
   const submitted = await call('submit_draft', { id: draft.id, idempotency_key: crypto.randomUUID() });
