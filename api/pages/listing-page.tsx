@@ -1,5 +1,7 @@
-import { listingReviews } from '../../sql/queries/reviews.ts';
-import { latestUpdates } from '../../sql/queries/updates.ts';
+import { notFound } from '../../core/errors/index.ts';
+import { listingPageParts } from '../../sql/queries/listing-page.ts';
+import { batchedRead } from '../http/batched-read.ts';
+import { badgesAnswer } from '../operations/badges.ts';
 import { readOp, type PageDeps } from './data.ts';
 import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
 import { day, safeHref } from './format.ts';
@@ -9,19 +11,27 @@ import type { Rendered } from './rendered.ts';
 
 export type { Personal };
 
+/** The page parts of the listings a turn renders, read in one statement (as get_listing's misses are). */
+const pagePartsOf = batchedRead(listingPageParts);
+
 export async function renderListing(
   deps: PageDeps,
   slug: string,
   personal: (listingId: number) => Promise<Personal | null>,
 ): Promise<Rendered & { listingId: number }> {
-  const l = await readOp(deps, 'get_listing', { path: { slug } });
-  const [alternatives, badges, reviews, updates, p] = await Promise.all([
+  // Every read at once: the profile as get_listing answers it (its latest_updates are the page's),
+  // the alternatives as get_alternatives does, and the rest in one statement shared by the turn.
+  const [l, alternatives, parts] = await Promise.all([
+    readOp(deps, 'get_listing', { path: { slug } }),
     readOp(deps, 'get_alternatives', { path: { slug }, query: { per_page: '6' } }),
-    readOp(deps, 'get_badges', { path: { slug } }),
-    listingReviews(deps.sql, l.id),
-    latestUpdates(deps.sql, deps.site.id, 1, 5, slug),
-    personal(l.id),
+    pagePartsOf(deps, deps.site.id, slug),
   ]);
+  const p = await personal(l.id);
+  // Taken down between the reads: the page of a listing that is not live is a 404, as get_listing's.
+  if (!parts) throw notFound(`No live listing with slug "${slug}".`);
+  const { reviews } = parts;
+  const badges = badgesAnswer({ ...parts, status: 'live' }, { shape: 'standard', mode: 'auto', size: 'm' }, deps.config.siteUrl, deps.site.name);
+  const updates = { items: l.latest_updates as { title: string; body: string; created_at: string }[] };
   const site = deps.config.siteUrl;
   const primary = l.categories.find((c: any) => c.primary) ?? l.categories[0];
   const trail: [string, string][] = [['/', 'Home']];
