@@ -1,9 +1,8 @@
 import { notFound } from '../../core/errors/index.ts';
-import { listingPageParts } from '../../sql/queries/listing-page.ts';
-import { batchedRead } from '../http/batched-read.ts';
 import { badgesAnswer } from '../operations/badges.ts';
 import { readOp, type PageDeps } from './data.ts';
-import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
+import { alternativesOf, listingPagePartsOf } from './listing-data.ts';
+import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText } from './components.tsx';
 import { day, safeHref } from './format.ts';
 import { Actions, ReviewForm, ReviewList, type Personal } from './listing-community.tsx';
 import { About, Badges, DomainRating, Media, Milestones, Rating } from './listing-sections.tsx';
@@ -11,24 +10,21 @@ import type { Rendered } from './rendered.ts';
 
 export type { Personal };
 
-/** The page parts of the listings a turn renders, read in one statement (as get_listing's misses are). */
-const pagePartsOf = batchedRead(listingPageParts);
-
 export async function renderListing(
   deps: PageDeps,
   slug: string,
   personal: (listingId: number) => Promise<Personal | null>,
 ): Promise<Rendered & { listingId: number }> {
   // Every read at once: the profile as get_listing answers it (its latest_updates are the page's),
-  // the alternatives as get_alternatives does, and the rest in one statement shared by the turn.
+  // the alternatives as get_alternatives reads them, badges and reviews (listing-data.ts).
   const [l, alternatives, parts] = await Promise.all([
     readOp(deps, 'get_listing', { path: { slug } }),
-    readOp(deps, 'get_alternatives', { path: { slug }, query: { per_page: '6' } }),
-    pagePartsOf(deps, deps.site.id, slug),
+    alternativesOf(deps, slug),
+    listingPagePartsOf(deps, slug),
   ]);
   const p = await personal(l.id);
   // Taken down between the reads: the page of a listing that is not live is a 404, as get_listing's.
-  if (!parts) throw notFound(`No live listing with slug "${slug}".`);
+  if (!parts || !alternatives) throw notFound(`No live listing with slug "${slug}".`);
   const { reviews } = parts;
   const badges = badgesAnswer({ ...parts, status: 'live' }, { shape: 'standard', mode: 'auto', size: 'm' }, deps.config.siteUrl, deps.site.name);
   const updates = { items: l.latest_updates as { title: string; body: string; created_at: string }[] };
@@ -59,7 +55,7 @@ export async function renderListing(
     app.aggregateRating = { '@type': 'AggregateRating', ratingValue: rating.average, ratingCount: rating.count, bestRating: 5, worstRating: 1 };
   const ld: object[] = [crumbs.ld, app];
   if (l.faqs.length) ld.push(faqLd(l.faqs));
-  const firstAlternative = alternatives.items[0];
+  const firstAlternative = alternatives[0];
 
   const body = (
     <>
@@ -207,7 +203,7 @@ export async function renderListing(
         <Badges items={badges.items} domain={l.domain ?? undefined} />
         <Section id="alternatives" title="Alternatives">
           <Cards empty="No alternatives yet.">
-            {alternatives.items.map((a: Summary & { approved: boolean }) => (
+            {alternatives.map((a) => (
               <Card s={a} badge={a.approved ? 'Owner approved' : undefined} />
             ))}
           </Cards>
