@@ -2157,31 +2157,6 @@ AS $function$
 $function$;
 comment on function launch_integrity(p_listings bigint[]) is 'Per listing, over the votes cast during its launch week: all votes, those that count, those with signals, from accounts under 24 hours old, the most from one network, those in bursts (runs of at least 5 votes each within 10 minutes of the one before), and those discounted with their reasons.';
 
-CREATE OR REPLACE FUNCTION public.listing_badge_rows(l listings, s listing_stats, p_top_min_reviews integer, p_top_min_avg double precision)
- RETURNS json
- LANGUAGE sql
- STABLE
-AS $function$
-  select coalesce(json_agg(json_build_object('kind', b.kind, 'rank', b.rank, 'week', b.week,
-                                             'rating_avg', b.rating_avg, 'rating_count', b.rating_count)
-                           order by b.ord, b.week desc), '[]'::json)
-  from (
-    select 1 as ord, 'listed' as kind, null::int as rank, null::text as week, null::float8 as rating_avg, null::int as rating_count
-    union all select 2, 'launched', null, null, null, null where l.status = 'live'
-    union all select 3, 'featured', null, null, null, null
-              where l.plan = 'paid' or exists (select 1 from listing_featured f where f.listing_id = l.id and now() >= f.starts_at and now() < f.ends_at)
-    union all select 4, 'verified', null, null, null, null
-              where exists (select 1 from company_owners co join claims c on c.id = co.claim_id
-                            where co.company_id = l.company_id and co.user_id = l.owner_user_id and co.role = 'owner'
-                              and c.status = 'verified' and c.method <> 'email')
-    union all select 5, 'top-rated', null, null, s.rating_avg, s.rating_count
-              where l.status = 'live' and s.rating_count >= p_top_min_reviews and s.rating_avg >= p_top_min_avg
-    union all select 6, 'award-' || to_char(a.week, 'YYYY-MM-DD'), a.rank, to_char(a.week, 'YYYY-MM-DD'), null, null
-              from awards a where a.listing_id = l.id and a.site_id = l.site_id
-  ) b
-$function$;
-comment on function listing_badge_rows(l listings, s listing_stats, p_top_min_reviews integer, p_top_min_avg double precision) is 'The badges a listing may show, in display order, as a JSON array of {kind, rank, week, rating_avg, rating_count}: listed always; launched when live; featured on the paid plan or in a running featured period; verified when its owner proved control of the domain (not by e-mail); top-rated when live with at least p_top_min_reviews genuine reviews averaging p_top_min_avg or more; one award-YYYY-MM-DD per Launch of the Week award. get_badges and the listing page read it.';
-
 CREATE OR REPLACE FUNCTION public.listing_categories_at_most_four()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -2280,24 +2255,6 @@ AS $function$
   where x.value is not null
 $function$;
 comment on function listing_facets(p_stage text, p_country text, p_pricing_model text) is 'The facets a listing is counted under in listing_facet_counts: its stage, country and pricing model in lower case.';
-
-CREATE OR REPLACE FUNCTION public.listing_page_reviews(p_listing bigint, p_owner bigint, p_limit integer)
- RETURNS json
- LANGUAGE sql
- STABLE
-AS $function$
-  select coalesce(json_agg(json_build_object(
-           'id', r.id, 'rating', r.rating, 'body', r.body, 'author', coalesce(nullif(r.name, ''), 'A member'),
-           'created_at', to_char(r.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-           'updated_at', to_char(r.updated_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-           'by_owner', r.user_id is not distinct from p_owner, 'owner_reply', r.owner_reply,
-           'owner_reply_at', to_char(r.owner_reply_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
-         order by r.created_at desc, r.id desc), '[]'::json)
-  from (select r.*, u.name from reviews r join users u on u.id = r.user_id
-        where r.listing_id = p_listing and not r.flagged and u.suspended_at is null
-        order by r.created_at desc, r.id desc limit p_limit) r
-$function$;
-comment on function listing_page_reviews(p_listing bigint, p_owner bigint, p_limit integer) is 'The newest p_limit reviews shown on a listing page (not flagged, author not suspended), newest first, as a JSON array; by_owner marks those by p_owner (the listing''s owner).';
 
 CREATE OR REPLACE FUNCTION public.listing_stats_category()
  RETURNS trigger

@@ -19,9 +19,13 @@ export interface ListingPageParts {
   id: number;
   slug: string;
   name: string;
-  /** As get_badges reads them (listing_badge_rows). */
+  /** As get_badges reads them (badgeRows). */
   badges: BadgeRow[];
-  /** The 20 newest shown, newest first (listing_page_reviews). */
+  /**
+   * The 20 newest shown, newest first, each with the owner's reply. Hidden reviews (enough flags, or
+   * removed by the site team) and those of suspended accounts are left out; reviews by the listing's
+   * owner from before owners were refused are shown but marked (they never count).
+   */
   reviews: PublicReview[];
 }
 
@@ -32,8 +36,18 @@ export interface ListingPageParts {
  * profileParts gives (one cached plan).
  */
 export async function listingPageParts(sql: Sql, siteId: number, slugs: readonly string[]): Promise<(ListingPageParts | undefined)[]> {
+  const iso = sql.unsafe(`'YYYY-MM-DD"T"HH24:MI:SS"Z"'`);
   const rows = await sql<ListingPageParts[]>`
-    select l.id::int as id, l.slug, l.name, ${badgeRows(sql)} as badges, listing_page_reviews(l.id, l.owner_user_id, 20) as reviews
+    select l.id::int as id, l.slug, l.name, ${badgeRows(sql)} as badges,
+      (select coalesce(json_agg(json_build_object(
+                 'id', r.id, 'rating', r.rating, 'body', r.body, 'author', coalesce(nullif(r.name, ''), 'A member'),
+                 'created_at', to_char(r.created_at at time zone 'utc', ${iso}), 'updated_at', to_char(r.updated_at at time zone 'utc', ${iso}),
+                 'by_owner', r.user_id is not distinct from l.owner_user_id, 'owner_reply', r.owner_reply,
+                 'owner_reply_at', to_char(r.owner_reply_at at time zone 'utc', ${iso}))
+               order by r.created_at desc, r.id desc), '[]'::json)
+       from (select r.*, u.name from reviews r join users u on u.id = r.user_id
+             where r.listing_id = l.id and not r.flagged and u.suspended_at is null
+             order by r.created_at desc, r.id desc limit 20) r) as reviews
     from listings l
     left join listing_stats s on s.listing_id = l.id
     where l.site_id = ${siteId} and l.slug = any((select ${slugs as string[]}::text[])::text[]) and l.status = 'live'`;
