@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { Nullable, Slug } from '../registry/schemas.ts';
-import { listingBadges, TOP_RATED_MIN_AVG, TOP_RATED_MIN_REVIEWS } from '../../sql/queries/badges.ts';
+import { type ListingBadges, listingBadges, TOP_RATED_MIN_AVG, TOP_RATED_MIN_REVIEWS } from '../../sql/queries/badges.ts';
 import { notFound } from '../../core/errors/index.ts';
 import { badgeImageUrl, describeBadge, embedHtml, embedMarkdown, profileUrl } from '../badges/catalogue.ts';
-import { badgeDimensions, SHAPES, SIZES, type Mode } from '../badges/svg.ts';
+import { badgeDimensions, SHAPES, SIZES, type Mode, type Shape, type Size } from '../badges/svg.ts';
 import { badgesExamples } from './badges-examples.ts';
 
 const oneOf = <T extends string>(values: readonly T[], dflt: T, description: string) =>
@@ -74,31 +74,40 @@ export const badgesOperations: Operation[] = [
     handler: async ({ slug, shape = 'standard', mode = 'auto', size = 'm' }, { sql, site, config }) => {
       const listing = await listingBadges(sql, site.id, slug);
       if (!listing) throw notFound(`No listing with slug "${slug}" on this site.`);
-      const u = config.siteUrl;
-      const link = profileUrl(u, listing.slug);
-      const { width, height } = badgeDimensions(shape, size);
-      const url = (kind: string, m: Mode) => badgeImageUrl(u, listing.slug, kind, { shape, mode: m, size });
-      const items = listing.badges.map((row) => {
-        const words = describeBadge(row, listing.name, site.name);
-        const src = url(row.kind, mode === 'dark' ? 'dark' : 'light'); // auto falls back to light
-        const dark = mode === 'auto' ? url(row.kind, 'dark') : null;
-        return {
-          kind: row.kind,
-          label: words.label,
-          alt: words.alt,
-          rank: row.rank,
-          week: row.week,
-          svg_url: src,
-          light_svg_url: mode === 'auto' ? src : null,
-          dark_svg_url: dark,
-          link_url: link,
-          width,
-          height,
-          html: embedHtml({ link, src, dark, alt: words.alt, width, height }),
-          markdown: embedMarkdown({ link, src, alt: words.alt }),
-        };
-      });
-      return { listing: { slug: listing.slug, name: listing.name, status: listing.status, profile_url: link }, shape, mode, size, items };
+      return badgesAnswer(listing, { shape, mode, size }, config.siteUrl, site.name);
     },
   }),
 ];
+
+/** get_badges' answer for a listing's badge rows (the listing page shows the same, from its own read). */
+export function badgesAnswer(
+  listing: Pick<ListingBadges, 'slug' | 'name' | 'status' | 'badges'>,
+  { shape, mode, size }: { shape: Shape; mode: Mode | 'auto'; size: Size },
+  siteUrl: string,
+  siteName: string,
+) {
+  const link = profileUrl(siteUrl, listing.slug);
+  const { width, height } = badgeDimensions(shape, size);
+  const url = (kind: string, m: Mode) => badgeImageUrl(siteUrl, listing.slug, kind, { shape, mode: m, size });
+  const items = listing.badges.map((row) => {
+    const words = describeBadge(row, listing.name, siteName);
+    const src = url(row.kind, mode === 'dark' ? 'dark' : 'light'); // auto falls back to light
+    const dark = mode === 'auto' ? url(row.kind, 'dark') : null;
+    return {
+      kind: row.kind,
+      label: words.label,
+      alt: words.alt,
+      rank: row.rank,
+      week: row.week,
+      svg_url: src,
+      light_svg_url: mode === 'auto' ? src : null,
+      dark_svg_url: dark,
+      link_url: link,
+      width,
+      height,
+      html: embedHtml({ link, src, dark, alt: words.alt, width, height }),
+      markdown: embedMarkdown({ link, src, alt: words.alt }),
+    };
+  });
+  return { listing: { slug: listing.slug, name: listing.name, status: listing.status, profile_url: link }, shape, mode, size, items };
+}

@@ -4,7 +4,10 @@ import { validateInput } from '../http/validate.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
 
-export type PageDeps = Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'>;
+export type PageDeps = Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'> & {
+  /** The anonymous render's: its reads are cancelled in the database once every client waiting for it has gone. */
+  signal?: AbortSignal;
+};
 
 const byName = new Map<string, Operation>(operations.map((op) => [op.name, op]));
 
@@ -18,8 +21,13 @@ export async function readOp<T = any>(deps: PageDeps, name: string, raw: { path?
   const op = byName.get(name);
   if (!op || op.scope !== null || op.method !== 'GET') throw new Error(`not a public read: ${name}`);
   const input = validateInput(op, { path: raw.path ?? {}, query: raw.query ?? {} }, { convert: true });
+  // The reads' pool and the render's signal rather than the render's own cancellable pool: the
+  // operation's reads then join those other requests start in the same turn (batched-read.ts), and
+  // are still cancelled once every waiting client has gone.
   const ctx: OperationContext = {
     sql: deps.sql,
+    readSql: deps.readSql,
+    signal: deps.signal,
     site: deps.site,
     config: deps.config,
     cache: deps.cache,

@@ -1,7 +1,7 @@
 // The parts of the listing page where people act: vote and follow, write a review, flag one.
 // Every form posts without JavaScript; site.js only improves them (data-action).
 
-import type { PublicReview } from '../../sql/queries/reviews.ts';
+import type { PublicReview } from '../../sql/queries/listing-page.ts';
 import { CsrfField } from './components.tsx';
 import { day, n } from './format.ts';
 

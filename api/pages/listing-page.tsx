@@ -1,7 +1,8 @@
-import { listingReviews } from '../../sql/queries/reviews.ts';
-import { latestUpdates } from '../../sql/queries/updates.ts';
+import { notFound } from '../../core/errors/index.ts';
+import { badgesAnswer } from '../operations/badges.ts';
 import { readOp, type PageDeps } from './data.ts';
-import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText, type Summary } from './components.tsx';
+import { alternativesOf, listingPagePartsOf } from './listing-data.ts';
+import { breadcrumbs, Card, Cards, FaqSection, faqLd, Section, SocialList, StoryText } from './components.tsx';
 import { day, safeHref } from './format.ts';
 import { Actions, ReviewForm, ReviewList, type Personal } from './listing-community.tsx';
 import { About, Badges, DomainRating, Media, Milestones, Rating } from './listing-sections.tsx';
@@ -14,14 +15,19 @@ export async function renderListing(
   slug: string,
   personal: (listingId: number) => Promise<Personal | null>,
 ): Promise<Rendered & { listingId: number }> {
-  const l = await readOp(deps, 'get_listing', { path: { slug } });
-  const [alternatives, badges, reviews, updates, p] = await Promise.all([
-    readOp(deps, 'get_alternatives', { path: { slug }, query: { per_page: '6' } }),
-    readOp(deps, 'get_badges', { path: { slug } }),
-    listingReviews(deps.sql, l.id),
-    latestUpdates(deps.sql, deps.site.id, 1, 5, slug),
-    personal(l.id),
+  // Every read at once: the profile as get_listing answers it (its latest_updates are the page's),
+  // the alternatives as get_alternatives reads them, badges and reviews (listing-data.ts).
+  const [l, alternatives, parts] = await Promise.all([
+    readOp(deps, 'get_listing', { path: { slug } }),
+    alternativesOf(deps, slug),
+    listingPagePartsOf(deps, slug),
   ]);
+  const p = await personal(l.id);
+  // Taken down between the reads: the page of a listing that is not live is a 404, as get_listing's.
+  if (!parts || !alternatives) throw notFound(`No live listing with slug "${slug}".`);
+  const { reviews } = parts;
+  const badges = badgesAnswer({ ...parts, status: 'live' }, { shape: 'standard', mode: 'auto', size: 'm' }, deps.config.siteUrl, deps.site.name);
+  const updates = { items: l.latest_updates as { title: string; body: string; created_at: string }[] };
   const site = deps.config.siteUrl;
   const primary = l.categories.find((c: any) => c.primary) ?? l.categories[0];
   const trail: [string, string][] = [['/', 'Home']];
@@ -49,7 +55,7 @@ export async function renderListing(
     app.aggregateRating = { '@type': 'AggregateRating', ratingValue: rating.average, ratingCount: rating.count, bestRating: 5, worstRating: 1 };
   const ld: object[] = [crumbs.ld, app];
   if (l.faqs.length) ld.push(faqLd(l.faqs));
-  const firstAlternative = alternatives.items[0];
+  const firstAlternative = alternatives[0];
 
   const body = (
     <>
@@ -197,7 +203,7 @@ export async function renderListing(
         <Badges items={badges.items} domain={l.domain ?? undefined} />
         <Section id="alternatives" title="Alternatives">
           <Cards empty="No alternatives yet.">
-            {alternatives.items.map((a: Summary & { approved: boolean }) => (
+            {alternatives.map((a) => (
               <Card s={a} badge={a.approved ? 'Owner approved' : undefined} />
             ))}
           </Cards>

@@ -12,6 +12,7 @@ import type { PageDeps } from './data.ts';
 import * as pages from './directory-pages.ts';
 import { frame, pageHeaders, type Viewer } from './layout.tsx';
 import { renderListing, type Personal } from './listing-page.tsx';
+import { viewCounter } from './view-counts.ts';
 import {
   viewerState,
   liveListingId,
@@ -111,7 +112,7 @@ export function publicPagesPlugin(deps: PageDeps) {
       deps,
       key,
       () => request.signal,
-      (sql) => render({ ...deps, sql }),
+      (sql, signal) => render({ ...deps, sql, signal }),
     );
     if ((out.status ?? 200) !== 200) return personalPage(out.status!, out.body);
     return answerRead(request, out, pageHeaders({ vary: 'Cookie' }), maxAge);
@@ -182,6 +183,7 @@ export function publicPagesPlugin(deps: PageDeps) {
   // reload costs no database write; the database's own per-day key still decides across instances.
   const counted = new Set<string>();
   let countedDay = '';
+  const recordView = viewCounter(deps.sql, deps.site.id, log);
   const countView = (request: Request, slug: string) => {
     if (request.method !== 'GET' || /bot|crawl|spider/i.test(request.headers.get('user-agent') ?? '')) return;
     const visitor = visitorOf(request);
@@ -193,9 +195,7 @@ export function publicPagesPlugin(deps: PageDeps) {
     const memo = createHash('sha256').update(`${processSalt}:${today}:${slug}:${visitor}`).digest('base64url');
     if (counted.has(memo)) return;
     counted.add(memo);
-    deps.sql`select record_listing_view(l.id, ${visitor}) from listings l where l.site_id = ${deps.site.id} and l.slug = ${slug} and l.status = 'live'`.catch(
-      (err) => log.warn({ err }, 'view not counted'),
-    );
+    recordView(slug, visitor);
   };
 
   /** A person's action: CSRF + Origin checked form, signed in, rate limited; JSON for the script, else 303 back to the page. */

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { IN_PROCESS_BASE, inProcessApp } from './in-process-app.ts';
+
+/**
+ * `bun bench/long-tail-cpu.ts`: what a long-tail miss costs in CPU, the edge's and PostgreSQL's,
+ * per request: BENCH_REQUESTS (3000) distinct slugs through get_listing and through the listing
+ * page, BENCH_CONCURRENCY (25) at a time straight to the app's handler, so misses started in the
+ * same turn share their statements as under load. On a machine shared with other work, where req/s
+ * swing with the neighbours, CPU per request is the steadier figure. PostgreSQL's share is read
+ * from /proc (Linux) for the embedded bench server, its exited backends included.
+ */
+const requests = Number(process.env.BENCH_REQUESTS ?? 3000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 25);
+const { db, handle, close } = await inProcessApp({ cacheTtlSeconds: 3600, connections: 10 });
+const [{ pid }] = await db.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+const postmaster = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+const ticks = (p: number, fields: number[]) => {
+  const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return fields.reduce((s, i) => s + Number(f[i - 3]), 0);
+};
+/** The server's CPU in ticks: its own, its children's that exited, and its live children's. */
+const postgresTicks = () => {
+  const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return (
+    ticks(postmaster, [14, 15, 16, 17]) +
+    children.reduce(
+      (s, c) =>
+        s +
+        (() => {
+          try {
+            return ticks(c, [14, 15]);
+          } catch {
+            return 0;
+          }
+        })(),
+      0,
+    )
+  );
+};
+const slugs = (
+  await db.sql<{ slug: string }[]>`select slug from listings where site_id = ${db.siteId} and status = 'live' order by md5(slug || ${String(Date.now())})`
+).map((r) => r.slug);
+let next = 0;
+const run = async (path: (slug: string) => string, n: number) => {
+  let started = 0;
+  const worker = async () => {
+    while (started++ < n) {
+      // Not a crawler's user agent: the page counts the view, as it does in `npm run bench`.
+      const res = await handle(new Request(`${IN_PROCESS_BASE}${path(slugs[next++ % slugs.length]!)}`, { headers: { 'user-agent': 'bench' } }));
+      if (res.status !== 200) throw new Error(`${res.status} ${res.url}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+};
+for (const [name, path] of [
+  ['long tail: get_listing', (s: string) => `/api/v1/listings/${s}`],
+  ['long tail: listing page', (s: string) => `/listings/${s}`],
+] as const) {
+  await run(path, 300);
+  const pg0 = postgresTicks();
+  const cpu0 = process.cpuUsage();
+  await run(path, requests);
+  const cpu = process.cpuUsage(cpu0);
+  const edge = (cpu.user + cpu.system) / requests;
+  const postgres = ((postgresTicks() - pg0) * 10_000) / requests;
+  console.log(`${name.padEnd(24)} ${edge.toFixed(0).padStart(6)} µs edge CPU  ${postgres.toFixed(0).padStart(6)} µs PostgreSQL CPU a request`);
+}
+await close();
+process.exit(0);
