@@ -7,6 +7,7 @@ import { recordPayment } from '../../core/orders/payments.ts';
 import { signInWithClient, WebClient } from '../browser.ts';
 import { callMcpTool } from '../mcp-call.ts';
 import { ordersEnv } from './env.ts';
+import { until } from '../eventually.ts';
 
 const { env, call, listing, weeks } = ordersEnv({ worker: true });
 const checkout = (body: unknown, who: 'owner' | 'other' = 'owner') => call('POST', '/orders/checkout', body, who, { 'idempotency-key': crypto.randomUUID() });
@@ -22,15 +23,6 @@ const pay = async (number: string, event = `evt_${number}`) => {
     currency: body.currency,
   });
 };
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 const orderStatus = (number: string) => async () => (await call('GET', `/orders/${number}`)).body.status as string;
 
 describe('a second launch, skip_queue or relaunch is refused at quote and checkout', () => {

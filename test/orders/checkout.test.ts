@@ -9,21 +9,13 @@ import { recordPayment } from '../../core/orders/payments.ts';
 import { expireOrders } from '../../core/orders/refund.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 import { ordersEnv } from './env.ts';
+import { until } from '../eventually.ts';
 
 const { env, call, listing, weeks } = ordersEnv({ worker: true });
 const opOutput = (name: string) => ordersOperations.find((o) => o.name === name)!.output;
 const checkout = (body: unknown, key = crypto.randomUUID(), who: 'owner' | 'other' = 'owner') =>
   call('POST', '/orders/checkout', body, who, { 'idempotency-key': key });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 const fulfilled = (number: string) =>
   until(`order ${number} fulfilled`, async () => {
     const { body } = await call('GET', `/orders/${number}`);

@@ -8,6 +8,7 @@ import { signInWithClient, WebClient } from '../browser.ts';
 import { chargeRefunded, sessionCompleted, startFakeStripe, type FakeSession } from './stripe-server.ts';
 import { ordersEnv } from './env.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
+import { until } from '../eventually.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
 const fake = startFakeStripe();
@@ -38,15 +39,6 @@ async function deliver(event: unknown, opts: { secret?: string; timestamp?: numb
     body: payload,
     headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
   });
-}
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
 }
 const order = async (number: string) => (await call('GET', `/orders/${number}`)).body;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { signInWithClient, WebClient } from '../browser.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
-import { eventually } from '../eventually.ts';
+import { eventually, holds } from '../eventually.ts';
 
 // People's actions through the site's forms as plain POSTs (no JavaScript), and their JSON answers
 // for the page script. Votes, follows and reviews are rate limited per person (RATE_LIMIT_WRITES).
@@ -202,9 +202,8 @@ describe('follows and reviews', () => {
 describe('views', () => {
   test('count at most once per visitor per listing per day, stored only as a salted hash', async () => {
     const views = async () => (await app.sql`select coalesce(sum(views), 0)::int as n from listing_views where listing_id = ${ids.gamma}`)[0].n as number;
-    const settle = async (n: number) => {
-      for (let i = 0; i < 50 && (await views()) < n; i++) await Bun.sleep(20);
-    };
+    // A view is counted after the page is answered: wait for the count, then check it stays there.
+    const settle = (n: number) => eventually(views, (v) => v >= n);
     const before = await views();
     const visitorsBefore = (await app.sql`select count(*)::int as n from listing_view_visitors where listing_id = ${ids.gamma}`)[0].n as number;
     await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
@@ -212,8 +211,7 @@ describe('views', () => {
     await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
     await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-two' } });
     await settle(before + 2);
-    await Bun.sleep(100);
-    expect(await views()).toBe(before + 2);
+    expect(await holds(views, (v) => v === before + 2)).toBe(before + 2);
     const stored = await app.sql`select encode(visitor, 'hex') as h from listing_view_visitors where listing_id = ${ids.gamma}`;
     expect(stored.length).toBe(visitorsBefore + 2);
     for (const r of stored) {
