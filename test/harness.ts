@@ -14,6 +14,8 @@ export interface TestApp {
   config: Config;
   siteId: number;
   databaseUrl: string;
+  /** `fetch` for this edge: through its port, or straight to its handler when it has none. */
+  fetch(url: string | URL, init?: RequestInit): Promise<Response>;
   get(path: string, init?: RequestInit): Promise<Response>;
   json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }>;
   stop(): Promise<void>;
@@ -22,8 +24,8 @@ export interface TestApp {
 /**
  * An edge against a fresh database. `prepare` runs before the edge starts (insert fixtures there,
  * or call a seed). Pass env to override configuration. `socket: false` (for tests that are not
- * about sockets) builds the same edge without a port: `get` and `json` go to its handler, and
- * `url` is only its SITE_URL, nothing listens there.
+ * about sockets) builds the same edge without a port: `fetch`, `get` and `json` go to its handler,
+ * and `url` is only its SITE_URL, nothing listens there.
  */
 export async function startTestApp(
   opts: { env?: Record<string, string>; prepare?: (sql: Sql, siteId: number) => Promise<void>; socket?: boolean } = {},
@@ -47,10 +49,8 @@ export async function startTestApp(
   await db.sql`select refresh_directory_views()`;
   const edge = await startEdge(config, db.url, { listen: socket });
   const api = `${edge.url}/api/v1`;
-  const get = (path: string, init?: RequestInit) => {
-    const url = path.startsWith('http') ? path : `${api}${path}`;
-    return socket ? fetch(url, init) : edge.handle(new Request(url, init));
-  };
+  const send = (url: string | URL, init?: RequestInit) => (socket ? fetch(url, init) : edge.handle(new Request(url, init)));
+  const get = (path: string, init?: RequestInit) => send(path.startsWith('http') ? path : `${api}${path}`, init);
   return {
     url: edge.url,
     api,
@@ -58,6 +58,7 @@ export async function startTestApp(
     config,
     siteId: site.id,
     databaseUrl: db.url,
+    fetch: send,
     get,
     async json(path, init) {
       const res = await get(path, init);

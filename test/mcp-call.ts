@@ -7,9 +7,18 @@ export interface ToolAnswer {
   body: any;
 }
 
-export async function callMcpTool(edgeUrl: string, key: string, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+/** `send` is how requests reach the edge: `fetch`, or a test app's `fetch` when it has no port. */
+export async function callMcpTool(
+  edgeUrl: string,
+  key: string,
+  name: string,
+  args: Record<string, unknown>,
+  send: (url: string | URL, init?: RequestInit) => Promise<Response> = fetch,
+): Promise<ToolAnswer> {
   const client = new McpClient({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${edgeUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${edgeUrl}/mcp`), { fetch: send, requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
   try {
     const got: any = await client.callTool({ name, arguments: args });
     if (got.isError) return { isError: true, body: JSON.parse(got.content[0].text) };

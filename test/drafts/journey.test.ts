@@ -7,7 +7,7 @@ import { FORBIDDEN_FACT, FORBIDDEN_VIDEO, INJECTION } from '../fixture-site.ts';
 import { eventually } from '../eventually.ts';
 import { draftsEnv, opOutput, settled } from './env.ts';
 
-const { env, call, patch, until } = draftsEnv();
+const { env, call, patch, until } = draftsEnv({ socket: false });
 
 let draftId = '';
 let ready: any;

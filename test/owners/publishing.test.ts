@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { makeListing, ownersEnv } from './env.ts';
 import { page, startOwnerSite, type OwnerSite } from '../owner-site.ts';
 
-const { env, call, until, runJob } = ownersEnv({ worker: true });
+const { env, call, until, runJob } = ownersEnv({ worker: true, socket: false });
 let site: OwnerSite;
 beforeAll(() => {
   site = startOwnerSite();
