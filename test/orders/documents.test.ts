@@ -17,7 +17,7 @@ import { eventually, until } from '../eventually.ts';
 
 const sink = await startSmtpSink();
 afterAll(() => sink.stop());
-const { env, call, listing } = ordersEnv({ worker: true, env: { SMTP_URL: sink.url, SELLER_COUNTRY: 'DE' } });
+const { env, call, listing } = ordersEnv({ socket: false, worker: true, env: { SMTP_URL: sink.url, SELLER_COUNTRY: 'DE' } });
 const getOrder = ordersOperations.find((o) => o.name === 'get_order')!.output;
 
 const ops = async (...argv: string[]) => {
@@ -40,7 +40,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
   return text;
 }
-const download = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+const download = (url: string, headers: Record<string, string> = {}) => env.app.fetch(url, { headers });
 const bearer = (who: 'owner' | 'other' | 'reader') => ({ authorization: `Bearer ${env.keys[who]}` });
 let currency = '';
 const euro = (cents: number) => `${(cents / 100).toFixed(2)} ${currency}`;
@@ -116,7 +116,7 @@ describe('invoices and credit notes', () => {
     expect((await download(order.invoice_url, { authorization: 'Bearer ldk_nope' })).status).toBe(401);
     expect((await download(order.invoice_url, bearer('reader'))).status).toBe(200);
     // The buyer signed in on the site reads it too; somebody else signed in does not.
-    const owner = new WebClient(env.app.url);
+    const owner = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(owner, env.app.sql, 'owner@example.com');
     const viaSession = await owner.get(new URL(order.invoice_url).pathname);
     expect(viaSession.status).toBe(200);
@@ -124,7 +124,7 @@ describe('invoices and credit notes', () => {
     // The order page links to it.
     const orderPage = await (await owner.get(`/checkout/${number}`)).text();
     expect(orderPage).toContain(`href="/orders/${number}/documents/${doc.number}.pdf"`);
-    const other = new WebClient(env.app.url);
+    const other = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(other, env.app.sql, 'other@example.com');
     expect((await other.get(new URL(order.invoice_url).pathname)).status).toBe(404);
 

@@ -34,7 +34,7 @@ async function deliver(event: unknown, opts: { secret?: string; timestamp?: numb
           secret: opts.secret ?? WEBHOOK_SECRET,
           ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
         });
-  return fetch(`${env.app.url}/webhooks/stripe`, {
+  return env.app.fetch(`${env.app.url}/webhooks/stripe`, {
     method: 'POST',
     body: payload,
     headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
@@ -63,7 +63,7 @@ describe('Stripe Checkout', () => {
     expect(s.amount_total).toBe(res.body.total_cents);
     expect(fake.requests.at(-1)!.auth).toBe('Bearer sk_test_orders');
 
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(web, env.app.sql, 'owner@example.com');
     const path = `/checkout/${res.body.number}`;
     const first = await web.get(path);

@@ -76,7 +76,7 @@ describe('post_listing_update', () => {
   test('the unsubscribe link works without signing in, only by its button, and stops later mail', async () => {
     const mail = sink.messages.find((m) => m.to.includes('fan1@example.com'))!;
     const path = new URL(/https?:\/\/\S+\/unsubscribe\/ldu_[A-Za-z0-9_-]{43}/.exec(mail.text)![0]).pathname;
-    const browser = new WebClient(env.app.url);
+    const browser = new WebClient(env.app.url, env.app.fetch);
     const shown = await browser.get(path);
     expect(shown.status).toBe(200);
     expect(await shown.text()).toContain('Unsubscribe');
@@ -84,7 +84,7 @@ describe('post_listing_update', () => {
     const done = await browser.post(path, { csrf });
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('gets no more update mail');
-    expect((await new WebClient(env.app.url).get('/unsubscribe/ldu_nope')).status).toBe(404);
+    expect((await new WebClient(env.app.url, env.app.fetch).get('/unsubscribe/ldu_nope')).status).toBe(404);
 
     // A day later (followers get at most one update mail a day per listing).
     await env.app.sql`update update_notifications set created_at = created_at - interval '1 day' where listing_id = ${live}`;
