@@ -49,8 +49,24 @@ export async function startTestApp(
   await db.sql`select refresh_directory_views()`;
   const edge = await startEdge(config, db.url, { listen: socket });
   const api = `${edge.url}/api/v1`;
-  const send = (url: string | URL, init?: RequestInit) => (socket ? fetch(url, init) : edge.handle(new Request(url, init)));
-  const get = (path: string, init?: RequestInit) => send(path.startsWith('http') ? path : `${api}${path}`, init);
+  const get = (path: string, init?: RequestInit) => {
+    const url = path.startsWith('http') ? path : `${api}${path}`;
+    return socket ? fetch(url, init) : edge.handle(new Request(url, init));
+  };
+  // fetch follows redirects (unless told `redirect: 'manual'`); the handler answers them as they
+  // are, so without a port they are followed here the same way, off this site through fetch.
+  const viaHandler = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    let request = new Request(url, init);
+    for (let hops = 0; ; hops++) {
+      const res = await edge.handle(request);
+      const location = res.headers.get('location');
+      if (init?.redirect === 'manual' || !location || ![301, 302, 303, 307, 308].includes(res.status) || hops >= 20) return res;
+      const next = new URL(location, request.url);
+      if (next.origin !== new URL(request.url).origin) return fetch(next, { headers: init?.headers });
+      request = res.status === 307 || res.status === 308 ? new Request(next, request) : new Request(next, { headers: request.headers });
+    }
+  };
+  const send = (url: string | URL, init?: RequestInit) => (socket ? fetch(url, init) : viaHandler(url, init));
   return {
     url: edge.url,
     api,
