@@ -20,6 +20,7 @@ beforeAll(() => {
 afterAll(() => site?.stop());
 
 const { env, until } = ownersEnv({
+  socket: false,
   worker: true,
   prepare: async (sql, siteId) => {
     await loadReferenceData(sql, siteId);

@@ -14,6 +14,7 @@ const WEBHOOK_SECRET = 'whsec_test_orders_secret';
 const fake = startFakeStripe();
 afterAll(() => fake.stop());
 const { env, call, listing } = ordersEnv({
+  socket: false,
   worker: true,
   env: { STRIPE_SECRET_KEY: 'sk_test_orders', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: fake.url },
 });

@@ -16,6 +16,7 @@ afterAll(async () => {
 });
 
 const { env, call, until, runJob } = ownersEnv({
+  socket: false,
   worker: true,
   env: () => ({ SMTP_URL: sink.url }),
   prepare: async (sql) => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   const port = await freePort();
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_KEY: 'sister', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent' });
   const sisterId = (await ensureSite(sql, 'sister', config.siteUrl)).id;
-  const edge = await startEdge(config, env.app.databaseUrl);
+  const edge = await startEdge(config, env.app.databaseUrl, { listen: false });
   sister = { stop: () => edge.stop() };
   // The real maker ("owner") lists Ledgerly on both sites.
   ids.real = await makeListing(sql, { siteId, userId: env.userIds.owner, url: product.url, name: 'Ledgerly', status: 'live' });
