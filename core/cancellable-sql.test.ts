@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../test/db.ts';
-import { eventually } from '../test/eventually.ts';
+import { eventually, holds, settles } from '../test/eventually.ts';
 import { cancellableSql, RequestAbandoned } from './cancellable-sql.ts';
 import { guardDatabase } from './database-guard.ts';
 import { connect } from '../sql/db.ts';
@@ -43,10 +43,22 @@ test('fragments and answered queries are left alone; other requests are not touc
   const where = sql`where x > ${1}`;
   const rows = await sql`select x from generate_series(1, 3) as x ${where}`;
   expect(rows.map((r) => r.x)).toEqual([2, 3]);
-  client.abort();
-  // The other request's query runs to its end, and nothing the abandoned one built rejects later.
-  expect((await other)[0]).toHaveProperty('slept');
-  await Bun.sleep(50);
+  const unhandled: unknown[] = [];
+  const note = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', note);
+  try {
+    client.abort();
+    // The other request's query runs to its end, and nothing the abandoned one built rejects later.
+    expect((await other)[0]).toHaveProperty('slept');
+    expect(
+      await holds(
+        async () => unhandled.length,
+        (n) => n === 0,
+      ),
+    ).toBe(0);
+  } finally {
+    process.off('unhandledRejection', note);
+  }
 });
 
 test("a query still waiting in a busy connection's pipeline is left to run: it and the ones behind it get their own answers", async () => {
@@ -59,7 +71,8 @@ test("a query still waiting in a busy connection's pipeline is left to run: it a
       await pool`select ${1}::int as three`;
     }
     const first = pool`select pg_sleep(${0.3})`.then(() => 'first');
-    await Bun.sleep(30);
+    const busy = async () => (await db.sql`select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep($1)%' and state = 'active'`)[0]!.n;
+    expect(await eventually(busy, (n) => n === 1)).toBe(1);
     const client = new AbortController();
     // Sent behind the first on the one connection, and another request's query behind that.
     const queued = cancellableSql(pool, client.signal)`select ${2}::int as two`.then(
@@ -67,11 +80,13 @@ test("a query still waiting in a busy connection's pipeline is left to run: it a
       (e) => e,
     );
     const behind = pool`select ${3}::int as three`.then((rows) => rows[0]);
-    await Bun.sleep(30);
+    // Both are written to the connection within a turn of the event loop (postgres.js sends a
+    // query a few microtasks after it is awaited); the first still runs on the server.
+    await new Promise((r) => setImmediate(r));
     client.abort();
-    const settled = await Promise.race([queued, Bun.sleep(3000).then(() => 'unanswered')]);
-    expect(settled === 2 || settled instanceof RequestAbandoned).toBe(true);
-    expect(await Promise.race([behind, Bun.sleep(3000).then(() => 'unanswered')])).toEqual({ three: 3 });
+    const settled = await settles(queued);
+    expect(settled.settled && (settled.value === 2 || settled.value instanceof RequestAbandoned)).toBe(true);
+    expect(await settles(behind)).toEqual({ settled: true, value: { three: 3 } });
     expect(await first).toBe('first');
   } finally {
     await pool.end({ timeout: 1 });
@@ -122,9 +137,18 @@ test('a cancel that fails (its socket reset) is caught, not left to end the proc
     const sql = cancellableSql(fake, client.signal);
     void sql`select 1`.then(() => {});
     client.abort();
-    await Bun.sleep(20);
-    expect(cancelled).toBe(1);
-    expect(unhandled).toEqual([]);
+    expect(
+      await eventually(
+        async () => cancelled,
+        (n) => n === 1,
+      ),
+    ).toBe(1);
+    expect(
+      await holds(
+        async () => unhandled.length,
+        (n) => n === 0,
+      ),
+    ).toBe(0);
   } finally {
     process.off('unhandledRejection', note);
   }

@@ -125,3 +125,40 @@ describe('production image', () => {
     expect(seen.size).toBeGreaterThan(50);
   });
 });
+
+describe('tests', () => {
+  // Time in tests is moved (an injected clock, fake timers, SQL) and what another process does is
+  // polled for through test/eventually.ts: a fixed sleep is too long on a quiet machine and too
+  // short on a busy one. Timers that only bound a wait belong there too (`until`, `settles`).
+  const SLEEP = /\bBun\.sleep(?:Sync)?\s*\(|(?<![\w.$])sleep\s*\(|\bsetTimeout\s*\(|timers\/promises/;
+  const testFiles = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'node_modules' || e.name.startsWith('.') ? [] : testFiles(rel);
+      return /\.test\.tsx?$/.test(e.name) ? [rel] : [];
+    });
+
+  test('no test file sleeps or sets a timer; they wait through test/eventually.ts', () => {
+    const files = testFiles('.').filter((f) => f !== 'test/architecture.test.ts'); // this file quotes sleeps as samples
+    const found = files.flatMap((f) =>
+      readFileSync(join(root, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (SLEEP.test(line.replace(/\/\/.*$/, '')) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  test('the check recognises a sleep in each form', () => {
+    for (const line of [
+      'await Bun.sleep(100);',
+      'Bun.sleepSync(5)',
+      'await sleep(50)',
+      'await new Promise((r) => setTimeout(r, 10));',
+      "import { setTimeout } from 'node:timers/promises';",
+    ])
+      expect([line, SLEEP.test(line)]).toEqual([line, true]);
+    for (const line of ['await sql`select pg_sleep(1)`', 'await eventually(read, done)', "child.once('exit', r)"])
+      expect([line, SLEEP.test(line)]).toEqual([line, false]);
+  });
+});

@@ -68,7 +68,11 @@ export async function signInWithBrowser(page: Page, opts: { baseUrl: string; sql
  */
 export class WebClient {
   readonly cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
+  /** `send` is how requests reach the site: `fetch`, or a test app's `fetch` when it has no port. */
+  constructor(
+    readonly baseUrl: string,
+    private readonly send: (url: string | URL, init?: RequestInit) => Promise<Response> = fetch,
+  ) {}
 
   private store(res: Response) {
     for (const line of res.headers.getSetCookie()) {
@@ -87,7 +91,7 @@ export class WebClient {
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-    const res = await fetch(new URL(path, this.baseUrl), { redirect: 'manual', headers: { ...this.cookieHeader(), ...headers } });
+    const res = await this.send(new URL(path, this.baseUrl), { redirect: 'manual', headers: { ...this.cookieHeader(), ...headers } });
     this.store(res);
     return res;
   }
@@ -101,7 +105,7 @@ export class WebClient {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) body.append(k, one);
     const origin = opts.origin === undefined ? new URL(this.baseUrl).origin : opts.origin;
-    const res = await fetch(new URL(path, this.baseUrl), {
+    const res = await this.send(new URL(path, this.baseUrl), {
       method: 'POST',
       redirect: 'manual',
       body,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freshDatabase } from './db.ts';
+import { eventually } from './eventually.ts';
 import { freePort } from './harness.ts';
 import { makeCategory, makeCompany, makeListing } from './builders.ts';
 
@@ -36,19 +37,19 @@ beforeAll(async () => {
   deno.stderr!.on('data', (d) => {
     err += d;
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Deno edge did not start: ${err}`)), 90_000);
-    deno.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('edge listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    deno.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Deno exited ${code}: ${err}`));
-    });
+  let out = '';
+  deno.stdout!.on('data', (d) => {
+    out += d;
   });
+  const started = await eventually(
+    async () => {
+      if (deno.exitCode !== null) throw new Error(`Deno exited ${deno.exitCode}: ${err}`);
+      return out.includes('edge listening');
+    },
+    Boolean,
+    { tries: 900, everyMs: 100 },
+  );
+  if (!started) throw new Error(`Deno edge did not start: ${err}`);
 }, 120_000);
 
 afterAll(async () => {

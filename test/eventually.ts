@@ -28,3 +28,42 @@ export async function holds<T>(read: () => Promise<T>, keep: (value: T) => boole
   }
   return value;
 }
+
+/**
+ * `eventually` for a read that answers "not yet" with nothing: re-reads until it gives a value and
+ * returns it, or fails naming what it waited for. For work that takes seconds (a worker's job, a
+ * process starting), pass a larger `ms`.
+ */
+export async function until<T>(what: string, read: () => Promise<T | null | undefined | false>, opts: { ms?: number; everyMs?: number } = {}): Promise<T> {
+  const everyMs = opts.everyMs ?? 100;
+  const value = await eventually(read, Boolean, { tries: Math.ceil((opts.ms ?? 60_000) / everyMs), everyMs });
+  if (!value) throw new Error(`timed out waiting for ${what}`);
+  return value;
+}
+
+/**
+ * Whether `promise` settles while it is watched (about 3 s by default): for a test that says a
+ * reader is not held by a writer, or a query behind a cancelled one still gets its answer. A
+ * rejection is thrown, as awaiting the promise would.
+ */
+export async function settles<T>(
+  promise: Promise<T>,
+  opts: { tries?: number; everyMs?: number } = {},
+): Promise<{ settled: true; value: T } | { settled: false }> {
+  let state: { settled: true; value: T } | { settled: false } | { failed: unknown } = { settled: false };
+  promise.then(
+    (value) => {
+      state = { settled: true, value };
+    },
+    (failed) => {
+      state = { failed };
+    },
+  );
+  const last = await eventually(
+    async () => state,
+    (s) => !('settled' in s) || s.settled,
+    opts,
+  );
+  if ('failed' in last) throw last.failed;
+  return last;
+}

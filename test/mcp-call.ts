@@ -7,9 +7,16 @@ export interface ToolAnswer {
   body: any;
 }
 
-export async function callMcpTool(edgeUrl: string, key: string, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+/** `edge` is the edge's URL (reached with `fetch`) or a test app (reached through its own `fetch`, socket or not). */
+export async function callMcpTool(
+  edge: string | { url: string; fetch: (url: string | URL, init?: RequestInit) => Promise<Response> },
+  key: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolAnswer> {
+  const { url, fetch: send } = typeof edge === 'string' ? { url: edge, fetch } : edge;
   const client = new McpClient({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${edgeUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { fetch: send, requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   try {
     const got: any = await client.callTool({ name, arguments: args });
     if (got.isError) return { isError: true, body: JSON.parse(got.content[0].text) };

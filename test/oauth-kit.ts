@@ -10,6 +10,7 @@ import type { Sql } from '../sql/db.ts';
 import { createSession } from '../core/auth/sessions.ts';
 import { findOrCreateUser } from '../core/auth/users.ts';
 import { freshDatabase } from './db.ts';
+import { eventually } from './eventually.ts';
 import { freePort } from './ports.ts';
 import { s256 } from '../api/oauth/pkce.ts';
 
@@ -151,17 +152,14 @@ export async function startEdgeProcess(env: Record<string, string>): Promise<Edg
     }
     await db.drop();
   };
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null || i > 300) {
-      await stop();
-      throw new Error(`edge did not start:\n${out}`);
-    }
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await Bun.sleep(100);
+  const up = await eventually(
+    async () => child.exitCode === null && (await fetch(`${url}/healthz`).catch(() => null))?.ok,
+    (ok) => ok || child.exitCode !== null,
+    { tries: 300, everyMs: 100 },
+  );
+  if (!up) {
+    await stop();
+    throw new Error(`edge did not start:\n${out}`);
   }
   return { url, sql: db.sql, stop };
 }

@@ -23,6 +23,8 @@ export const page = (body: string, head = '') =>
 /** hostname: another loopback address (127.0.0.2, ...) is another host on the same machine. */
 export function startOwnerSite(hostname = '127.0.0.1'): OwnerSite {
   const site = { hits: [] as string[], home: page('<h1>Our product</h1>'), files: new Map<string, string>(), redirects: new Map(), mode: 'ok' } as OwnerSite;
+  // A slow homepage answers only when the site stops: long after any fetcher's time cap.
+  const stopped = Promise.withResolvers<void>();
   const server = Bun.serve({
     hostname,
     port: 0,
@@ -34,7 +36,7 @@ export function startOwnerSite(hostname = '127.0.0.1'): OwnerSite {
       if (to !== undefined) return Response.redirect(to, 302);
       if (path === '/') {
         if (site.mode === 'slow') {
-          await Bun.sleep(30_000);
+          await stopped.promise;
           return new Response('late');
         }
         if (site.mode === 'huge')
@@ -51,6 +53,9 @@ export function startOwnerSite(hostname = '127.0.0.1'): OwnerSite {
   site.port = server.port!;
   site.host = hostname;
   site.url = `http://${hostname}:${server.port}/`;
-  site.stop = () => server.stop(true);
+  site.stop = () => {
+    stopped.resolve();
+    server.stop(true);
+  };
   return site;
 }

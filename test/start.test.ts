@@ -4,6 +4,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../sql/db.ts';
+import { eventually, until } from './eventually.ts';
 import { freePort } from './harness.ts';
 
 // `npm start` on a fresh machine: embedded PostgreSQL under DATA_DIR, demo seed, edge and worker,
@@ -47,15 +48,14 @@ async function launch() {
     out += d;
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await Bun.sleep(100);
-  }
+  await until(
+    'npm start to answer /healthz',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`npm start exited early:\n${out}`);
+      return (await fetch(`${base}/healthz`).catch(() => null))?.ok;
+    },
+    { ms: 60_000 },
+  );
   return { child, base, output: () => out };
 }
 
@@ -73,12 +73,14 @@ test('npm start seeds an empty database, runs edge and worker, stops cleanly and
   expect(first.output()).toContain('seeded demo data');
   const sql = connect(`postgres://directory:directory@127.0.0.1:${pgPort}/directory`, { max: 1 });
   // The worker is up when it has created its schema and registered its cron schedule.
-  let workerUp = false;
-  for (let i = 0; i < 100 && !workerUp; i++) {
-    const [r] = await sql`select to_regclass('graphile_worker._private_known_crontabs') is not null as ok`;
-    workerUp = r.ok && (await sql`select count(*)::int as n from graphile_worker._private_known_crontabs`)[0].n > 0;
-    if (!workerUp) await Bun.sleep(200);
-  }
+  const workerUp = await eventually(
+    async () => {
+      const [r] = await sql`select to_regclass('graphile_worker._private_known_crontabs') is not null as ok`;
+      return r.ok && (await sql`select count(*)::int as n from graphile_worker._private_known_crontabs`)[0].n > 0;
+    },
+    Boolean,
+    { tries: 100, everyMs: 200 },
+  );
   // npm start keeps data: the embedded server runs durably (tests and bench run without fsync).
   const [durability] = await sql`select current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync`;
   await sql.end();

@@ -37,7 +37,7 @@ const PATH_VALUES = ['0', '-1', '%00', 'x'.repeat(300), '1.5', 'ä', '00000000-0
 let app: TestApp;
 let key: string;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
   const u = await findOrCreateUser(app.sql, 'hostile@example.com');
   key = await makeApiKey(app.sql, u, ['account:read', 'listings:write', 'orders:write'], 'all');
 });
@@ -63,7 +63,7 @@ test('hostile path, query and body values never produce a 5xx and create nothing
       }
       if (op.body) variants.push({ body: '{"unterminated' }, { body: '[1,2,3]' }, { body: '"text"' }, { body: JSON.stringify({ unknown_key: 1 }) });
       for (const v of variants.slice(0, op.params ? 3 : undefined)) {
-        const res = await fetch(`${app.api}${path}${v.query ? `?${v.query}` : ''}`, {
+        const res = await app.fetch(`${app.api}${path}${v.query ? `?${v.query}` : ''}`, {
           method: op.method,
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: op.method === 'GET' ? undefined : (v.body ?? (op.body ? '{}' : undefined)),
@@ -82,7 +82,7 @@ test('hostile path, query and body values never produce a 5xx and create nothing
 });
 
 test('the NUL character on pages, OAuth endpoints and badges is a 400, never a 5xx', async () => {
-  const c = new WebClient(app.url);
+  const c = new WebClient(app.url, app.fetch);
   await signInWithClient(c, app.sql, 'nul@example.com');
   const csrf = await c.csrf('/account/api-keys');
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -93,11 +93,11 @@ test('the NUL character on pages, OAuth endpoints and badges is a 400, never a 5
   };
   await probe(
     'authorize',
-    await fetch(`${app.url}/oauth/authorize?client_id=%00&redirect_uri=%00&response_type=code&code_challenge=%00&code_challenge_method=S256`),
+    await app.fetch(`${app.url}/oauth/authorize?client_id=%00&redirect_uri=%00&response_type=code&code_challenge=%00&code_challenge_method=S256`),
   );
   await probe(
     'token',
-    await fetch(`${app.url}/oauth/token`, {
+    await app.fetch(`${app.url}/oauth/token`, {
       method: 'POST',
       headers: form,
       body: 'grant_type=authorization_code&code=ldc_%00&client_id=%00&code_verifier=%00',
@@ -105,12 +105,12 @@ test('the NUL character on pages, OAuth endpoints and badges is a 400, never a 5
   );
   await probe(
     'refresh',
-    await fetch(`${app.url}/oauth/token`, { method: 'POST', headers: form, body: 'grant_type=refresh_token&refresh_token=ldr_%00&client_id=%00' }),
+    await app.fetch(`${app.url}/oauth/token`, { method: 'POST', headers: form, body: 'grant_type=refresh_token&refresh_token=ldr_%00&client_id=%00' }),
   );
-  await probe('revoke', await fetch(`${app.url}/oauth/revoke`, { method: 'POST', headers: form, body: 'token=lda_%00&client_id=%00' }));
+  await probe('revoke', await app.fetch(`${app.url}/oauth/revoke`, { method: 'POST', headers: form, body: 'token=lda_%00&client_id=%00' }));
   await probe(
     'register',
-    await fetch(`${app.url}/oauth/register`, {
+    await app.fetch(`${app.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ client_name: 'a\u0000b', redirect_uris: ['https://x.example/cb'] }),
@@ -120,6 +120,6 @@ test('the NUL character on pages, OAuth endpoints and badges is a 400, never a 5
   await probe('verify', await c.get('/sign-in/verify?token=ldl_%00'));
   await probe('api key', await c.post('/account/api-keys', { name: 'a\u0000', scopes: 'account:read', csrf }));
   await probe('invite', await c.get('/invites/ldi_%00'));
-  await probe('badge', await fetch(`${app.url}/badges/%00/standard-light-m.svg`));
+  await probe('badge', await app.fetch(`${app.url}/badges/%00/standard-light-m.svg`));
   expect(answers.filter(([, status]) => status !== 400)).toEqual([]);
 });

@@ -11,13 +11,13 @@ const APP_ORIGIN = 'https://agent-app.example.test';
 let app: TestApp;
 let key: string;
 beforeAll(async () => {
-  app = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: `${APP_ORIGIN}, http://localhost:5173` } });
+  app = await startTestApp({ socket: false, env: { MCP_ALLOWED_ORIGINS: `${APP_ORIGIN}, http://localhost:5173` } });
   key = await makeApiKey(app.sql, await findOrCreateUser(app.sql, 'browser-app@example.test'), ['account:read']);
 }, 60_000);
 afterAll(() => app.stop());
 
 const call = (origin: string, body: object, auth?: string) =>
-  fetch(`${app.url}/mcp`, {
+  app.fetch(`${app.url}/mcp`, {
     method: 'POST',
     headers: {
       origin,
@@ -30,7 +30,7 @@ const call = (origin: string, body: object, auth?: string) =>
   });
 
 test('an allowed origin gets its preflight answered and its calls served, without credentials mode', async () => {
-  const pre = await fetch(`${app.url}/mcp`, {
+  const pre = await app.fetch(`${app.url}/mcp`, {
     method: 'OPTIONS',
     headers: {
       origin: APP_ORIGIN,

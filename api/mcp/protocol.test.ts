@@ -12,14 +12,14 @@ import { makeApiKey, makeListing } from '../../test/builders.ts';
 let app: TestApp;
 // Generous: the first app of a run also starts the shared PostgreSQL.
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
 }, 60_000);
 afterAll(() => app.stop());
 
 let nextId = 1;
 async function rpc(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
   const id = nextId++;
-  const res = await fetch(`${app.url}/mcp`, {
+  const res = await app.fetch(`${app.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
@@ -80,7 +80,7 @@ describe('version negotiation and transport rules', () => {
   });
 
   test.each(['GET', 'DELETE', 'PUT'])('%s is 405: a stateless server has no stream to open or session to end', async (method) => {
-    const res = await fetch(`${app.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
+    const res = await app.fetch(`${app.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
   });
@@ -94,7 +94,7 @@ describe('version negotiation and transport rules', () => {
   });
 
   test('tools/list stays small: inputs keep their bounds and enums (the size is held in tools-list.test.ts)', async () => {
-    const res = await fetch(`${app.url}/mcp`, {
+    const res = await app.fetch(`${app.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
@@ -149,7 +149,7 @@ describe('version negotiation and transport rules', () => {
   });
 
   test('a body that is not JSON is 415', async () => {
-    const res = await fetch(`${app.url}/mcp`, {
+    const res = await app.fetch(`${app.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
       body: 'hello',

@@ -18,8 +18,8 @@ let app: TestApp;
 let text = '';
 let tools: Tool[] = [];
 beforeAll(async () => {
-  app = await startTestApp();
-  const res = await fetch(`${app.url}/mcp`, {
+  app = await startTestApp({ socket: false });
+  const res = await app.fetch(`${app.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),

@@ -19,6 +19,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       await sql`update sites set first_launch_week = ${LAST}::date - 70 where id = ${siteId}`;
       for (const [slug, status, week] of [
@@ -145,7 +146,7 @@ describe('get_launch_integrity', () => {
       async () => (await app.json(`/launches/weeks/${LAST}/integrity`)).body,
       (b) => b.items[0].listing.slug === 'spiky',
     );
-    const res = await fetch(`${app.url}/mcp`, {
+    const res = await app.fetch(`${app.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_launch_integrity', arguments: { week: LAST } } }),
@@ -169,7 +170,7 @@ describe('get_launch_integrity', () => {
 
   test('the launch week page links to the report and shows a line per launch', async () => {
     const page = await eventually(
-      async () => (await fetch(`${app.url}/launches/weeks/${LAST}`)).text(),
+      async () => (await app.fetch(`${app.url}/launches/weeks/${LAST}`)).text(),
       (t) => t.includes('8 votes, 75% from new accounts'),
     );
     expect(page).toContain(`href="/api/v1/launches/weeks/${LAST}/integrity"`);

@@ -145,6 +145,7 @@ let app: TestApp;
 const listings = synthetic(LISTINGS);
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const col = <K extends keyof Synthetic>(k: K) => listings.map((l) => l[k]);
       await sql`

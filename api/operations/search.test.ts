@@ -61,6 +61,7 @@ async function listing(sql: Sql, siteId: number, l: L) {
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       users = (await makeUsers(sql, 20)).map((r) => Number(r.id));
       const [other] = await sql`insert into sites (key, name, url) values ('other', 'Other', 'https://other.test') returning id`;

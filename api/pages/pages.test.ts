@@ -14,6 +14,7 @@ const escaped = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').re
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       await seedDemo(sql, siteId);
       const [owner] = await sql`insert into users (email, name) values ('owner-hostile@example.test', ${EVIL}) returning id`;
@@ -51,7 +52,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const page = async (path: string, init?: RequestInit) => {
-  const res = await fetch(app.url + path, init);
+  const res = await app.fetch(app.url + path, init);
   return { res, text: await res.text() };
 };
 const api = async (path: string) => (await app.json(path)).body;
@@ -94,7 +95,7 @@ describe('public pages render what the API answers', () => {
     expect(urls.size).toBeGreaterThan(50);
     for (const u of [...urls].slice(0, 60)) {
       expect(u.startsWith(app.url + '/listings/')).toBe(true);
-      expect((await fetch(u)).status).toBe(200);
+      expect((await app.fetch(u)).status).toBe(200);
     }
     const slug = [...urls][0].split('/').pop()!;
     const l = await api(`/listings/${slug}`);
@@ -150,7 +151,7 @@ describe('public pages render what the API answers', () => {
     r = await page('/blog');
     for (const p of blog.items) expect(r.text).toContain(`href="/blog/${p.slug}"`);
     for (const p of blog.items) {
-      const res = await fetch(p.url);
+      const res = await app.fetch(p.url);
       expect(res.status).toBe(200);
       const t = await res.text();
       expect(t).toContain('"@type":"BlogPosting"');
@@ -263,7 +264,7 @@ describe('findable', () => {
     const children = [...index.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     const listed = new Set<string>();
     for (const c of children) {
-      const t = await (await fetch(c)).text();
+      const t = await (await app.fetch(c)).text();
       for (const m of t.matchAll(/<loc>([^<]+)<\/loc>/g)) listed.add(m[1]);
     }
     const live = await app.sql`select slug from listings where site_id = ${app.siteId} and status = 'live'`;
@@ -343,7 +344,7 @@ describe('escaping of hostile listing, founder and review text', () => {
 });
 
 test('/favicon.ico is an icon: an ICO header and a 32x32 image, cached by browsers', async () => {
-  const r = await fetch(`${app.url}/favicon.ico`, { headers: { accept: 'image/avif,image/webp,*/*' } });
+  const r = await app.fetch(`${app.url}/favicon.ico`, { headers: { accept: 'image/avif,image/webp,*/*' } });
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toBe('image/x-icon');
   expect(r.headers.get('cache-control')).toContain('public');
@@ -354,25 +355,25 @@ test('/favicon.ico is an icon: an ICO header and a 32x32 image, cached by browse
   expect([bytes[6], bytes[7], view.getUint16(12, true)]).toEqual([32, 32, 32]);
   expect(view.getUint32(14, true) + 22).toBe(bytes.length);
   expect(view.getUint32(22, true)).toBe(40); // a BITMAPINFOHEADER follows
-  expect((await fetch(`${app.url}/favicon.ico`, { headers: { 'if-none-match': r.headers.get('etag')! } })).status).toBe(304);
+  expect((await app.fetch(`${app.url}/favicon.ico`, { headers: { 'if-none-match': r.headers.get('etag')! } })).status).toBe(304);
 });
 
 describe('caching and personal state', () => {
   test('anonymous pages carry ETag and public Cache-Control and answer 304; they set no cookies', async () => {
-    const r = await fetch(`${app.url}/launches`);
+    const r = await app.fetch(`${app.url}/launches`);
     expect(r.headers.get('cache-control')).toContain('public');
     expect(r.headers.get('vary')).toContain('Cookie');
     expect(r.headers.getSetCookie()).toEqual([]);
     const etag = r.headers.get('etag')!;
-    expect((await fetch(`${app.url}/launches`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await app.fetch(`${app.url}/launches`, { headers: { 'if-none-match': etag } })).status).toBe(304);
   });
 
   test('a vote shows at once to its voter and never to another person or an anonymous visitor', async () => {
     const [l] = await app.sql`select slug from listings where site_id = ${app.siteId} and status = 'live' and owner_user_id is null order by id limit 1`;
     const path = `/listings/${l.slug}`;
-    await fetch(app.url + path); // warm the anonymous cache
-    const alice = new WebClient(app.url);
-    const bob = new WebClient(app.url);
+    await app.fetch(app.url + path); // warm the anonymous cache
+    const alice = new WebClient(app.url, app.fetch);
+    const bob = new WebClient(app.url, app.fetch);
     await signInWithClient(alice, app.sql, 'alice-pages@example.test');
     await signInWithClient(bob, app.sql, 'bob-pages@example.test');
     const csrf = await alice.csrf(path);
@@ -387,7 +388,7 @@ describe('caching and personal state', () => {
     const theirs = await (await bob.get(path)).text();
     expect(theirs).toContain('aria-pressed="false">Upvote');
     expect(theirs).not.toContain('alice-pages');
-    const anon = await (await fetch(app.url + path)).text();
+    const anon = await (await app.fetch(app.url + path)).text();
     expect(anon).not.toContain('Voted');
     expect(anon).not.toContain('alice-pages');
     expect(anon).not.toContain('name="csrf"');
@@ -399,14 +400,14 @@ describe('unknown addresses and badges', () => {
     const r = await page('/no/such/page', { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(r.res.status).toBe(404);
     expect(r.text).toContain('Page not found');
-    const api404 = await fetch(`${app.url}/api/v1/nope`, { headers: { accept: 'text/html' } });
+    const api404 = await app.fetch(`${app.url}/api/v1/nope`, { headers: { accept: 'text/html' } });
     expect(api404.headers.get('content-type')).toContain('application/problem+json');
   });
 
   test('badge images work on other sites: SVG content type, public caching, no cookies even for a signed-in person', async () => {
     const [l] = await app.sql`select slug from listings where site_id = ${app.siteId} and status = 'live' order by id limit 1`;
     const badges = await api(`/listings/${l.slug}/badges`);
-    const c = new WebClient(app.url);
+    const c = new WebClient(app.url, app.fetch);
     await signInWithClient(c, app.sql, 'badge-viewer@example.test');
     const res = await c.get(new URL(badges.items[0].svg_url).pathname + new URL(badges.items[0].svg_url).search);
     expect(res.status).toBe(200);
@@ -440,7 +441,7 @@ describe("failures and the API's own URLs", () => {
 
   test('the site URLs get_site_info returns are pages', async () => {
     const site = await api('/site');
-    for (const u of [site.urls.home, site.urls.docs]) expect((await fetch(u)).status).toBe(200);
+    for (const u of [site.urls.home, site.urls.docs]) expect((await app.fetch(u)).status).toBe(200);
   });
 });
 

@@ -10,15 +10,15 @@ let app: TestApp;
 let alice: WebClient;
 let bob: WebClient;
 beforeAll(async () => {
-  app = await startTestApp();
-  alice = new WebClient(app.url);
-  bob = new WebClient(app.url);
+  app = await startTestApp({ socket: false });
+  alice = new WebClient(app.url, app.fetch);
+  bob = new WebClient(app.url, app.fetch);
   await signInWithClient(alice, app.sql, 'alice@example.test');
   await signInWithClient(bob, app.sql, 'bob@example.test');
 });
 afterAll(() => app.stop());
 
-const me = (secret: string) => fetch(`${app.api}/me`, { headers: { authorization: `Bearer ${secret}` } });
+const me = (secret: string) => app.fetch(`${app.api}/me`, { headers: { authorization: `Bearer ${secret}` } });
 const keyCount = async (email: string) =>
   (await app.sql`select count(*)::int as n from api_keys k join users u on u.id = k.user_id where u.email = ${email}`)[0].n as number;
 
@@ -32,7 +32,7 @@ async function createKey(c: WebClient, fields: Record<string, string | string[]>
 
 describe('signed out', () => {
   test('the page and its forms send you to sign in and back', async () => {
-    const anon = new WebClient(app.url);
+    const anon = new WebClient(app.url, app.fetch);
     const res = await anon.get('/account/api-keys');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${app.url}/sign-in?return_to=%2Faccount%2Fapi-keys`);

@@ -6,11 +6,11 @@ import { makeUser } from '../../test/builders.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
 });
 afterAll(() => app.stop());
 
-const client = () => new WebClient(app.url);
+const client = () => new WebClient(app.url, app.fetch);
 const mailCount = async (email: string) => (await app.sql`select count(*)::int as n from mail_outbox where lower(to_address) = lower(${email})`)[0].n as number;
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
@@ -24,7 +24,7 @@ async function requestLink(c: WebClient, email: string, returnTo?: string): Prom
 
 describe('GET /sign-in', () => {
   test('shows the form with a CSRF field and sets the CSRF cookie (HttpOnly, SameSite=Lax)', async () => {
-    const res = await fetch(`${app.url}/sign-in`);
+    const res = await app.fetch(`${app.url}/sign-in`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -40,13 +40,13 @@ describe('GET /sign-in', () => {
   });
 
   test('keeps a return_to that is a path on this site', async () => {
-    const page = await (await fetch(`${app.url}/sign-in?return_to=${encodeURIComponent('/account/api-keys?tab=1')}`)).text();
+    const page = await (await app.fetch(`${app.url}/sign-in?return_to=${encodeURIComponent('/account/api-keys?tab=1')}`)).text();
     expect(page).toContain('name="return_to" value="/account/api-keys?tab=1"');
   });
 
   test('replaces a return_to that leaves the site with /account', async () => {
     for (const bad of ['//evil.com', 'https://evil.com', '/\\evil.com', '/\t/evil.com', 'javascript:alert(1)']) {
-      const page = await (await fetch(`${app.url}/sign-in?return_to=${encodeURIComponent(bad)}`)).text();
+      const page = await (await app.fetch(`${app.url}/sign-in?return_to=${encodeURIComponent(bad)}`)).text();
       expect(page).toContain('name="return_to" value="/account"');
       expect(page).not.toContain('evil.com');
     }
@@ -63,7 +63,7 @@ describe('POST /sign-in', () => {
       await c.post('/sign-in', { email, csrf: 'x'.repeat(43) }),
       await c.post('/sign-in', { email, csrf }, { origin: 'https://evil.example' }),
       await c.post('/sign-in', { email, csrf }, { origin: null, headers: { referer: 'https://evil.example/page' } }),
-      await new WebClient(app.url).post('/sign-in', { email, csrf }), // right token value, but no cookie
+      await new WebClient(app.url, app.fetch).post('/sign-in', { email, csrf }), // right token value, but no cookie
     ];
     for (const res of attempts) {
       expect(res.status).toBe(403);
@@ -158,7 +158,7 @@ describe('the mailed link', () => {
     const link = await requestLink(client(), email);
     for (let i = 0; i < 3; i++) {
       // A mail scanner opening the link: no cookies, several times.
-      const res = await fetch(link, { redirect: 'manual' });
+      const res = await app.fetch(link, { redirect: 'manual' });
       expect(res.status).toBe(200);
       expect(res.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false);
       const page = await res.text();
@@ -224,7 +224,7 @@ describe('the mailed link', () => {
     expect(page).toContain('already used');
     expect(page).toContain(`href="/sign-in?return_to=${encodeURIComponent('/account/api-keys')}"`);
     expect(other.cookies.has('session')).toBe(false);
-    const opened = await fetch(link);
+    const opened = await app.fetch(link);
     expect(opened.status).toBe(410);
     expect(await opened.text()).toContain('already used');
   });
@@ -245,7 +245,7 @@ describe('the mailed link', () => {
     const link = await requestLink(c, 'slow@example.test');
     const csrf = await c.csrf(link); // opened while still valid
     await app.sql`update login_links set expires_at = now() - interval '1 minute' where token_hash = ${hashSecret(tokenOf(link))}`;
-    const opened = await fetch(link);
+    const opened = await app.fetch(link);
     expect(opened.status).toBe(410);
     expect(await opened.text()).toContain('expired');
     const res = await c.post('/sign-in/verify', { csrf, token: tokenOf(link) });
@@ -257,7 +257,7 @@ describe('the mailed link', () => {
 
   test('an unknown or malformed token is "not valid" (404)', async () => {
     for (const token of ['ldl_' + 'A'.repeat(43), 'garbage', '']) {
-      const res = await fetch(`${app.url}/sign-in/verify?token=${encodeURIComponent(token)}`);
+      const res = await app.fetch(`${app.url}/sign-in/verify?token=${encodeURIComponent(token)}`);
       expect(res.status).toBe(404);
       expect(await res.text()).toContain('not valid');
     }
@@ -348,7 +348,7 @@ describe('GET /account and POST /sign-out', () => {
     const c = client();
     const csrf = await c.csrf('/sign-in');
     expect((await c.post('/sign-in', { csrf, email: 'x@example.test', pad: 'x'.repeat(70_000) })).status).toBe(413);
-    const json = await fetch(`${app.url}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: '{}' });
+    const json = await app.fetch(`${app.url}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: app.url }, body: '{}' });
     expect(json.status).toBe(400);
     expect(json.headers.get('content-type')).toContain('text/html');
   });

@@ -231,11 +231,14 @@ describe('LLM drafter', () => {
     expect((http as Error).message).not.toContain('test-key');
     reply = () => new Response('<html>gateway</html>', { status: 200, headers: { 'content-type': 'text/html' } });
     expect(await failure()).toMatchObject({ name: 'DrafterError', kind: 'malformed' });
+    // A server that answers only after the drafter has given up: it is released once the drafter failed.
+    const late = Promise.withResolvers<void>();
     reply = async () => {
-      await Bun.sleep(2500);
+      await late.promise;
       return completion(JSON.stringify(emptyOutput()));
     };
     expect(await failure()).toMatchObject({ kind: 'timeout' });
+    late.resolve();
   });
 
   test('comparison: each side must be quoted from its own site', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freshDatabase } from '../../test/db.ts';
+import { eventually, until } from '../../test/eventually.ts';
 import { freePort } from '../../test/ports.ts';
 import { enqueueMail } from '../../core/mail/outbox.ts';
 
@@ -26,8 +27,8 @@ beforeAll(async () => {
   child.stderr!.on('data', (d) => {
     output += d;
   });
-  for (let i = 0; i < 150 && !output.includes('worker health and metrics listening'); i++) await Bun.sleep(100);
-});
+  await until('the worker to listen', async () => output.includes('worker health and metrics listening'), { ms: 15_000 });
+}, 30_000);
 afterAll(async () => {
   if (child.exitCode === null) {
     child.kill('SIGTERM');
@@ -48,11 +49,11 @@ test('/healthz and /readyz answer; readiness lists its checks', async () => {
 
 test('/metrics counts jobs by task and outcome, and shows the queue', async () => {
   await enqueueMail(db.sql, { to: 'a@example.com', subject: 'hi', text: 'hello', kind: 'test' });
-  let text = '';
-  for (let i = 0; i < 100 && !/directory_jobs_total\{task="send_mail",outcome="success"\} 1/.test(text); i++) {
-    await Bun.sleep(100);
-    text = await (await get('/metrics')).text();
-  }
+  const text = await eventually(
+    async () => (await get('/metrics')).text(),
+    (t) => /directory_jobs_total\{task="send_mail",outcome="success"\} 1/.test(t),
+    { tries: 100, everyMs: 100 },
+  );
   expect(text).toMatch(/directory_jobs_total\{task="send_mail",outcome="success"\} 1/);
   expect(text).toMatch(/directory_job_duration_seconds_count\{task="send_mail",outcome="success"\} 1/);
   expect(text).toContain('directory_queue_oldest_waiting_seconds');

@@ -27,7 +27,7 @@ function runCli(args: string[], databaseUrl: string, env: Record<string, string>
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
 });
 afterAll(() => app.stop());
 

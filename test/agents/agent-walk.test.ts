@@ -20,6 +20,7 @@ beforeAll(() => {
 afterAll(() => site?.stop());
 
 const { env, until } = ownersEnv({
+  socket: false,
   worker: true,
   prepare: async (sql, siteId) => {
     await loadReferenceData(sql, siteId);
@@ -40,7 +41,9 @@ beforeAll(async () => {
   // The person gave the agent a key for their account with the scopes the journey needs.
   const { secret } = await createApiKey(env.app.sql, { userId: env.userIds.owner, name: 'agent', scopes: ['account:read', 'listings:write', 'orders:write'] });
   client = new Client({ name: 'agent-walk', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), { fetch: env.app.fetch, requestInit: { headers: { authorization: `Bearer ${secret}` } } }),
+  );
   tools = (await client.listTools()).tools as Tool[];
 }, 60_000);
 afterAll(() => client?.close());
@@ -134,7 +137,7 @@ test('an agent goes from a misspelled product name to a checkout link, every cal
 
   // The hand-over: the person opens checkout_url and pays there; the agent can follow the order.
   expect(order.checkout_url).toStartWith(`${env.app.config.siteUrl}/checkout/`);
-  const page = await fetch(order.checkout_url);
+  const page = await env.app.fetch(order.checkout_url);
   expect(page.status).toBe(200);
   expect(await page.text()).toContain(order.number);
   expect((await call('get_order', { number: order.number })).status).toBe('pending');

@@ -4,6 +4,7 @@
 import { expect, test } from 'bun:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { launchBrowser, signInWithBrowser } from '../browser.ts';
+import { until } from '../eventually.ts';
 import { ordersEnv } from '../orders/env.ts';
 
 const { env, listing } = ordersEnv({ worker: true });
@@ -56,15 +57,10 @@ test('create_checkout through MCP, pay in Chromium on the test provider, fulfill
     await page.locator('#test-pay').click();
     await page.waitForURL((u) => u.pathname === path && u.search.includes('paid=1'));
 
-    const done = await (async () => {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const o = await agent.tool('get_order', { number: order.number });
-        if (o.status === 'fulfilled') return o;
-        if (Date.now() > deadline) throw new Error(`order stayed ${o.status}`);
-        await Bun.sleep(250);
-      }
-    })();
+    const done = await until('the order fulfilled', async () => {
+      const o = await agent.tool('get_order', { number: order.number });
+      return o.status === 'fulfilled' && o;
+    });
     expect(done).toMatchObject({ status: 'fulfilled', total_cents: 5831, vat_cents: 931, vat: { rule: 'domestic' } });
     expect(done.lines[0].fulfilment.status).toBe('fulfilled');
     expect(done.paid_at).not.toBeNull();
@@ -73,13 +69,10 @@ test('create_checkout through MCP, pay in Chromium on the test provider, fulfill
     expect(await page.locator('#order-status').textContent()).toBe('fulfilled');
     await expect(page.locator('#test-mode').isVisible()).resolves.toBe(true);
 
-    const deadline = Date.now() + 60_000;
-    for (;;) {
+    await until("the listing in this week's launches", async () => {
       const week = await agent.tool('get_launch_week', { week: 'this' });
-      if (week.items.some((i: any) => (i.listing?.slug ?? i.slug) === slug)) break;
-      if (Date.now() > deadline) throw new Error("the listing never showed in this week's launches");
-      await Bun.sleep(250);
-    }
+      return week.items.some((i: any) => (i.listing?.slug ?? i.slug) === slug);
+    });
     await context.close();
   } finally {
     await agent.client.close();

@@ -15,6 +15,7 @@ const ownerKey: { key: string } = { key: '' };
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [owner] = await sql`insert into users (email) values ('maker@example.test') returning id`;
       for (const slug of ['spammy', 'fine']) {
@@ -37,17 +38,17 @@ const ops = async (...argv: string[]) => {
   return { code, out };
 };
 async function signedIn(email: string) {
-  const c = new WebClient(app.url);
+  const c = new WebClient(app.url, app.fetch);
   await signInWithClient(c, app.sql, email);
   return c;
 }
 const surfaces = async () => {
   const [page, api, search, feed, sitemap] = await Promise.all([
-    fetch(`${app.url}/listings/spammy`, { headers: { accept: 'text/html' } }),
+    app.fetch(`${app.url}/listings/spammy`, { headers: { accept: 'text/html' } }),
     app.json('/listings/spammy'),
     app.json('/listings?q=zebra'),
-    fetch(`${app.url}/feeds/launches.xml`).then((r) => r.text()),
-    fetch(`${app.url}/sitemaps/listings-1.xml`).then((r) => r.text()),
+    app.fetch(`${app.url}/feeds/launches.xml`).then((r) => r.text()),
+    app.fetch(`${app.url}/sitemaps/listings-1.xml`).then((r) => r.text()),
   ]);
   return {
     page: page.status,
@@ -69,7 +70,7 @@ describe('ops listings hide|restore', () => {
     await app.sql`select refresh_directory_views()`;
     const gone = { page: 404, api: 404, search: ['fine'], feed: false, sitemap: false };
     expect(await eventually(surfaces, (s) => JSON.stringify(s) === JSON.stringify(gone))).toEqual(gone);
-    const mcp = await fetch(`${app.url}/mcp`, {
+    const mcp = await app.fetch(`${app.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_listing', arguments: { slug: 'spammy' } } }),
@@ -138,7 +139,7 @@ describe('ops users suspend|restore', () => {
     expect((await app.sql`select count(*)::int as n from votes where listing_id = ${ids.fine}`)[0].n).toBe(1);
     expect((await app.sql`select flagged from reviews where id = ${fair.id}`)[0].flagged).toBe(false);
     const page = await eventually(
-      async () => (await fetch(`${app.url}/listings/fine`)).text(),
+      async () => (await app.fetch(`${app.url}/listings/fine`)).text(),
       (p) => !p.includes('Worst thing ever'),
     );
     expect(page).not.toContain('Worst thing ever');

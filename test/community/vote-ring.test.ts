@@ -28,6 +28,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       await sql`update sites set first_launch_week = ${WEEK}::date - 70 where id = ${siteId}`;
       for (const [slug] of [...ORGANIC, ['boost', 0] as const]) {

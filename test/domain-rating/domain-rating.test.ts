@@ -17,6 +17,9 @@ let app: TestApp;
 const ratings = new Map<string, number | 'broken' | 'missing'>();
 let inFlight = 0;
 let maxInFlight = 0;
+// The provider holds its answers until three requests are open at once (then answers all, from then
+// on at once), so the concurrency bound is seen reached, not hoped for; set by the refresh test.
+let overlap: ReturnType<typeof Promise.withResolvers<void>> | null = null;
 const seen: { target: string; date: string; auth: string | null }[] = [];
 const provider = Bun.serve({
   hostname: '127.0.0.1',
@@ -28,7 +31,10 @@ const provider = Bun.serve({
     if (req.headers.get('authorization') !== 'Bearer dr-key') return Response.json({ error: 'bad key' }, { status: 401 });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await Bun.sleep(20); // the provider's own latency: each answer stays open so concurrent requests overlap
+    if (overlap) {
+      if (inFlight >= 3) overlap.resolve();
+      await overlap.promise;
+    }
     inFlight--;
     const r = ratings.get(target);
     if (r === 'broken') return new Response('oops', { status: 500 });
@@ -40,7 +46,7 @@ const providerUrl = `http://127.0.0.1:${provider.port}/v3/site-explorer/domain-r
 const ids: number[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ socket: false });
   for (let i = 0; i < 12; i++) ids.push(await makeListing(app.sql, { siteId: app.siteId, userId: null, url: `https://rated${i}.example/`, status: 'live' }));
   await makeListing(app.sql, { siteId: app.siteId, userId: null, url: 'https://draft-only.example/', status: 'draft' });
 }, 120_000);
@@ -70,7 +76,9 @@ describe('Domain Rating provider', () => {
     // An older measurement stays beside the new one.
     const [{ company_id }] = await app.sql`select company_id from listings where id = ${ids[0]}`;
     await app.sql`insert into domain_ratings (company_id, measured_on, rating, source) values (${company_id}, current_date - 40, 30, 'provider')`;
+    overlap = Promise.withResolvers();
     const r = await refreshDomainRatings(app.sql, httpDomainRatingProvider({ url: providerUrl, key: 'dr-key' }), 3);
+    overlap = null;
     expect(r).toMatchObject({ domains: 12, rated: 10, failed: 1 });
     expect(r.errors[0]).toContain('500');
     expect(maxInFlight).toBeLessThanOrEqual(3);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { conforms } from '../conforms.ts';
 import { draftsEnv, opOutput, settled } from './env.ts';
 
-const { env, call, until } = draftsEnv();
+const { env, call, until } = draftsEnv({ socket: false });
 
 let draftId = '';
 beforeAll(async () => {
@@ -67,6 +67,7 @@ describe('MCP', () => {
     const client = new McpClient({ name: 'drafts-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
+        fetch: env.app.fetch,
         requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
       }),
     );

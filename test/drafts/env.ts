@@ -30,7 +30,7 @@ export interface DraftsEnv {
 }
 
 /** Starts the setting before the file's tests and stops it after them. */
-export function draftsEnv() {
+export function draftsEnv(opts: { socket?: boolean } = {}) {
   const env = { keys: { owner: '', other: '', reader: '' }, partnerHits: 0, ownerId: '' } as DraftsEnv;
 
   beforeAll(async () => {
@@ -47,6 +47,7 @@ export function draftsEnv() {
     env.privateRedirect = startFixtureSite({ redirectHomeTo: 'http://10.0.0.1/' });
     env.rival = startFixtureSite({ name: 'Quill Pad' });
     env.app = await startTestApp({
+      socket: opts.socket,
       env: { ALLOW_LOOPBACK_FETCH: 'true', RATE_LIMIT_WRITES: '100000', RATE_LIMIT_AUTHENTICATED_READS: '100000' },
       prepare: async (sql) => {
         const p = await makeCategory(sql, { slug: 'productivity', name: 'Productivity', position: 1 });

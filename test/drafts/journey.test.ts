@@ -4,9 +4,10 @@
 import { describe, expect, test } from 'bun:test';
 import { conforms } from '../conforms.ts';
 import { FORBIDDEN_FACT, FORBIDDEN_VIDEO, INJECTION } from '../fixture-site.ts';
+import { eventually } from '../eventually.ts';
 import { draftsEnv, opOutput, settled } from './env.ts';
 
-const { env, call, patch, until } = draftsEnv();
+const { env, call, patch, until } = draftsEnv({ socket: false });
 
 let draftId = '';
 let ready: any;
@@ -397,11 +398,11 @@ describe('submit_draft', () => {
     await patch(draftId, { fields: { tagline: 'Published and edited' } });
     expect(Number((await env.app.sql`select last_value from cache_generation`)[0].last_value)).toBeGreaterThan(before);
     // The new cache generation reaches the edge by NOTIFY, a moment after the commit.
-    let tagline = '';
-    for (let i = 0; i < 50 && tagline !== 'Published and edited'; i++) {
-      tagline = (await env.app.json(`/listings/${slug}`)).body.tagline;
-      if (tagline !== 'Published and edited') await Bun.sleep(100);
-    }
+    const tagline = await eventually(
+      async () => (await env.app.json(`/listings/${slug}`)).body.tagline,
+      (t) => t === 'Published and edited',
+      { tries: 50, everyMs: 100 },
+    );
     expect(tagline).toBe('Published and edited');
     await env.app.sql`update listings set status = 'draft', launched_at = null where id = ${listingId}`;
     await env.app.sql`select directory_changed()`;

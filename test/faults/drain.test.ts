@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect as tcp } from 'node:net';
 import { join } from 'node:path';
 import { freshDatabase } from '../db.ts';
+import { eventually } from '../eventually.ts';
 import { freePort } from '../ports.ts';
 import { holdTable } from '../table-lock.ts';
 
@@ -41,16 +42,15 @@ beforeAll(async () => {
   edge.stderr!.on('data', (d) => {
     output += d;
   });
-  for (let i = 0; i < 300; i++) {
-    if (edge.exitCode !== null) throw new Error(`the edge exited early:\n${output}`);
-    try {
-      if ((await fetch(`${base}/healthz`, { headers: { connection: 'close' } })).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await Bun.sleep(100);
-  }
-  throw new Error(`the edge did not start:\n${output}`);
+  const up = await eventually(
+    async () => {
+      if (edge!.exitCode !== null) throw new Error(`the edge exited early:\n${output}`);
+      return (await fetch(`${base}/healthz`, { headers: { connection: 'close' } }).catch(() => null))?.ok;
+    },
+    Boolean,
+    { tries: 300, everyMs: 100 },
+  );
+  if (!up) throw new Error(`the edge did not start:\n${output}`);
 }, 90_000);
 
 afterAll(async () => {
@@ -91,23 +91,21 @@ test('SIGTERM: requests in flight finish with full responses, new connections ar
     ),
   );
   // Every request is in the database, waiting for the lock.
-  for (let i = 0; i < 200; i++) {
-    const [{ n }] =
-      await db.sql`select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'categories' and not l.granted`;
-    if (n >= 1) {
+  await eventually(
+    async () => {
+      const [{ n }] =
+        await db.sql`select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'categories' and not l.granted`;
+      if (n < 1) return false;
       const [{ waiting }] = await db.sql`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`;
-      if (waiting >= Math.min(IN_FLIGHT, 20)) break;
-    }
-    await Bun.sleep(50);
-  }
+      return waiting >= Math.min(IN_FLIGHT, 20);
+    },
+    Boolean,
+    { tries: 200, everyMs: 50 },
+  );
   const exited = new Promise<number | null>((r) => edge!.once('exit', (code) => r(code)));
   edge!.kill('SIGTERM');
   // The listener closes at once: new connections are refused while the old requests still wait.
-  let closed = false;
-  for (let i = 0; i < 100 && !closed; i++) {
-    closed = await refused();
-    if (!closed) await Bun.sleep(50);
-  }
+  const closed = await eventually(refused, Boolean, { tries: 100, everyMs: 50 });
   expect(closed).toBe(true);
   expect(edge!.exitCode).toBeNull(); // still draining
   await release();

@@ -6,6 +6,7 @@ import { migrate } from '../../sql/migrate.ts';
 import { ensureSite } from '../../sql/site.ts';
 import { findOrCreateUser } from '../../core/auth/users.ts';
 import { createApiKey } from '../../core/auth/api-keys.ts';
+import { eventually } from '../eventually.ts';
 import { freePort } from '../ports.ts';
 import { privatePg, type PrivatePg } from './private-pg.ts';
 import { fmt, load } from './load.ts';
@@ -60,15 +61,14 @@ beforeAll(async () => {
     env: { ...process.env, DATABASE_URL: pg.url, LOG_LEVEL: 'warn', VIEW_REFRESH_CRON: '0 0 1 1 *' },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
-  for (let i = 0; i < 300; i++) {
-    if (edge.exitCode !== null) throw new Error(`edge exited:\n${out}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await Bun.sleep(100);
-  }
+  await eventually(
+    async () => {
+      if (edge.exitCode !== null) throw new Error(`edge exited:\n${out}`);
+      return (await fetch(`${base}/healthz`).catch(() => null))?.ok;
+    },
+    Boolean,
+    { tries: 300, everyMs: 100 },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -81,11 +81,12 @@ afterAll(async () => {
 });
 
 let n = 0;
-const uncached = () => fetch(`${base}/api/v1/listings?q=${encodeURIComponent(`word${n++}`)}`); // a new query each time: never cached
-const account = () => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } }); // resolves a credential
-const cached = () => fetch(`${base}/api/v1/site`);
-const mcpAccount = () =>
+const uncached = (signal?: AbortSignal) => fetch(`${base}/api/v1/listings?q=${encodeURIComponent(`word${n++}`)}`, { signal }); // a new query each time: never cached
+const account = (signal?: AbortSignal) => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` }, signal }); // resolves a credential
+const cached = (signal?: AbortSignal) => fetch(`${base}/api/v1/site`, { signal });
+const mcpAccount = (signal?: AbortSignal) =>
   fetch(`${base}/mcp`, {
+    signal,
     // MCP: the credential is resolved before the tool runs
     method: 'POST',
     headers: {
@@ -97,15 +98,11 @@ const mcpAccount = () =>
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_account', arguments: {} } }),
   });
 
-async function timed(f: () => Promise<Response>) {
+/** One request, its status and time; no answer in 20 s counts as status 0. */
+async function timed(f: (signal: AbortSignal) => Promise<Response>) {
   const t = performance.now();
   try {
-    const res = await Promise.race([
-      f(),
-      Bun.sleep(20_000).then(() => {
-        throw new Error('no answer in 20 s');
-      }),
-    ]);
+    const res = await f(AbortSignal.timeout(20_000));
     const text = await res.text();
     return {
       status: res.status,
@@ -123,7 +120,7 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
   expect((await timed(uncached)).status).toBe(200);
   expect((await timed(account)).status).toBe(200);
   expect((await timed(cached)).status).toBe(200);
-  expect((await timed(() => fetch(`${base}/readyz`))).status).toBe(200);
+  expect((await timed((signal) => fetch(`${base}/readyz`, { signal }))).status).toBe(200);
   const up = await load({ ms: 1500, clients: 4, request: () => uncached() });
   console.log(fmt('pg up (uncached reads)', up));
 
@@ -143,7 +140,7 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
   // Site pages (public pages and the account pages) too: a 503 page with Retry-After, never a 500,
   // and the edge lives on (a view counted on a listing page must not end the process).
   for (const path of [`/search?q=down${n++}`, '/listings/not-cached-while-down', '/claims/confirm/ldv_while_down']) {
-    const r = await timed(() => fetch(`${base}${path}`));
+    const r = await timed((signal) => fetch(`${base}${path}`, { signal }));
     expect([path, r.status]).toEqual([path, 503]);
     expect(r.retryAfter).toMatch(/^\d+$/);
     expect(r.type).toContain('text/html');
@@ -152,11 +149,11 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
   console.log(fmt('pg down (uncached reads + authenticated)', down));
   expect(down.statuses[503]).toBe(down.count);
   expect(down.max).toBeLessThan(2500);
-  const ready = await timed(() => fetch(`${base}/readyz`));
+  const ready = await timed((signal) => fetch(`${base}/readyz`, { signal }));
   console.log(`pg down: /readyz ${ready.status} in ${ready.ms} ms ${ready.body}`);
   expect(ready.status).toBe(503);
   expect(ready.ms).toBeLessThan(2500);
-  const live = await timed(() => fetch(`${base}/healthz`));
+  const live = await timed((signal) => fetch(`${base}/healthz`, { signal }));
   expect(live.status).toBe(200);
   const fromCache = await timed(cached);
   console.log(`pg down: cached public read ${fromCache.status} in ${fromCache.ms} ms`);
@@ -164,14 +161,12 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
 
   await pg.restart();
   const restartedAt = performance.now();
-  let recovered = 0;
-  for (let i = 0; i < 200; i++) {
-    if ((await timed(uncached)).status === 200 && (await timed(() => fetch(`${base}/readyz`))).status === 200) {
-      recovered = performance.now();
-      break;
-    }
-    await Bun.sleep(100);
-  }
+  const recovered = await eventually(
+    async () =>
+      (await timed(uncached)).status === 200 && (await timed((signal) => fetch(`${base}/readyz`, { signal }))).status === 200 ? performance.now() : 0,
+    Boolean,
+    { tries: 200, everyMs: 100 },
+  );
   console.log(
     `pg restarted: edge answers 200 again ${Math.round(recovered - restartedAt)} ms after the database is back (down ${Math.round(restartedAt - killedAt)} ms in all)`,
   );
@@ -190,22 +185,22 @@ test('PostgreSQL killed: 503 problems with Retry-After within 2 s, /readyz red, 
   try {
     const [job] = await sql`select (graphile_worker.add_job('award_weeks', '{}'::json)).id::text as id`;
     const t = performance.now();
-    let left = 1;
-    for (let i = 0; i < 300 && left > 0; i++) {
-      left = (await sql`select count(*)::int as n from graphile_worker._private_jobs where id = ${job.id}`)[0].n;
-      if (left > 0) await Bun.sleep(100);
-    }
+    const left = await eventually(
+      async () => (await sql`select count(*)::int as n from graphile_worker._private_jobs where id = ${job.id}`)[0].n as number,
+      (n) => n === 0,
+      { tries: 300, everyMs: 100 },
+    );
     console.log(`pg back: the same worker process ran a new job in ${Math.round(performance.now() - t)} ms`);
     expect(left).toBe(0);
     // The edge listens for changes again: a write announced now invalidates its cached reads.
     const before = (await (await cached()).json()).counts.categories as number;
     await sql`insert into categories (slug, name, position) values ('after-outage', 'After Outage', 99)`;
     await sql`select directory_changed()`;
-    let now = before;
-    for (let i = 0; i < 100 && now === before; i++) {
-      await Bun.sleep(100);
-      now = (await (await cached()).json()).counts.categories;
-    }
+    const now = await eventually(
+      async () => (await (await cached()).json()).counts.categories as number,
+      (n) => n !== before,
+      { tries: 100, everyMs: 100 },
+    );
     expect(now).toBe(before + 1);
   } finally {
     await sql.end();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { connect } from '../../sql/db.ts';
 import { migrate } from '../../sql/migrate.ts';
 import { ensureSite } from '../../sql/site.ts';
+import { eventually, until } from '../eventually.ts';
 import { freePort } from '../ports.ts';
 import { privatePg, type PrivatePg } from './private-pg.ts';
 import { fmt, load } from './load.ts';
@@ -44,14 +45,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await Bun.sleep(100);
-  }
+  await until('the edge to answer /healthz', async () => (await fetch(`${base}/healthz`).catch(() => null))?.ok, { ms: 30_000 });
 }, 120_000);
 
 afterAll(async () => {
@@ -91,11 +85,7 @@ test('a hung PostgreSQL: requests are cut at the statement timeout plus pool wai
   for (const p of paused) process.kill(p, 'SIGCONT');
   paused = [];
   const t = performance.now();
-  let ok = false;
-  for (let i = 0; i < 100 && !ok; i++) {
-    ok = (await uncached()).status === 200;
-    if (!ok) await Bun.sleep(100);
-  }
+  const ok = await eventually(async () => (await uncached()).status === 200, Boolean, { tries: 100, everyMs: 100 });
   console.log(`pg resumed: 200 again after ${Math.round(performance.now() - t)} ms`);
   expect(ok).toBe(true);
 }, 120_000);

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../../sql/embedded.ts';
+import { eventually } from '../eventually.ts';
 import { freePort } from '../ports.ts';
 
 /**
@@ -18,14 +20,21 @@ export interface PrivatePg {
   stop(): Promise<void>;
 }
 
+/** Running, not exited (a zombie no one reaped yet counts as exited). */
 const alive = (pid: number) => {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
 };
+
+/** The processes a PostgreSQL postmaster started (its backends and background workers). */
+const children = (pid: number) =>
+  spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
 
 export async function privatePg(): Promise<PrivatePg> {
   const root = mkdtempSync(join(tmpdir(), 'directory-fault-pg-'));
@@ -40,11 +49,15 @@ export async function privatePg(): Promise<PrivatePg> {
     dir,
     async kill() {
       const pid = postmaster();
+      const backends = children(pid);
       process.kill(pid, 'SIGKILL');
       db = null;
-      for (let i = 0; i < 200 && alive(pid); i++) await Bun.sleep(25);
-      // Its backends notice the postmaster's death and exit; give them a moment before a restart.
-      await Bun.sleep(300);
+      // Its backends notice the postmaster's death and exit; a restart waits until they are gone.
+      await eventually(
+        async () => [pid, ...backends].some(alive),
+        (any) => !any,
+        { tries: 200, everyMs: 25 },
+      );
     },
     async restart() {
       if (!db) db = await startEmbeddedPostgres(dir, port);

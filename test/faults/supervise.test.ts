@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../eventually.ts';
 import { freePort } from '../ports.ts';
 
 // `npm start` supervises. A killed worker or edge is restarted (the other keeps
@@ -65,12 +66,17 @@ async function launch(env: Record<string, string>) {
   };
   const until = async (what: string, ms: number, f: () => Promise<boolean> | boolean) => {
     const t = Date.now();
-    for (;;) {
-      if (await f()) return Date.now() - t;
-      if (child.exitCode !== null && what !== 'exit') throw new Error(`npm start exited while waiting for ${what}:\n${out}`);
-      if (Date.now() - t > ms) throw new Error(`timed out waiting for ${what}:\n${out}`);
-      await Bun.sleep(100);
-    }
+    const done = await eventually(
+      async () => {
+        if (await f()) return true;
+        if (child.exitCode !== null && what !== 'exit') throw new Error(`npm start exited while waiting for ${what}:\n${out}`);
+        return false;
+      },
+      Boolean,
+      { tries: Math.ceil(ms / 100), everyMs: 100 },
+    );
+    if (!done) throw new Error(`timed out waiting for ${what}:\n${out}`);
+    return Date.now() - t;
   };
   const status = async (path: string) => {
     try {

@@ -7,6 +7,7 @@ import { recoveryHorizons } from '../../pipeline/recovery.ts';
 import { ensureSite } from '../../sql/site.ts';
 import { makeApiKey, makeListing } from '../builders.ts';
 import { freshDatabase } from '../db.ts';
+import { until } from '../eventually.ts';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
 import { freePort } from '../ports.ts';
 import { testRedis, type TestRedis } from '../redis.ts';
@@ -42,16 +43,6 @@ function start(entry: string, extra: Record<string, string> = {}): { child: Chil
   });
   procs.push(child);
   return { child, out: () => out };
-}
-
-async function until<T>(what: string, ms: number, f: () => Promise<T | null | undefined | false>, every = 50): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(every);
-  }
 }
 
 beforeAll(async () => {
@@ -96,11 +87,14 @@ beforeAll(async () => {
   }
   await Promise.all(
     edges.map((base) =>
-      until(`the edge at ${base}`, 60_000, () =>
-        fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
+      until(
+        `the edge at ${base}`,
+        () =>
+          fetch(`${base}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        { ms: 60_000 },
       ),
     ),
   );
@@ -134,10 +128,14 @@ test('a write on one edge is visible through the other within one second', async
   const res = await write(0, editKey, 'PATCH', `/me/listings/${listing.id}`, { fields: { tagline: 'After the edit' } });
   expect(res.status).toBe(200);
   const edited = performance.now();
-  const seen = await until('the edit through the other edge', 5000, async () => {
-    const got = await (await api(1, `/listings/${listing.slug}`)).json();
-    return got.tagline === 'After the edit' ? performance.now() - edited : null;
-  });
+  const seen = await until(
+    'the edit through the other edge',
+    async () => {
+      const got = await (await api(1, `/listings/${listing.slug}`)).json();
+      return got.tagline === 'After the edit' ? performance.now() - edited : null;
+    },
+    { ms: 5000, everyMs: 50 },
+  );
   console.log(`edit on edge A visible through edge B after ${Math.round(seen)} ms`);
   expect(seen).toBeLessThan(1000);
 });
@@ -162,9 +160,8 @@ test('40 crawls finish, each draft once, while a worker is SIGKILLed mid-run and
   // Only the first worker runs yet: whatever holds a crawl now is it.
   const workerId = await until(
     'the first worker to take crawls',
-    60_000,
     async () => (await db.sql<{ locked_by: string }[]>`select locked_by from graphile_worker._private_jobs where locked_by is not null limit 1`)[0]?.locked_by,
-    20,
+    { ms: 60_000, everyMs: 20 },
   );
   const second = start('pipeline/main.ts');
   first.child.kill('SIGKILL');
@@ -178,12 +175,11 @@ test('40 crawls finish, each draft once, while a worker is SIGKILLed mid-run and
   start('pipeline/main.ts');
   const drafts = await until(
     'every draft to finish',
-    90_000,
     async () => {
       const rows = await db.sql<{ status: string }[]>`select status from drafts where id = any(${ids}::uuid[])`;
       return rows.every((r) => r.status === 'ready' || r.status === 'failed') ? rows : null;
     },
-    250,
+    { ms: 90_000, everyMs: 250 },
   );
   expect(drafts.length).toBe(SITES);
   expect(drafts.filter((d) => d.status !== 'ready')).toEqual([]);

@@ -9,6 +9,7 @@ import { transaction, type Sql } from '../../sql/db.ts';
 import { recoverStaleJobs, recoveryHorizons } from '../../pipeline/recovery.ts';
 import { fixturePages } from '../fixture-site.ts';
 import { freshDatabase } from '../db.ts';
+import { until } from '../eventually.ts';
 import '../../api/http/validate.ts'; // registers the string formats (uuid) that payload checks use, as in the edge
 
 // A crawl cut off by a killed worker (SIGKILL of a `bun pipeline/main.ts`
@@ -22,8 +23,8 @@ let userId = '';
 let siteId = 0;
 const workers: ChildProcess[] = [];
 
-// A fixture site whose every request waits while `held` is true: the crawl hangs mid-way.
-let held = true;
+// A fixture site whose every request waits until the test releases it: the crawl hangs mid-way.
+const held = Promise.withResolvers<void>();
 let hits = 0;
 const pages = fixturePages();
 const site = Bun.serve({
@@ -31,7 +32,7 @@ const site = Bun.serve({
   port: 0,
   async fetch(request) {
     hits++;
-    while (held) await Bun.sleep(50);
+    await held.promise;
     const page = pages.get(new URL(request.url).pathname);
     return page ? new Response(page.body, { headers: { 'content-type': page.type } }) : new Response('not found', { status: 404 });
   },
@@ -49,6 +50,7 @@ afterAll(async () => {
       w.kill('SIGKILL');
       await new Promise((r) => w.once('exit', r));
     }
+  held.resolve();
   site.stop(true);
   await db?.drop();
 });
@@ -80,27 +82,17 @@ const crawlJob = async (id: string) =>
   where t.identifier = 'crawl_draft' and j.payload->>'draft_id' = ${id}`
   )[0];
 
-async function until<T>(what: string, ms: number, f: () => Promise<T | null | undefined | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
-}
-
 test('SIGKILL of the worker mid-crawl: the next worker retries the crawl and the draft becomes ready', async () => {
   const id = await submit(db.sql);
   const first = startWorkerProcess();
-  await until('the crawl to start', 60_000, async () => hits > 0 && (await crawlJob(id))?.locked_at);
+  await until('the crawl to start', async () => hits > 0 && (await crawlJob(id))?.locked_at);
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
   const killedAt = Date.now();
   expect((await draftStatus(id)).status).toBe('crawling');
   const locked = await crawlJob(id);
   expect(locked.locked_by).toBeTruthy();
-  held = false;
+  held.resolve();
 
   // Before the horizon nothing is taken from a worker that may still be running the job.
   const horizons = recoveryHorizons(loadConfig({}));
@@ -112,7 +104,7 @@ test('SIGKILL of the worker mid-crawl: the next worker retries the crawl and the
                where locked_by = ${locked.locked_by}`;
   const restartedAt = Date.now();
   startWorkerProcess();
-  const done = await until('the draft to finish', 60_000, async () => {
+  const done = await until('the draft to finish', async () => {
     const d = await draftStatus(id);
     return d.status === 'ready' || d.status === 'failed' ? d : null;
   });

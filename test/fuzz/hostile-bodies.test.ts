@@ -15,6 +15,7 @@ let key = '';
 let slug = '';
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       slug = (await makeListing(sql, { siteId })).slug;
     },
@@ -75,7 +76,7 @@ test('every operation, through REST and MCP: hostile bodies are answered without
     const props = [...Object.keys(op.body?.properties ?? {}), ...Object.keys(op.query?.properties ?? {})];
     for (const body of bodies(props)) {
       if (op.method !== 'GET') {
-        const res = await fetch(`${app.api}${pathOf(op.path)}`, {
+        const res = await app.fetch(`${app.api}${pathOf(op.path)}`, {
           method: op.method,
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body,
@@ -84,7 +85,7 @@ test('every operation, through REST and MCP: hostile bodies are answered without
         if (res.status >= 500) failures.push(`REST ${op.name} ${body.slice(0, 60)} -> ${res.status}`);
         await res.arrayBuffer();
       }
-      const mcp = await fetch(`${app.url}/mcp`, {
+      const mcp = await app.fetch(`${app.url}/mcp`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${key}`,
@@ -105,7 +106,7 @@ test('every operation, through REST and MCP: hostile bodies are answered without
 });
 
 test('every form: NUL, invalid Unicode, oversized and repeated fields are answered without a 5xx and change nothing', async () => {
-  const c = new WebClient(app.url);
+  const c = new WebClient(app.url, app.fetch);
   await signInWithClient(c, app.sql, 'fuzz-forms@example.com');
   const before = await fingerprint();
   const csrf = await c.csrf('/account/api-keys');
@@ -147,7 +148,7 @@ test('every form: NUL, invalid Unicode, oversized and repeated fields are answer
     const multipart = new FormData();
     multipart.append('csrf', csrf);
     multipart.append('name', 'a\uD800b');
-    const res = await fetch(new URL(path, app.url), {
+    const res = await app.fetch(new URL(path, app.url), {
       method: 'POST',
       body: multipart,
       headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: app.url },
@@ -155,7 +156,7 @@ test('every form: NUL, invalid Unicode, oversized and repeated fields are answer
     if (res.status >= 500) failures.push(`${path} multipart -> ${res.status}`);
     await res.arrayBuffer();
   }
-  const json = await fetch(`${app.url}${OAUTH_PATHS.register}`, {
+  const json = await app.fetch(`${app.url}${OAUTH_PATHS.register}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: `{"client_name":"a\\ud800","redirect_uris":${nested(50_000)}}`,

@@ -18,6 +18,7 @@ const nextWeek = (weeks: number) => `date_trunc('week', now() at time zone 'utc'
 beforeAll(async () => {
   home = startOwnerSite();
   app = await startTestApp({
+    socket: false,
     env: { ALLOW_LOOPBACK_FETCH: 'true' },
     prepare: async (sql, siteId) => {
       const cat = await makeCategory(sql, { slug: 'tools', name: 'Tools' });
@@ -48,7 +49,7 @@ afterAll(async () => {
 describe('coming-soon page', () => {
   test('a scheduled or awaiting-badge listing answers its profile_url with name, tagline, week, noindex; a draft stays a 404', async () => {
     for (const slug of ['soon', 'waiting']) {
-      const res = await fetch(`${app.url}/listings/${slug}`, { headers: { accept: 'text/html' } });
+      const res = await app.fetch(`${app.url}/listings/${slug}`, { headers: { accept: 'text/html' } });
       expect(res.status).toBe(200);
       const html = await res.text();
       expect(html).toContain('<meta name="robots" content="noindex"/>');
@@ -61,16 +62,16 @@ describe('coming-soon page', () => {
       expect(html).toContain(`href="/sign-in?return_to=${encodeURIComponent(`/listings/${slug}`)}"`);
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
-    expect((await fetch(`${app.url}/listings/unpublished`, { headers: { accept: 'text/html' } })).status).toBe(404);
+    expect((await app.fetch(`${app.url}/listings/unpublished`, { headers: { accept: 'text/html' } })).status).toBe(404);
     // Not a ranking: the upcoming tab lists it without a position.
-    const upcoming = await (await fetch(`${app.url}/launches?section=upcoming`)).text();
+    const upcoming = await (await app.fetch(`${app.url}/launches?section=upcoming`)).text();
     expect(upcoming).toContain('href="/listings/soon"');
     expect(upcoming).not.toContain('class="rank"');
     expect(upcoming).toContain('<ul class="cards">');
   });
 
   test('notify me follows the listing through a plain form; at launch each follower gets one mail', async () => {
-    const c = new WebClient(app.url);
+    const c = new WebClient(app.url, app.fetch);
     await signInWithClient(c, app.sql, 'fan@example.test');
     let html = await (await c.get('/listings/soon')).text();
     expect(html).toContain('Notify me at launch');

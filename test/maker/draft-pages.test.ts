@@ -5,12 +5,12 @@ import { signInWithClient, WebClient } from '../browser.ts';
 // Submitting on the site and the draft page, as plain form POSTs (the no-JavaScript path): every
 // form runs the API's own operation, so its rules and messages are the API's.
 
-const { env, until } = draftsEnv();
+const { env, until } = draftsEnv({ socket: false });
 const EVIL = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`;
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1];
 
 async function maker(email: string) {
-  const c = new WebClient(env.app.url);
+  const c = new WebClient(env.app.url, env.app.fetch);
   await signInWithClient(c, env.app.sql, email);
   return c;
 }
@@ -20,7 +20,7 @@ describe('submit and draft pages', () => {
   let c: WebClient;
 
   test('signed out, /submit goes to sign-in and comes back to /submit', async () => {
-    const anon = new WebClient(env.app.url);
+    const anon = new WebClient(env.app.url, env.app.fetch);
     const res = await anon.get('/submit');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${env.app.url}/sign-in?return_to=${encodeURIComponent('/submit')}`);

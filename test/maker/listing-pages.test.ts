@@ -7,7 +7,7 @@ import { signInWithClient, WebClient } from '../browser.ts';
 // embed code, "Check now" (at most one a minute, saying what it found), profile edits, updates,
 // milestones and the story; someone else's listing is a 404 everywhere.
 
-const { env, call } = ownersEnv();
+const { env, call } = ownersEnv({ socket: false });
 let site: OwnerSite;
 let c: WebClient;
 let id = 0;
@@ -17,7 +17,7 @@ const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1];
 beforeAll(async () => {
   site = startOwnerSite();
   id = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: env.userIds.owner, url: site.url, name: `Quill ${EVIL}` });
-  c = new WebClient(env.app.url);
+  c = new WebClient(env.app.url, env.app.fetch);
   await signInWithClient(c, env.app.sql, 'owner@example.com');
 });
 afterAll(() => site?.stop());
@@ -37,7 +37,7 @@ describe('dashboard', () => {
   });
 
   test("another person's listing is a 404 on the page and its forms", async () => {
-    const other = new WebClient(env.app.url);
+    const other = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(other, env.app.sql, 'other@example.com');
     expect((await other.get(`/me/listings/${id}`)).status).toBe(404);
     const csrf = csrfOf(await (await other.get('/submit')).text());
@@ -75,7 +75,7 @@ describe('dashboard', () => {
     const slug = await slugOf();
     expect(html).toContain(`href=&quot;${env.app.url}/listings/${slug}&quot;`);
     // The badge's link is the coming-soon page, not a 404.
-    expect((await fetch(`${env.app.url}/listings/${slug}`, { headers: { accept: 'text/html' } })).status).toBe(200);
+    expect((await env.app.fetch(`${env.app.url}/listings/${slug}`, { headers: { accept: 'text/html' } })).status).toBe(200);
 
     site.home = page('<h1>Quill</h1><a href="/pricing">Pricing</a><a href="https://example.org/">Partner</a>');
     await env.app.sql`update listings set badge_checked_at = null where id = ${id}`;

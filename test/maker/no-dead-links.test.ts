@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../harness.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       await seedDemo(sql, siteId);
     },
@@ -24,18 +25,18 @@ test('no link on the home page, the launches pages or in the sitemap is a 404', 
   const weeks = await app.sql`select distinct to_char(launch_week, 'YYYY-MM-DD') as w from listings where status in ('scheduled', 'awaiting_badge') order by 1`;
   expect(weeks.length).toBeGreaterThan(0);
   const sources = ['/', '/launches', '/launches/weeks/this', '/launches/weeks/next', '/launches/weeks/last', ...weeks.map((r) => `/launches/weeks/${r.w}`)];
-  const launches = await (await fetch(`${app.url}/launches`, { headers: html })).text();
+  const launches = await (await app.fetch(`${app.url}/launches`, { headers: html })).text();
   sources.push(...hrefs(launches).filter((h) => h.startsWith('/launches?section=')));
 
   const targets = new Set<string>();
   for (const s of sources) {
-    const res = await fetch(app.url + s, { headers: html });
+    const res = await app.fetch(app.url + s, { headers: html });
     expect({ s, status: res.status }).toEqual({ s, status: 200 });
     for (const h of hrefs(await res.text())) targets.add(h);
   }
-  const index = await (await fetch(`${app.url}/sitemap.xml`)).text();
+  const index = await (await app.fetch(`${app.url}/sitemap.xml`)).text();
   for (const map of locs(index)) {
-    const res = await fetch(map);
+    const res = await app.fetch(map);
     expect({ map, status: res.status }).toEqual({ map, status: 200 });
     for (const u of locs(await res.text())) targets.add(new URL(u).pathname + new URL(u).search);
   }
@@ -48,7 +49,7 @@ test('no link on the home page, the launches pages or in the sitemap is a 404', 
   for (let i = 0; i < all.length; i += 8) {
     await Promise.all(
       all.slice(i, i + 8).map(async (t) => {
-        const res = await fetch(app.url + t, { headers: html, redirect: 'manual' });
+        const res = await app.fetch(app.url + t, { headers: html, redirect: 'manual' });
         await res.arrayBuffer();
         if (res.status === 404 || res.status >= 500) dead.push(`${res.status} ${t}`);
       }),

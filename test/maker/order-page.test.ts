@@ -6,13 +6,13 @@ import { thisWeek } from '../../api/site/maker/order-page.tsx';
 // Ordering from the site: products for one of your listings (weeks where a product takes one),
 // the quote with VAT for the billing country, then the existing checkout page.
 
-const { env, call, listing, weeks } = ordersEnv();
+const { env, call, listing, weeks } = ordersEnv({ socket: false });
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1];
 
 describe('order page', () => {
   test('quote with VAT for the billing country, the same numbers as quote_order, then checkout', async () => {
     const id = await listing({ status: 'draft' });
-    const c = new WebClient(env.app.url);
+    const c = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(c, env.app.sql, 'owner@example.com');
     let html = await (await c.get(`/me/order?listing=${id}`)).text();
     expect(html).toContain(`<option value="${id}" selected`);
@@ -43,7 +43,7 @@ describe('order page', () => {
 
   test("another person's listing cannot be ordered for (the API's 404)", async () => {
     const theirs = await listing({ owner: 'other', status: 'draft' });
-    const c = new WebClient(env.app.url);
+    const c = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(c, env.app.sql, 'owner@example.com');
     const html = await (await c.get('/me/order')).text();
     expect(html).not.toContain(`value="${theirs}"`);

@@ -7,8 +7,9 @@ import { recordPayment } from '../../core/orders/payments.ts';
 import { signInWithClient, WebClient } from '../browser.ts';
 import { callMcpTool } from '../mcp-call.ts';
 import { ordersEnv } from './env.ts';
+import { until } from '../eventually.ts';
 
-const { env, call, listing, weeks } = ordersEnv({ worker: true });
+const { env, call, listing, weeks } = ordersEnv({ socket: false, worker: true });
 const checkout = (body: unknown, who: 'owner' | 'other' = 'owner') => call('POST', '/orders/checkout', body, who, { 'idempotency-key': crypto.randomUUID() });
 const quote = (body: unknown, who: 'owner' | 'other' = 'owner') => call('POST', '/orders/quote', body, who);
 const pay = async (number: string, event = `evt_${number}`) => {
@@ -22,15 +23,6 @@ const pay = async (number: string, event = `evt_${number}`) => {
     currency: body.currency,
   });
 };
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 const orderStatus = (number: string) => async () => (await call('GET', `/orders/${number}`)).body.status as string;
 
 describe('a second launch, skip_queue or relaunch is refused at quote and checkout', () => {
@@ -46,7 +38,7 @@ describe('a second launch, skip_queue or relaunch is refused at quote and checko
       expect(res.body.detail).toContain(first.body.number);
       expect(res.body.existing_order).toMatchObject({ number: first.body.number, state: 'pending' });
     }
-    const viaMcp = await callMcpTool(env.app.url, env.keys.owner, 'quote_order', { items: [{ product: 'launch', listing_id: id }] });
+    const viaMcp = await callMcpTool(env.app, env.keys.owner, 'quote_order', { items: [{ product: 'launch', listing_id: id }] });
     expect([viaMcp.isError, viaMcp.body.code]).toEqual([true, 'product_already_applied']);
     await pay(first.body.number);
     await until('fulfilled', async () => (await orderStatus(first.body.number)()) === 'fulfilled');
@@ -79,7 +71,7 @@ describe('two pending orders for one launch', () => {
     await pay(first.body.number);
     await until('first fulfilled', async () => (await orderStatus(first.body.number)()) === 'fulfilled');
 
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(web, env.app.sql, 'owner@example.com');
     const path = `/checkout/${second.body.number}`;
     let csrf = await web.csrf(path);
@@ -142,7 +134,7 @@ describe('the test provider', () => {
   test('its pay step requires billing details, as the order page does', async () => {
     const id = await listing();
     const order = await checkout({ items: [{ product: 'featured', listing_id: id }] });
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(web, env.app.sql, 'owner@example.com');
     const path = `/checkout/${order.body.number}`;
     const csrf = await web.csrf(path);

@@ -9,21 +9,13 @@ import { recordPayment } from '../../core/orders/payments.ts';
 import { expireOrders } from '../../core/orders/refund.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 import { ordersEnv } from './env.ts';
+import { until } from '../eventually.ts';
 
-const { env, call, listing, weeks } = ordersEnv({ worker: true });
+const { env, call, listing, weeks } = ordersEnv({ socket: false, worker: true });
 const opOutput = (name: string) => ordersOperations.find((o) => o.name === name)!.output;
 const checkout = (body: unknown, key = crypto.randomUUID(), who: 'owner' | 'other' = 'owner') =>
   call('POST', '/orders/checkout', body, who, { 'idempotency-key': key });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 const fulfilled = (number: string) =>
   until(`order ${number} fulfilled`, async () => {
     const { body } = await call('GET', `/orders/${number}`);
@@ -108,16 +100,16 @@ describe('the checkout page with the test provider', () => {
     const path = new URL(order.checkout_url).pathname;
 
     // Not signed in: to the sign-in page and back.
-    const anon = new WebClient(env.app.url);
+    const anon = new WebClient(env.app.url, env.app.fetch);
     const redirected = await anon.get(path);
     expect(redirected.status).toBe(303);
     expect(redirected.headers.get('location')).toContain(`/sign-in?return_to=${encodeURIComponent(path)}`);
     // Another person: the same 404 as no order.
-    const other = new WebClient(env.app.url);
+    const other = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(other, env.app.sql, 'other@example.com');
     expect((await other.get(path)).status).toBe(404);
 
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(web, env.app.sql, 'owner@example.com');
     const first = await web.get(path);
     expect(first.status).toBe(200);
@@ -328,7 +320,7 @@ describe('fulfilment of all nine products, each visible through the public API',
     const res = await checkout({ items: [{ product: 'featured', listing_id: await listing() }] });
     await env.app.sql`update orders set expires_at = now() - interval '1 minute' where number = ${res.body.number}`;
     expect((await call('GET', `/orders/${res.body.number}`)).body).toMatchObject({ status: 'expired', checkout_url: null });
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(web, env.app.sql, 'owner@example.com');
     const page = await web.get(`/checkout/${res.body.number}`);
     expect(page.status).toBe(410);

@@ -13,10 +13,11 @@ import { updateBilling } from '../../core/orders/checkout.ts';
 import { recordPayment } from '../../core/orders/payments.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 import { ordersEnv } from './env.ts';
+import { eventually, until } from '../eventually.ts';
 
 const sink = await startSmtpSink();
 afterAll(() => sink.stop());
-const { env, call, listing } = ordersEnv({ worker: true, env: { SMTP_URL: sink.url, SELLER_COUNTRY: 'DE' } });
+const { env, call, listing } = ordersEnv({ socket: false, worker: true, env: { SMTP_URL: sink.url, SELLER_COUNTRY: 'DE' } });
 const getOrder = ordersOperations.find((o) => o.name === 'get_order')!.output;
 
 const ops = async (...argv: string[]) => {
@@ -39,20 +40,8 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
   return text;
 }
-const download = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+const download = (url: string, headers: Record<string, string> = {}) => env.app.fetch(url, { headers });
 const bearer = (who: 'owner' | 'other' | 'reader') => ({ authorization: `Bearer ${env.keys[who]}` });
-/** Polls (the worker issues documents a moment after the payment) until `read` stops throwing. */
-async function eventually<T>(read: () => Promise<T>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await read();
-    } catch (e) {
-      if (Date.now() > deadline) throw e;
-      await Bun.sleep(200);
-    }
-  }
-}
 let currency = '';
 const euro = (cents: number) => `${(cents / 100).toFixed(2)} ${currency}`;
 
@@ -78,10 +67,10 @@ describe('invoices and credit notes', () => {
     await updateBilling(env.app.sql, 'DE', number, { name: 'Acme SAS', address: '1 rue de la Paix, 75002 Paris', country: 'FR', vatNumber: 'FR40303265045' });
     expect(await pay(number)).toBe('applied');
 
-    const order = await eventually(async () => {
+    // The worker issues the documents a moment after the payment.
+    const order = await until('the invoice', async () => {
       const { body } = await call('GET', `/orders/${number}`);
-      expect(body.invoice_url).toBeString();
-      return body;
+      return typeof body.invoice_url === 'string' && body;
     });
     conforms(getOrder, order);
     currency = order.currency;
@@ -127,7 +116,7 @@ describe('invoices and credit notes', () => {
     expect((await download(order.invoice_url, { authorization: 'Bearer ldk_nope' })).status).toBe(401);
     expect((await download(order.invoice_url, bearer('reader'))).status).toBe(200);
     // The buyer signed in on the site reads it too; somebody else signed in does not.
-    const owner = new WebClient(env.app.url);
+    const owner = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(owner, env.app.sql, 'owner@example.com');
     const viaSession = await owner.get(new URL(order.invoice_url).pathname);
     expect(viaSession.status).toBe(200);
@@ -135,7 +124,7 @@ describe('invoices and credit notes', () => {
     // The order page links to it.
     const orderPage = await (await owner.get(`/checkout/${number}`)).text();
     expect(orderPage).toContain(`href="/orders/${number}/documents/${doc.number}.pdf"`);
-    const other = new WebClient(env.app.url);
+    const other = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(other, env.app.sql, 'other@example.com');
     expect((await other.get(new URL(order.invoice_url).pathname)).status).toBe(404);
 
@@ -146,10 +135,9 @@ describe('invoices and credit notes', () => {
 
     // Refund: a credit note referring to the invoice, negative amounts, mailed as well.
     expect((await ops('order', 'refund', number)).code).toBe(0);
-    const refunded = await eventually(async () => {
+    const refunded = await until('the credit note', async () => {
       const { body } = await call('GET', `/orders/${number}`);
-      expect(body.credit_note_urls).toHaveLength(1);
-      return body;
+      return body.credit_note_urls?.length === 1 && body;
     });
     expect(refunded.invoice_url).toBe(order.invoice_url);
     const cnRes = await download(refunded.credit_note_urls[0], bearer('owner'));
@@ -190,12 +178,15 @@ describe('invoices and credit notes', () => {
     // The worker issues them; issuing from here at the same time as well races it for each order.
     const ids = (await env.app.sql`select id::int from orders where number = any(${numbers})`).map((r) => r.id as number);
     await Promise.all(ids.map((oid) => issueOrderDocuments(env.app.sql, oid, env.app.config.siteUrl)));
-    const seqs = await eventually(async () => {
-      const rows = await env.app
-        .sql`select d.seq from order_documents d join orders o on o.id = d.order_id where o.number = any(${numbers}) and d.kind = 'invoice' order by d.seq`;
-      expect(rows).toHaveLength(50);
-      return rows.map((r) => r.seq as number);
-    });
+    const seqs = await eventually(
+      async () =>
+        (
+          await env.app
+            .sql`select d.seq from order_documents d join orders o on o.id = d.order_id where o.number = any(${numbers}) and d.kind = 'invoice' order by d.seq`
+        ).map((r) => r.seq as number),
+      (rows) => rows.length === 50,
+      { tries: 300, everyMs: 200 },
+    );
     expect(seqs).toEqual(Array.from({ length: 50 }, (_, i) => before + 1 + i));
     const [{ last }] = await env.app.sql`select last_number as last from document_counters where kind = 'invoice'`;
     expect(last).toBe(before + 50);

@@ -29,12 +29,13 @@ export interface ListingSpec {
   slug?: string;
 }
 
-export function ordersEnv(opts: { worker?: boolean; env?: Record<string, string> } = {}) {
+export function ordersEnv(opts: { worker?: boolean; env?: Record<string, string>; socket?: boolean } = {}) {
   const env = { keys: { owner: '', other: '', reader: '' }, userIds: { owner: '', other: '' }, worker: null } as unknown as OrdersEnv;
   let n = 0;
 
   beforeAll(async () => {
     env.app = await startTestApp({
+      socket: opts.socket,
       env: { ...opts.env },
       prepare: async (sql, siteId) => {
         await loadReferenceData(sql, siteId);

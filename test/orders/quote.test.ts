@@ -5,7 +5,7 @@ import { conforms } from '../conforms.ts';
 import { ordersOperations } from '../../api/operations/orders.ts';
 import { ordersEnv } from './env.ts';
 
-const { env, call, listing, weeks } = ordersEnv();
+const { env, call, listing, weeks } = ordersEnv({ socket: false });
 const quote = (body: unknown, who: 'owner' | 'other' | 'reader' = 'owner') => call('POST', '/orders/quote', body, who);
 const fields = (res: { body: any }) => (res.body.errors ?? []).map((e: any) => e.field);
 const output = ordersOperations.find((o) => o.name === 'quote_order')!.output;

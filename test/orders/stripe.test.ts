@@ -8,11 +8,13 @@ import { signInWithClient, WebClient } from '../browser.ts';
 import { chargeRefunded, sessionCompleted, startFakeStripe, type FakeSession } from './stripe-server.ts';
 import { ordersEnv } from './env.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
+import { until } from '../eventually.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_orders_secret';
 const fake = startFakeStripe();
 afterAll(() => fake.stop());
 const { env, call, listing } = ordersEnv({
+  socket: false,
   worker: true,
   env: { STRIPE_SECRET_KEY: 'sk_test_orders', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: fake.url },
 });
@@ -33,20 +35,11 @@ async function deliver(event: unknown, opts: { secret?: string; timestamp?: numb
           secret: opts.secret ?? WEBHOOK_SECRET,
           ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
         });
-  return fetch(`${env.app.url}/webhooks/stripe`, {
+  return env.app.fetch(`${env.app.url}/webhooks/stripe`, {
     method: 'POST',
     body: payload,
     headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
   });
-}
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
 }
 const order = async (number: string) => (await call('GET', `/orders/${number}`)).body;
 
@@ -71,7 +64,7 @@ describe('Stripe Checkout', () => {
     expect(s.amount_total).toBe(res.body.total_cents);
     expect(fake.requests.at(-1)!.auth).toBe('Bearer sk_test_orders');
 
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(web, env.app.sql, 'owner@example.com');
     const path = `/checkout/${res.body.number}`;
     const first = await web.get(path);

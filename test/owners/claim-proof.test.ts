@@ -23,7 +23,7 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const { env, call } = ownersEnv({ env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
+const { env, call } = ownersEnv({ socket: false, env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
 const slugOf = async (id: number) => (await env.app.sql`select slug from listings where id = ${id}`)[0].slug as string;
 
 let n = 0;
@@ -55,7 +55,7 @@ describe('meta and file claims read the product host only', () => {
     const v = await verify(c.id);
     expect(v).toMatchObject({ status: 'pending', last_check: { reason: 'site_refused' } });
     expect(v.last_check.detail).toContain('another host');
-    const viaMcp = await callMcpTool(env.app.url, env.keys.other, 'verify_claim', { claim_id: c.id });
+    const viaMcp = await callMcpTool(env.app, env.keys.other, 'verify_claim', { claim_id: c.id });
     expect(viaMcp.body).toMatchObject({ status: 'pending', last_check: { reason: 'site_refused' } });
     expect(elsewhere.hits).not.toContain('/');
     expect(await ownerOf(slug)).toBe(env.userIds.owner);
@@ -151,7 +151,7 @@ describe('claim mails', () => {
     // Another address at the same listing: the listing's cap.
     const another = await call('POST', '/claims', { slug: a, method: 'email', email: 'cto@capped.example' }, 'other');
     expect([another.status, another.body.code]).toEqual([429, 'claim_mail_daily_limit']);
-    const viaMcp = await callMcpTool(env.app.url, env.keys.other, 'claim_listing', { slug: a, method: 'email', email: 'boss@capped.example' });
+    const viaMcp = await callMcpTool(env.app, env.keys.other, 'claim_listing', { slug: a, method: 'email', email: 'boss@capped.example' });
     expect([viaMcp.isError, viaMcp.body.status, viaMcp.body.code]).toEqual([true, 429, 'claim_mail_daily_limit']);
     expect((await env.app.sql`select count(*)::int as n from mail_outbox where to_address like '%@capped.example'`)[0].n).toBe(CLAIM_MAILS_PER_DAY);
     // A day later the address may be mailed again.

@@ -21,7 +21,7 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const { env, call } = ownersEnv({ env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
+const { env, call } = ownersEnv({ socket: false, env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
 const output = (name: string) => claimsOperations.find((o) => o.name === name)!.output;
 
 const ids = { dns: 0, meta: 0, file: 0, email: 0, draft: 0 };
@@ -167,7 +167,7 @@ describe('claim by e-mail', () => {
     const [mail] = await env.app.sql`select body_text from mail_outbox where kind = 'claim_link' and to_address = 'ceo@eu.mail-claim.example'`;
     const link = /https?:\/\/\S+\/claims\/confirm\/ldv_[A-Za-z0-9_-]{43}/.exec(mail.body_text)![0];
 
-    const browser = new WebClient(env.app.url);
+    const browser = new WebClient(env.app.url, env.app.fetch);
     const path = new URL(link).pathname;
     const shown = await browser.get(path);
     expect(shown.status).toBe(200);
@@ -179,7 +179,7 @@ describe('claim by e-mail', () => {
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('Claim confirmed');
     expect((await call('GET', '/claims')).body.items.find((c: any) => c.id === made.body.id).status).toBe('verified');
-    expect((await new WebClient(env.app.url).get('/claims/confirm/ldv_unknown')).status).toBe(404);
+    expect((await new WebClient(env.app.url, env.app.fetch).get('/claims/confirm/ldv_unknown')).status).toBe(404);
   });
 });
 

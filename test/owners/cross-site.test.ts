@@ -9,8 +9,8 @@ import { loadConfig } from '../../core/config.ts';
 import { ensureSite } from '../../sql/site.ts';
 import { startEdge } from '../../api/server.ts';
 
-const { env, call } = ownersEnv();
-let sister: { url: string; stop(): Promise<void> };
+const { env, call } = ownersEnv({ socket: false });
+let sister: { url: string; fetch(url: string): Promise<Response>; stop(): Promise<void> };
 let sisterSiteId = 0;
 const ids = { victimSister: 0, victimMain: 0, attacker: 0 };
 
@@ -25,8 +25,8 @@ beforeAll(async () => {
     ALLOW_LOOPBACK_FETCH: 'true',
   });
   sisterSiteId = (await ensureSite(env.app.sql, config.siteKey, config.siteUrl)).id;
-  const edge = await startEdge(config, env.app.databaseUrl);
-  sister = { url: edge.url, stop: () => edge.stop() };
+  const edge = await startEdge(config, env.app.databaseUrl, { listen: false });
+  sister = { url: edge.url, fetch: (url) => edge.handle(new Request(url)), stop: () => edge.stop() };
   const { sql, siteId } = env.app;
   // The victim ("owner") lists Ledgerly on the sister site; the attacker ("other") gets a listing of the same domain on main.
   ids.victimSister = await makeListing(sql, {
@@ -65,13 +65,13 @@ describe('apply_to reaches only listings the caller owns', () => {
     expect(await env.app.sql`select 1 from listing_versions where listing_id in (${ids.attacker}, ${ids.victimSister})`).toHaveLength(0);
     // The sister site's own edge serves the victim's words.
     const page = await (
-      await fetch(`${sister.url}/api/v1/listings/${(await env.app.sql`select slug from listings where id = ${ids.victimSister}`)[0].slug}`)
+      await sister.fetch(`${sister.url}/api/v1/listings/${(await env.app.sql`select slug from listings where id = ${ids.victimSister}`)[0].slug}`)
     ).json();
     expect(page.headline).toBe('Books that balance themselves');
   });
 
   test('MCP: the same refusal as a tool error', async () => {
-    const got = await callMcpTool(env.app.url, env.keys.other, 'update_my_listing', {
+    const got = await callMcpTool(env.app, env.keys.other, 'update_my_listing', {
       listing_id: ids.attacker,
       fields: { headline: 'Scam again' },
       apply_to: ['sister'],
@@ -108,7 +108,7 @@ describe('submit_draft needs a draft with something in it', () => {
       const res = await call('POST', `/drafts/${id}/submit`, undefined, 'other');
       expect([res.status, res.body.code]).toEqual([409, 'draft_not_ready']);
       expect(res.body.detail).toMatch(/cannot be submitted/);
-      const got = await callMcpTool(env.app.url, env.keys.other, 'submit_draft', { id });
+      const got = await callMcpTool(env.app, env.keys.other, 'submit_draft', { id });
       expect([got.isError, got.body.code]).toEqual([true, 'draft_not_ready']);
     }
     expect((await env.app.sql`select count(*)::int as n from listings`)[0].n).toBe(before);

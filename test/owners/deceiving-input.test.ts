@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { makeListing, ownersEnv } from './env.ts';
 import { callMcpTool } from '../mcp-call.ts';
 
-const { env, call } = ownersEnv();
+const { env, call } = ownersEnv({ socket: false });
 let id = 0;
 beforeAll(async () => {
   id = await makeListing(env.app.sql, { siteId: env.app.siteId, userId: env.userIds.owner, status: 'live', name: 'Straight' });
@@ -21,7 +21,7 @@ describe('bidirectional control characters', () => {
     }
     const res = await call('PATCH', `/me/listings/${id}`, { fields: { tagline: `Safe${RLO}exe.pdf` } });
     expect(res.body.errors.map((e: any) => e.field)).toEqual(['fields.tagline']);
-    const viaMcp = await callMcpTool(env.app.url, env.keys.owner, 'update_my_listing', { listing_id: id, fields: { tagline: `Safe${RLO}exe.pdf` } });
+    const viaMcp = await callMcpTool(env.app, env.keys.owner, 'update_my_listing', { listing_id: id, fields: { tagline: `Safe${RLO}exe.pdf` } });
     expect([viaMcp.isError, viaMcp.body.status]).toEqual([true, 400]);
     expect(viaMcp.body.errors.map((e: any) => e.field)).toEqual(['fields.tagline']);
     expect((await env.app.sql`select tagline from listings where id = ${id}`)[0].tagline).toBeNull();
@@ -38,7 +38,7 @@ describe('URLs with a user name or password', () => {
   test('are refused in milestone links (REST and MCP), socials and the demo video', async () => {
     const m = await call('POST', `/me/listings/${id}/milestones`, { date: '2025-01-06', title: 'Launch', url: 'https://ledgerly.example@evil.example/' });
     expect([m.status, m.body.errors?.[0]?.field]).toEqual([400, 'url']);
-    const viaMcp = await callMcpTool(env.app.url, env.keys.owner, 'add_milestone', {
+    const viaMcp = await callMcpTool(env.app, env.keys.owner, 'add_milestone', {
       listing_id: id,
       date: '2025-01-06',
       title: 'Launch',

@@ -25,6 +25,8 @@ export interface OwnersEnvOptions {
   /** Configuration; a function is read when the setting starts (after earlier beforeAll hooks). */
   env?: Record<string, string> | (() => Record<string, string>);
   prepare?: (sql: Sql, siteId: number) => Promise<void>;
+  /** false: the edge answers through its handler, without a port (see startTestApp). */
+  socket?: boolean;
 }
 
 let seq = 0;
@@ -57,6 +59,7 @@ export function ownersEnv(opts: OwnersEnvOptions = {}) {
 
   beforeAll(async () => {
     env.app = await startTestApp({
+      socket: opts.socket,
       env: { ALLOW_LOOPBACK_FETCH: 'true', ...(typeof opts.env === 'function' ? opts.env() : opts.env) },
       prepare: opts.prepare,
     });

@@ -4,7 +4,7 @@ import { conforms } from '../conforms.ts';
 import { makeListing, ownersEnv } from './env.ts';
 import { freeListingOperations } from '../../api/operations/free-listing.ts';
 
-const { env, call } = ownersEnv();
+const { env, call } = ownersEnv({ socket: false });
 const output = freeListingOperations[0].output;
 const mondayIn = async (weeks: number) =>
   (await env.app.sql`select to_char(date_trunc('week', now() at time zone 'utc')::date + ${7 * weeks}::int, 'YYYY-MM-DD') as w`)[0].w as string;

@@ -20,7 +20,7 @@ afterAll(async () => {
   await sink?.stop();
 });
 
-const { env, call, until, runJob } = ownersEnv({ worker: true, env: () => ({ SMTP_URL: sink.url }) });
+const { env, call, until, runJob } = ownersEnv({ worker: true, socket: false, env: () => ({ SMTP_URL: sink.url }) });
 
 test('from a URL to a live launch whose updates reach followers', async () => {
   const made = await call('POST', '/drafts', { url: site.url }, 'owner', { 'idempotency-key': 'journey' });

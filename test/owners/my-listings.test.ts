@@ -6,7 +6,7 @@ import { makeListing, ownersEnv } from './env.ts';
 import { myListingsOperations } from '../../api/operations/my-listings.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 
-const { env, call, until } = ownersEnv();
+const { env, call, until } = ownersEnv({ socket: false });
 const output = (name: string) => myListingsOperations.find((o) => o.name === name)!.output;
 
 let live = 0;
@@ -176,6 +176,7 @@ describe('update_my_listing', () => {
     const client = new McpClient({ name: 'owners-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
+        fetch: env.app.fetch,
         requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
       }),
     );

@@ -18,7 +18,7 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const { env, call } = ownersEnv({ env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
+const { env, call } = ownersEnv({ socket: false, env: () => ({ CLAIM_DNS_SERVER: dns.server }) });
 let third = { id: '', key: '' };
 const ids = { proved: 0, mailed: 0 };
 const slugOf = async (id: number) => (await env.app.sql`select slug from listings where id = ${id}`)[0].slug as string;
@@ -61,7 +61,7 @@ describe('a proof against an owner who never proved control', () => {
     expect(mail.body_text).not.toContain('reply to this mail');
     const link = /https?:\/\/\S+\/claims\/dispute\/ldd_[A-Za-z0-9_-]{43}/.exec(mail.body_text)![0];
 
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     const path = new URL(link).pathname;
     const form = await web.get(path);
     expect(form.status).toBe(200);
@@ -96,7 +96,7 @@ describe('a proof against an owner who proved control', () => {
     // A co-owner removes nobody.
     const refused = await as3('DELETE', `/me/listings/${ids.proved}/co-owners/${third.id}`);
     expect([refused.status, refused.body.code]).toEqual([403, 'owner_only']);
-    const viaMcp = await callMcpTool(env.app.url, env.keys.owner, 'remove_co_owner', { listing_id: ids.proved, user_id: Number(third.id) });
+    const viaMcp = await callMcpTool(env.app, env.keys.owner, 'remove_co_owner', { listing_id: ids.proved, user_id: Number(third.id) });
     expect(viaMcp).toMatchObject({ isError: false, body: { listing_id: ids.proved, removed_user_id: Number(third.id) } });
     expect((await as3('PATCH', `/me/listings/${ids.proved}`, { fields: { city: 'Porto' } })).status).toBe(404);
     expect((await events(ids.proved)).map((e) => e.kind)).toEqual(['owner_changed', 'co_owner_added', 'co_owner_removed']);
@@ -110,7 +110,7 @@ describe('an e-mail claim', () => {
     expect(made.status).toBe(201);
     const [m] = await env.app.sql`select body_text from mail_outbox where kind = 'claim_link' and to_address = 'founder@co-owned-by-mail.example'`;
     const path = new URL(/https?:\/\/\S+\/claims\/confirm\/ldv_[A-Za-z0-9_-]{43}/.exec(m.body_text)![0]).pathname;
-    const web = new WebClient(env.app.url);
+    const web = new WebClient(env.app.url, env.app.fetch);
     const csrf = await web.csrf(path);
     expect((await web.post(path, { csrf })).status).toBe(200);
     expect((await env.app.sql`select owner_user_id::text as o from listings where id = ${ids.mailed}`)[0].o).toBe(env.userIds.other);
@@ -122,7 +122,7 @@ describe('an e-mail claim', () => {
   });
 
   test('listing pages say whether the owner verified control of the domain', async () => {
-    const html = async (id: number) => (await fetch(`${env.app.url}/listings/${await slugOf(id)}`)).text();
+    const html = async (id: number) => (await env.app.fetch(`${env.app.url}/listings/${await slugOf(id)}`)).text();
     expect(await html(ids.proved)).toContain('Owner verified: the owner of this listing proved control of owned-by-proof.example');
     expect(await html(ids.mailed)).toContain('Owner not verified: the owner of this listing has not proved control of co-owned-by-mail.example');
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { makeListing, ownersEnv } from './env.ts';
 import { page, startOwnerSite, type OwnerSite } from '../owner-site.ts';
 
-const { env, call, until, runJob } = ownersEnv({ worker: true });
+const { env, call, until, runJob } = ownersEnv({ worker: true, socket: false });
 let site: OwnerSite;
 beforeAll(() => {
   site = startOwnerSite();
@@ -89,7 +89,15 @@ describe('publishing lifecycle', () => {
     site.home = page('<h1>Gone</h1>');
     await runJob('go_live', { listing_id: id });
     await runJob('check_badge', { listing_id: id });
-    await Bun.sleep(300);
+    await until(
+      async () =>
+        (
+          await env.app.sql`select count(*)::int as n from graphile_worker.jobs
+                            where task_identifier in ('go_live', 'check_badge') and run_at < now() + interval '1 minute'`
+        )[0].n,
+      (n) => n === 0,
+      'go_live and check_badge to run',
+    );
     expect((await view(id)).status).toBe('live');
   }, 60_000);
 

@@ -15,7 +15,7 @@ import { runOps } from '../../pipeline/ops/run.ts';
 const stripe = startFakeStripe();
 afterAll(() => stripe.stop());
 const SECRET = 'ab'.repeat(32);
-const { env, call, until, runJob } = ownersEnv({ worker: true, env: { REVENUE_KEYS_SECRET: SECRET, REVENUE_STRIPE_API_URL: stripe.url } });
+const { env, call, until, runJob } = ownersEnv({ socket: false, worker: true, env: { REVENUE_KEYS_SECRET: SECRET, REVENUE_STRIPE_API_URL: stripe.url } });
 const output = (name: string) => makerInsightsOperations.find((o) => o.name === name)!.output;
 const ops = async (...argv: string[]) => {
   const lines: string[] = [];
@@ -146,16 +146,16 @@ describe('get_listing_stats', () => {
   test('views, clicks once per visitor a day, badge impressions by host, follows and votes, per day with zeros', async () => {
     const { sql } = env.app;
     const before = (await call('GET', `/me/listings/${mine}/stats?days=7`)).body;
-    const go = (ua: string) => fetch(`${env.app.url}/go/${slug}`, { redirect: 'manual', headers: { 'user-agent': ua } });
+    const go = (ua: string) => env.app.fetch(`${env.app.url}/go/${slug}`, { redirect: 'manual', headers: { 'user-agent': ua } });
     const first = await go('visitor-a');
     expect(first.status).toBe(302);
     expect(first.headers.get('location')).toBe((await sql`select url from listings where id = ${mine}`)[0].url);
     await go('visitor-a');
     await go('visitor-b');
-    expect((await fetch(`${env.app.url}/go/no-such-listing`, { redirect: 'manual' })).status).toBe(404);
-    for (let i = 0; i < 3; i++) expect((await fetch(`${env.app.url}/v/${slug}.gif`)).headers.get('content-type')).toBe('image/gif');
+    expect((await env.app.fetch(`${env.app.url}/go/no-such-listing`, { redirect: 'manual' })).status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await env.app.fetch(`${env.app.url}/v/${slug}.gif`)).headers.get('content-type')).toBe('image/gif');
     for (const referer of ['https://maker.example/pricing', 'https://maker.example/', null]) {
-      const badge = await fetch(`${env.app.url}/badges/${slug}/listed.svg`, { headers: referer ? { referer } : {} });
+      const badge = await env.app.fetch(`${env.app.url}/badges/${slug}/listed.svg`, { headers: referer ? { referer } : {} });
       expect(badge.status).toBe(200);
     }
     await sql`insert into follows (listing_id, user_id) values (${mine}, ${env.userIds.other})`;
@@ -205,7 +205,7 @@ describe('get_listing_stats', () => {
   });
 
   test("the owner's statistics page draws each series as a server-rendered SVG chart; others get a 404", async () => {
-    const owner = new WebClient(env.app.url);
+    const owner = new WebClient(env.app.url, env.app.fetch);
     await signInWithClient(owner, env.app.sql, 'owner@example.com');
     const res = await owner.get(`/account/listings/${mine}/stats`);
     expect(res.status).toBe(200);
@@ -216,14 +216,17 @@ describe('get_listing_stats', () => {
     expect(html).not.toContain('<script>');
     expect((await owner.get(`/account/listings/${theirs}/stats`)).status).toBe(404);
     expect((await owner.get('/account/listings/99999999/stats')).status).toBe(404);
-    const anonymous = await fetch(`${env.app.url}/account/listings/${mine}/stats`, { redirect: 'manual' });
+    const anonymous = await env.app.fetch(`${env.app.url}/account/listings/${mine}/stats`, { redirect: 'manual' });
     expect(anonymous.status).toBe(303);
   });
 
   test('both operations are MCP tools with the same answers', async () => {
     const client = new McpClient({ name: 'insights-test', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } } }),
+      new StreamableHTTPClientTransport(new URL(`${env.app.url}/mcp`), {
+        fetch: env.app.fetch,
+        requestInit: { headers: { authorization: `Bearer ${env.keys.owner}` } },
+      }),
     );
     try {
       const { tools } = await client.listTools();

@@ -23,7 +23,7 @@ afterAll(async () => {
   await sister?.stop();
 });
 
-const { env, call } = ownersEnv();
+const { env, call } = ownersEnv({ socket: false });
 const ids = { real: 0, realSister: 0, stale: 0 };
 let slug = '';
 let staleDraft = '';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const port = await freePort();
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', SITE_KEY: 'sister', SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent' });
   const sisterId = (await ensureSite(sql, 'sister', config.siteUrl)).id;
-  const edge = await startEdge(config, env.app.databaseUrl);
+  const edge = await startEdge(config, env.app.databaseUrl, { listen: false });
   sister = { stop: () => edge.stop() };
   // The real maker ("owner") lists Ledgerly on both sites.
   ids.real = await makeListing(sql, { siteId, userId: env.userIds.owner, url: product.url, name: 'Ledgerly', status: 'live' });
@@ -62,7 +62,7 @@ describe('a second account cannot copy, take over or overwrite a listed product'
       expect(res.body.existing_listing).toMatchObject({ slug, name: 'Ledgerly' });
       expect(res.body.claim).toEqual({ operation: 'claim_listing', method: 'POST', path: '/api/v1/claims', body: { slug } });
     }
-    const viaMcp = await callMcpTool(env.app.url, env.keys.other, 'submit_listing', { url: product.url });
+    const viaMcp = await callMcpTool(env.app, env.keys.other, 'submit_listing', { url: product.url });
     expect([viaMcp.isError, viaMcp.body.status, viaMcp.body.code]).toEqual([true, 409, 'listing_exists']);
     // The copy drafted earlier cannot be submitted or published either.
     const submitted = await call('POST', `/drafts/${staleDraft}/submit`, undefined, 'other');
@@ -101,7 +101,7 @@ describe('a second account cannot copy, take over or overwrite a listed product'
     await env.app
       .sql`update drafts set fields = ${env.app.sql.json({ name: { value: 'Ledgerly', state: 'edited', evidence: [], ai: null } } as never)} where id = ${own.id}`;
     expect((await call('POST', `/drafts/${own.id}/submit`)).status).toBe(200);
-    const problems = await (await fetch(`${env.app.url}/problems/conflict`)).text();
+    const problems = await (await env.app.fetch(`${env.app.url}/problems/conflict`)).text();
     expect(problems).toContain('listing_exists');
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { signInWithClient, WebClient } from '../browser.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
-import { eventually } from '../eventually.ts';
+import { eventually, holds } from '../eventually.ts';
 
 // People's actions through the site's forms as plain POSTs (no JavaScript), and their JSON answers
 // for the page script. Votes, follows and reviews are rate limited per person (RATE_LIMIT_WRITES).
@@ -12,6 +12,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     env: { RATE_LIMIT_WRITES: '12' },
     prepare: async (sql, siteId) => {
       const [owner] = await sql`insert into users (email) values ('owner-actions@example.test') returning id`;
@@ -35,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 async function signedIn(email: string) {
-  const c = new WebClient(app.url);
+  const c = new WebClient(app.url, app.fetch);
   await signInWithClient(c, app.sql, email);
   return c;
 }
@@ -108,12 +109,12 @@ describe('forms are protected', () => {
   });
 
   test('without a session a POST goes to sign-in, which returns to the listing', async () => {
-    const c = new WebClient(app.url);
+    const c = new WebClient(app.url, app.fetch);
     const csrf = await c.csrf('/sign-in');
     const res = await c.post('/listings/beta/vote', { csrf, do: 'add', back: '/listings/beta' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${app.url}/sign-in?return_to=${encodeURIComponent('/listings/beta')}`);
-    const page = await (await fetch(`${app.url}/listings/beta`)).text();
+    const page = await (await app.fetch(`${app.url}/listings/beta`)).text();
     expect(page).toContain(`href="/sign-in?return_to=${encodeURIComponent('/listings/beta')}"`);
   });
 
@@ -169,7 +170,7 @@ describe('follows and reviews', () => {
     const res = await flagger.post(`/reviews/${rows[0].id}/flag`, { csrf });
     expect(res.status).toBe(303);
     expect(await ratingIs({ average: 2, count: 1 })).toEqual({ average: 2, count: 1 });
-    expect(await (await fetch(`${app.url}/listings/alpha`)).text()).toContain('Changed my mind');
+    expect(await (await app.fetch(`${app.url}/listings/alpha`)).text()).toContain('Changed my mind');
 
     const out: string[] = [];
     const io = { sql: app.sql, out: (l: string) => out.push(l), err: (l: string) => out.push(l), actor: 'tess' };
@@ -179,7 +180,7 @@ describe('follows and reviews', () => {
     expect(await runOps(['reviews', 'remove', String(rows[0].id)], io)).toBe(2); // a reason is required
     expect(await runOps(['reviews', 'remove', String(rows[0].id), '--reason', 'Insults the team'], io)).toBe(0);
     expect(await ratingIs({ average: null, count: 0 })).toEqual({ average: null, count: 0 });
-    expect(await (await fetch(`${app.url}/listings/alpha`)).text()).not.toContain('Changed my mind');
+    expect(await (await app.fetch(`${app.url}/listings/alpha`)).text()).not.toContain('Changed my mind');
     // Removed, not deleted: keeping it undoes the mistake.
     expect(await runOps(['reviews', 'keep', String(rows[0].id), '--reason', 'On a second reading it is fair'], io)).toBe(0);
     expect(await ratingIs({ average: 2, count: 1 })).toEqual({ average: 2, count: 1 });
@@ -202,18 +203,16 @@ describe('follows and reviews', () => {
 describe('views', () => {
   test('count at most once per visitor per listing per day, stored only as a salted hash', async () => {
     const views = async () => (await app.sql`select coalesce(sum(views), 0)::int as n from listing_views where listing_id = ${ids.gamma}`)[0].n as number;
-    const settle = async (n: number) => {
-      for (let i = 0; i < 50 && (await views()) < n; i++) await Bun.sleep(20);
-    };
+    // A view is counted after the page is answered: wait for the count, then check it stays there.
+    const settle = (n: number) => eventually(views, (v) => v >= n);
     const before = await views();
     const visitorsBefore = (await app.sql`select count(*)::int as n from listing_view_visitors where listing_id = ${ids.gamma}`)[0].n as number;
-    await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
+    await app.fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
     await settle(before + 1);
-    await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
-    await fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-two' } });
+    await app.fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-one' } });
+    await app.fetch(`${app.url}/listings/gamma`, { headers: { 'user-agent': 'visitor-two' } });
     await settle(before + 2);
-    await Bun.sleep(100);
-    expect(await views()).toBe(before + 2);
+    expect(await holds(views, (v) => v === before + 2)).toBe(before + 2);
     const stored = await app.sql`select encode(visitor, 'hex') as h from listing_view_visitors where listing_id = ${ids.gamma}`;
     expect(stored.length).toBe(visitorsBefore + 2);
     for (const r of stored) {

@@ -14,6 +14,7 @@ let reviewId = 0;
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [owner] = await sql`insert into users (email) values ('owner@example.test') returning id`;
       const [co] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
@@ -37,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 async function signedIn(email: string) {
-  const c = new WebClient(app.url);
+  const c = new WebClient(app.url, app.fetch);
   await signInWithClient(c, app.sql, email);
   return c;
 }
@@ -50,7 +51,7 @@ const ratingIs = async (count: number) => {
     (n) => n === count,
   );
 };
-const pageShowsReview = async () => (await (await fetch(`${app.url}/listings/acme`)).text()).includes('The only bad review');
+const pageShowsReview = async () => (await (await app.fetch(`${app.url}/listings/acme`)).text()).includes('The only bad review');
 
 describe('owners', () => {
   test('the owner and a co-owner cannot flag or review their listing: refused with a code, and the buttons are not shown', async () => {
@@ -161,7 +162,7 @@ describe('owner reply', () => {
     expect(res.status).toBe(409);
     expect((await res.json()).outcome).toBe('already_replied');
     const page = await eventually(
-      async () => (await fetch(`${app.url}/listings/acme`)).text(),
+      async () => (await app.fetch(`${app.url}/listings/acme`)).text(),
       (t) => t.includes('Fixed in 2.1'),
     );
     expect(page).toContain('Reply from the owner');

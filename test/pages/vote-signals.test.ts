@@ -12,6 +12,7 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 
 beforeAll(async () => {
   app = await startTestApp({
+    socket: false,
     prepare: async (sql, siteId) => {
       const [co] = await sql`insert into companies (name, domain, website_url) values ('Acme', 'acme.test', 'https://acme.test') returning id`;
       await sql`insert into listings ${sql({ site_id: siteId, company_id: co.id, slug: 'acme', name: 'Acme', url: 'https://acme.test', domain: 'acme.test', status: 'live' } as never)}`;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 async function signedIn(email: string) {
-  const c = new WebClient(app.url);
+  const c = new WebClient(app.url, app.fetch);
   await signInWithClient(c, app.sql, email);
   return c;
 }
@@ -37,7 +38,7 @@ describe('vote signals', () => {
     const visitor = await signedIn('visitor@example.test');
     await app.sql`update users set created_at = now() - interval '40 days' where email = 'visitor@example.test'`;
     // Opening the listing first is what a person does (the view is counted in the background).
-    await fetch(`${app.url}/listings/acme`, { headers: { 'user-agent': CHROME } });
+    await app.fetch(`${app.url}/listings/acme`, { headers: { 'user-agent': CHROME } });
     await eventually(
       async () => (await app.sql`select count(*)::int as n from listing_view_visitors`)[0].n as number,
       (n) => n > 0,

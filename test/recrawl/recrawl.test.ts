@@ -6,7 +6,7 @@ import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
 import { runOps } from '../../pipeline/ops/run.ts';
 import { selectListings } from '../../core/recrawl/batches.ts';
 
-const { env, call } = ownersEnv();
+const { env, call } = ownersEnv({ socket: false });
 
 let siteA: FixtureSite;
 let siteB: FixtureSite;
