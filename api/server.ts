@@ -57,9 +57,11 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       void relisten();
     },
   });
-  // Public reads have their own pool (AppDeps.readSql), behind a breaker of its own.
+  // Public reads have their own pool (AppDeps.readSql), behind a breaker of its own. Their queries
+  // are never cancelled: abandoned ones run on to the statement timeout at most, and a read that
+  // finds every connection busy for DB_POOL_WAIT_MS is answered 503 rather than queued.
   const readPool = opts.sql ? undefined : connect(databaseUrl, poolOptions);
-  const reads = readPool ? guardDatabase(readPool, guardOptions) : undefined;
+  const reads = readPool ? guardDatabase(readPool, { ...guardOptions, poolWait: { connections: config.db.poolSize, ms: config.db.poolWaitMs } }) : undefined;
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
   cache = createCache({
