@@ -4,9 +4,9 @@
 //
 // A plain loop, not Crawlee: what Crawlee would add here is its request queue (FIFO, where we
 // need the fact pages first: page-priority.ts), its robots.txt support (fetched with its own HTTP
-// client, past the SSRF-safe fetcher, and without RFC 9309's "unreachable robots.txt means do
-// not crawl") and per-domain pacing (one site, one request at a time, is a sleep). Run as it was,
-// it was handed one URL at a time beside our own robots and pacing, and did nothing of its own.
+// client, got-scraping, past the SSRF-safe fetcher; ours follows RFC 9309 per origin, robots.ts)
+// and per-domain pacing (one site, one request at a time, is a sleep of Crawl-delay). It was
+// handed one URL at a time beside our own robots and pacing, and did nothing else of its own.
 import { UnsafeUrlError, type SafeFetch, type SafeResponse } from '../../core/net/ssrf-fetch.ts';
 import { loadRobots, type RobotsRules } from './robots.ts';
 import { byPriority } from './page-priority.ts';
