@@ -71,7 +71,7 @@ test('with a pool wait, a query that finds every connection busy past it is a 50
     retryAfterSeconds: 4,
     connectTimeoutMs: 2000,
     deadlineMs: 60_000,
-    poolWait: { connections: 2, ms: 200 },
+    poolWait: { permits: 2, ms: 200 },
   });
   const release = await holdTable(db.sql, 'sites');
   let held: Promise<unknown>[] = [];

@@ -18,9 +18,9 @@ import type { Sql } from '../sql/db.ts';
  * - Every query also has a hard deadline (`deadlineMs`: statement timeout plus pool wait), so
  *   nothing waits forever on a hung server or a pool whose connections are stuck; passing it
  *   trips the breaker too (a probe that answers closes it again at once).
- * - With `poolWait`, at most `connections` queries and transactions run at once (the pool's size,
- *   so postgres.js never lines one up behind another on a busy connection), and one that waits
- *   longer than `ms` for its turn fails with a 503 to retry instead of queueing: abandoned or slow
+ * - With `poolWait`, at most `permits` queries and transactions are handed to the pool at once
+ *   (postgres.js runs one per connection and lines the rest up behind them), and one that waits
+ *   longer than `ms` for a permit fails with a 503 to retry instead of queueing: abandoned or slow
  *   reads hold the pool at most until their statement timeout, and what arrives meanwhile is
  *   refused fast. The database is up then, so the breaker stays closed.
  */
@@ -30,7 +30,7 @@ export interface DatabaseGuardOptions {
   connectTimeoutMs: number;
   deadlineMs: number;
   probeEveryMs?: number;
-  poolWait?: { connections: number; ms: number };
+  poolWait?: { permits: number; ms: number };
   onDown?(err: unknown): void;
   onRecover?(): void;
 }
@@ -96,8 +96,8 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
     onnotice: () => {},
   });
   const unavailable = () => unavailableError(opts.retryAfterSeconds);
-  // The pool's connections as permits: one waiting past poolWait.ms gives up (E_TIMEOUT).
-  const permits = opts.poolWait ? withTimeout(new Semaphore(opts.poolWait.connections), opts.poolWait.ms) : null;
+  // Room in the pool as permits: one waiting past poolWait.ms gives up (E_TIMEOUT).
+  const permits = opts.poolWait ? withTimeout(new Semaphore(opts.poolWait.permits), opts.poolWait.ms) : null;
 
   const ping = async (): Promise<boolean> => {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -13,8 +13,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     socket: false,
-    // The reads past the pool's size wait for a connection, as long as DB_POOL_WAIT_MS allows.
-    env: { CACHE_TTL_SECONDS: '0', DB_POOL_SIZE: '3', DB_POOL_WAIT_MS: '60000' },
+    env: { CACHE_TTL_SECONDS: '0', DB_POOL_SIZE: '3' },
     prepare: async (sql, siteId) => {
       for (const slug of SLUGS) await makeListing(sql, { siteId, slug, name: slug });
     },
