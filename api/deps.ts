@@ -12,9 +12,9 @@ export interface AppDeps {
   config: Config;
   sql: Sql;
   /**
-   * The pool public reads run on, and only they: at most its size of them run at once, each cut at
-   * the statement timeout, and one that waits DB_POOL_WAIT_MS for a connection is answered 503
-   * (core/database-guard.ts), so slow or abandoned reads cannot build a queue behind them.
+   * The pool public reads run on, and only they: each statement is cut at the statement timeout,
+   * at most READS_LINED_UP per connection are handed to it, and a read that waits DB_POOL_WAIT_MS for
+   * room is answered 503 (core/database-guard.ts), so slow or abandoned reads build no queue.
    * Absent: reads share `sql`.
    */
   readSql?: Sql;
