@@ -12,10 +12,10 @@ export interface AppDeps {
   config: Config;
   sql: Sql;
   /**
-   * The pool public reads run on, and only they: a read whose clients have all gone is cancelled
-   * (core/cancellable-sql.ts), and PostgreSQL cancels whatever its connection runs when the cancel
-   * lands, which may already be the next query. On this pool that is always another public read,
-   * which is run again; writes never share a connection with a cancel. Absent: nothing is cancelled.
+   * The pool public reads run on, and only they: each statement is cut at the statement timeout,
+   * at most READS_LINED_UP per connection are handed to it, and a read that waits DB_POOL_WAIT_MS for
+   * room is answered 503 (core/database-guard.ts), so slow or abandoned reads build no queue.
+   * Absent: reads share `sql`.
    */
   readSql?: Sql;
   site: Site;

@@ -30,6 +30,15 @@ export const edgePoolOptions = (config: Config): ConnectOptions => ({
 });
 
 /**
+ * Statements of public reads handed to one connection of the reads' pool at a time: the one it
+ * runs and the rest lined up behind it (postgres.js pipelines them). Past that a read waits for
+ * room, up to DB_POOL_WAIT_MS. With one or two, connections idle between statements and the long
+ * tail of reads lost a fifth to a third of its throughput; with eight it is as fast as without a
+ * bound (docs/performance.md, 2026-11-28).
+ */
+export const READS_LINED_UP = 8;
+
+/**
  * Starts the edge on Bun or Deno (web-standard fetch handler) against a migrated database.
  * `listen: false` builds the same edge without a socket: requests go to `handle` (tests of the
  * edge that are not about sockets).
@@ -57,9 +66,12 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       void relisten();
     },
   });
-  // Public reads have their own pool (AppDeps.readSql), behind a breaker of its own.
+  // Public reads have their own pool (AppDeps.readSql), behind a breaker of its own. Their queries
+  // are never cancelled: abandoned ones run on to the statement timeout at most, and a read that
+  // finds every connection busy for DB_POOL_WAIT_MS is answered 503 rather than queued.
   const readPool = opts.sql ? undefined : connect(databaseUrl, poolOptions);
-  const reads = readPool ? guardDatabase(readPool, guardOptions) : undefined;
+  const poolWait = { permits: READS_LINED_UP * config.db.poolSize, ms: config.db.poolWaitMs };
+  const reads = readPool ? guardDatabase(readPool, { ...guardOptions, poolWait }) : undefined;
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
   cache = createCache({

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { heapStats } from 'bun:jsc';
 import { freshDatabase } from '../test/db.ts';
+import { eventually } from '../test/eventually.ts';
+import { holdTable, waitingOnLocks } from '../test/table-lock.ts';
+import { connect } from '../sql/db.ts';
 import { guardDatabase } from './database-guard.ts';
 import { DomainError } from './errors/index.ts';
 
@@ -59,4 +62,42 @@ test('a statement past its timeout is a 503 to retry (DomainError unavailable), 
   } finally {
     await health.close();
   }
+});
+
+test('with a pool wait, a query that finds every connection busy past it is a 503 to retry; the ones running are not touched', async () => {
+  const pool = connect(db.url, { max: 2 });
+  const { sql, health } = guardDatabase(pool, {
+    url: db.url,
+    retryAfterSeconds: 4,
+    connectTimeoutMs: 2000,
+    deadlineMs: 60_000,
+    poolWait: { permits: 2, ms: 200 },
+  });
+  const release = await holdTable(db.sql, 'sites');
+  let held: Promise<unknown>[] = [];
+  try {
+    held = [1, 2].map((i) => sql`select count(*) + ${i} as n from sites`.then(() => 'answered'));
+    expect(
+      await eventually(
+        () => waitingOnLocks(db.sql),
+        (n) => n === 2,
+      ),
+    ).toBe(2);
+    const err = (await sql`select 1 as one`.then(
+      () => null,
+      (e) => e,
+    )) as DomainError;
+    expect(err).toBeInstanceOf(DomainError);
+    expect({ code: err.code, retry: err.retryAfterSeconds }).toEqual({ code: 'unavailable', retry: 4 });
+    // Refused while both are still waiting on the lock: it never queued behind them.
+    expect(await waitingOnLocks(db.sql)).toBe(2);
+    expect(health.up).toBe(true);
+  } finally {
+    await release();
+  }
+  expect(await Promise.all(held)).toEqual(['answered', 'answered']);
+  // Their connections are free again.
+  expect((await sql`select 1 as one`)[0]!.one).toBe(1);
+  await health.close();
+  await pool.end();
 });

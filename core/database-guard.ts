@@ -1,3 +1,4 @@
+import { E_TIMEOUT, Semaphore, withTimeout } from 'async-mutex';
 import postgres from 'postgres';
 import { DomainError } from './errors/index.ts';
 import { cancelledBy, proxyQueries } from './query-proxy.ts';
@@ -17,6 +18,11 @@ import type { Sql } from '../sql/db.ts';
  * - Every query also has a hard deadline (`deadlineMs`: statement timeout plus pool wait), so
  *   nothing waits forever on a hung server or a pool whose connections are stuck; passing it
  *   trips the breaker too (a probe that answers closes it again at once).
+ * - With `poolWait`, at most `permits` queries and transactions are handed to the pool at once
+ *   (postgres.js runs one per connection and lines the rest up behind them), and one that waits
+ *   longer than `ms` for a permit fails with a 503 to retry instead of queueing: abandoned or slow
+ *   reads hold the pool at most until their statement timeout, and what arrives meanwhile is
+ *   refused fast. The database is up then, so the breaker stays closed.
  */
 export interface DatabaseGuardOptions {
   url: string;
@@ -24,6 +30,7 @@ export interface DatabaseGuardOptions {
   connectTimeoutMs: number;
   deadlineMs: number;
   probeEveryMs?: number;
+  poolWait?: { permits: number; ms: number };
   onDown?(err: unknown): void;
   onRecover?(): void;
 }
@@ -67,6 +74,8 @@ export function isConnectionError(err: unknown): boolean {
 
 const slowError = (retryAfterSeconds: number) => new DomainError('unavailable', 'The database took too long to answer; retry shortly.', { retryAfterSeconds });
 
+const busyError = (retryAfterSeconds: number) => new DomainError('unavailable', 'Every database connection is busy; retry shortly.', { retryAfterSeconds });
+
 export function unavailableError(retryAfterSeconds: number): DomainError {
   return new DomainError('unavailable', 'The database is unavailable; retry shortly.', { retryAfterSeconds });
 }
@@ -87,6 +96,8 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
     onnotice: () => {},
   });
   const unavailable = () => unavailableError(opts.retryAfterSeconds);
+  // Room in the pool as permits: one waiting past poolWait.ms gives up (E_TIMEOUT).
+  const permits = opts.poolWait ? withTimeout(new Semaphore(opts.poolWait.permits), opts.poolWait.ms) : null;
 
   const ping = async (): Promise<boolean> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -151,18 +162,28 @@ export function guardDatabase(sql: Sql, opts: DatabaseGuardOptions): { sql: Sql;
         trip(new Error('query deadline passed'));
         fail(unavailable());
       }, opts.deadlineMs);
-      Promise.resolve()
-        .then(run)
-        .then(
-          (value) => settle(() => resolve(value)),
-          (err) => {
-            // The database is up but took too long: as for an outage, a 503 to retry, not a 500.
-            if (cancelledBy(err) === 'timeout') return fail(slowError(opts.retryAfterSeconds));
-            if (!isConnectionError(err)) return fail(err);
-            trip(err);
-            fail(unavailable());
-          },
-        );
+      const started = permits
+        ? permits.acquire().then(
+            ([, release]) => {
+              // Failed meanwhile (the breaker opened, or the deadline passed): nobody waits for it.
+              if (settled) return release() as T;
+              return Promise.resolve().then(run).finally(release);
+            },
+            (err) => {
+              throw err === E_TIMEOUT ? busyError(opts.retryAfterSeconds) : err;
+            },
+          )
+        : Promise.resolve().then(run);
+      started.then(
+        (value) => settle(() => resolve(value)),
+        (err) => {
+          // The database is up but took too long: as for an outage, a 503 to retry, not a 500.
+          if (cancelledBy(err) === 'timeout') return fail(slowError(opts.retryAfterSeconds));
+          if (!isConnectionError(err)) return fail(err);
+          trip(err);
+          fail(unavailable());
+        },
+      );
     });
   };
 

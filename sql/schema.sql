@@ -525,6 +525,22 @@ create table interview_questions (
 );
 comment on table interview_questions is 'Founder interview questions owners may answer.';
 
+create table job_dead_letters (
+  id bigint generated always as identity not null,
+  job_id bigint not null,
+  task text not null,
+  payload jsonb,
+  error text not null,
+  attempts integer not null,
+  failed_at timestamp with time zone default now() not null,
+  constraint job_dead_letters_attempts_check CHECK ((attempts >= 1)),
+  constraint job_dead_letters_error_check CHECK ((length(error) <= 2000)),
+  constraint job_dead_letters_job_id_key UNIQUE (job_id),
+  constraint job_dead_letters_pkey PRIMARY KEY (id),
+  constraint job_dead_letters_task_check CHECK ((length(task) <= 200))
+);
+comment on table job_dead_letters is 'Jobs set aside without retries because their payload did not match the job (wrong field, unknown field, another version): the task, the payload as queued and why it was refused. job_id is graphile-worker''s id of the completed job (unique: a redelivered job is recorded once).';
+
 create table listing_ai_reviews (
   id bigint default nextval('listing_ai_reviews_id_seq'::regclass) not null,
   listing_id bigint not null,

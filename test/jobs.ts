@@ -14,7 +14,7 @@ export async function runJobs(options: RunnerOptions & { connectionString: strin
   const sql = connect(options.connectionString, { max: 1 });
   try {
     const locked = await eventually(
-      async () => (await sql<{ n: number }[]>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`)[0]!.n,
+      async () => (await sql<{ n: number }[]>`select count(*)::int as n from graphile_worker.jobs where locked_at is not null`)[0]!.n,
       (n) => n === 0,
       { tries: 400, everyMs: 25 },
     );

@@ -72,7 +72,7 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 
         // write through the cache generation), so made-up slugs do not reach the database each time.
         const missingKey = `badge-missing:${slug}`;
         if (await cache.get(missingKey)) return notFound(request, `No listing with slug "${slug}" on this site.`);
-        // Through the public-read pipeline (cache, single flight, cancellation, ETag and 304).
+        // Through the public-read pipeline (cache, single flight, ETag and 304).
         const image = await readThrough(
           deps,
           key,

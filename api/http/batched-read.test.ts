@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { makeListing } from '../../test/builders.ts';
 import { freshDatabase } from '../../test/db.ts';
-import { eventually, holds } from '../../test/eventually.ts';
-import { holdTable, waitingOnLocks } from '../../test/table-lock.ts';
-import { RequestAbandoned } from '../../core/cancellable-sql.ts';
 import { proxyQueries } from '../../core/query-proxy.ts';
 import { connect, type Sql } from '../../sql/db.ts';
 import { ensureSite } from '../../sql/site.ts';
 import { profileParts } from '../../sql/queries/listing-profile.ts';
 import { batchedRead } from './batched-read.ts';
 
-// get_listing's misses started in one turn of the event loop share one statement; the statement
-// still stops once every request waiting on it has gone, as a single read's does.
+// get_listing's misses started in one turn of the event loop share one statement.
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let reads: Sql;
@@ -35,9 +31,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Reads waiting on the lock a test holds. */
-const waiting = () => waitingOnLocks(db.sql);
-
 /** The reads' pool with every statement it runs counted. */
 function counted() {
   const counter = { statements: 0, batches: [] as string[][] };
@@ -60,7 +53,7 @@ const doc = (parts: { body: string }) => JSON.parse(parts.body) as { name: strin
 test('misses started in one turn share one statement, each answered in its own order', async () => {
   const { counter, read, ctx } = counted();
   const slugs = ['beta', 'nowhere', 'alpha', 'draft', 'elsewhere', 'alpha'];
-  const found = await Promise.all(slugs.map((slug) => read({ ...ctx, signal: new AbortController().signal }, siteId, slug)));
+  const found = await Promise.all(slugs.map((slug) => read(ctx, siteId, slug)));
   expect(counter.batches).toEqual([slugs]);
   expect(counter.statements).toBe(1);
   expect(found.map((p) => (p ? doc(p).name : null))).toEqual(['Beta', null, 'Alpha', null, null, 'Alpha']);
@@ -72,45 +65,6 @@ test('misses started in one turn share one statement, each answered in its own o
   expect(doc(elsewhere!).name).toBe('Elsewhere');
   expect(doc(alpha!).name).toBe('Alpha');
   expect(counter.batches.slice(1).sort()).toEqual([['alpha'], ['elsewhere']]);
-});
-
-test('a batch stops in the database once every request waiting on it has gone, and not before', async () => {
-  const { read, ctx } = counted();
-  const release = await holdTable(db.sql, 'listings');
-  try {
-    const first = new AbortController();
-    const second = new AbortController();
-    const a = read({ ...ctx, signal: first.signal }, siteId, 'alpha').catch((e) => e);
-    const b = read({ ...ctx, signal: second.signal }, siteId, 'beta').catch((e) => e);
-    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
-    first.abort();
-    expect(await holds(waiting, (n) => n === 1)).toBe(1);
-    second.abort();
-    expect(await eventually(waiting, (n) => n === 0)).toBe(0);
-    expect(await a).toBeInstanceOf(RequestAbandoned);
-    expect(await b).toBeInstanceOf(RequestAbandoned);
-  } finally {
-    await release();
-  }
-});
-
-test('a request waiting without a signal keeps its batch running', async () => {
-  const { read, ctx } = counted();
-  const release = await holdTable(db.sql, 'listings');
-  let pinned: Promise<unknown>;
-  try {
-    const client = new AbortController();
-    const gone = read({ ...ctx, signal: client.signal }, siteId, 'alpha').catch((e) => e);
-    pinned = read({ ...ctx, signal: undefined }, siteId, 'beta');
-    expect(await eventually(waiting, (n) => n === 1)).toBe(1);
-    client.abort();
-    expect(await holds(waiting, (n) => n === 1)).toBe(1);
-    await release();
-    expect(doc((await gone) as { body: string }).name).toBe('Alpha');
-  } finally {
-    await release();
-  }
-  expect(doc((await pinned!) as { body: string }).name).toBe('Beta');
 });
 
 test('stale documents in a batch are each built and stored', async () => {

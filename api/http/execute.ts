@@ -56,7 +56,7 @@ export async function execute(op: Operation, input: Record<string, unknown>, ctx
     const body = await run();
     return { body, etag: etagOf(body) };
   }
-  // A public read: through the one public-read pipeline (cache, single flight, cancellation).
+  // A public read: through the one public-read pipeline (cache, single flight, bounded reads).
   return readThrough(
     ctx,
     cacheKey ?? readKey(op, input),

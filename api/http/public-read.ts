@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { isAbandoned, readsFor } from '../../core/cancellable-sql.ts';
 import type { Sql } from '../../sql/db.ts';
 import type { CachedBody, Paging, ResponseCache } from './cache.ts';
-import { singleFlight } from './single-flight.ts';
+import { isAbandoned, RequestAbandoned, singleFlight } from './single-flight.ts';
 
 /**
  * The public-read pipeline. A public read (an operation with GET and no scope, or the anonymous
@@ -10,8 +9,9 @@ import { singleFlight } from './single-flight.ts';
  * here and nowhere else:
  *
  * - `readThrough`: the answer from the response cache, else computed once however many requests
- *   for it arrive meanwhile (single flight), on the reads' pool, cancelled in PostgreSQL once every
- *   waiting client has gone, and cached when it is a 200 computed without a write landing meanwhile.
+ *   for it arrive meanwhile (single flight), on the reads' pool (bounded there by its statement
+ *   timeout and pool wait, never cancelled), and cached when it is a 200 computed without a write
+ *   landing meanwhile.
  *   REST and MCP tools/call reach it through execute(); pages call it for their anonymous render.
  * - `answerRead`: the HTTP answer of a public read: its ETag, a public Cache-Control, and a 304
  *   when If-None-Match names the ETag. REST and pages answer with it; MCP wraps the same body
@@ -46,8 +46,8 @@ export const etagOf = (body: string) => `"${createHash('sha1').update(body).dige
 const flights = new WeakMap<ResponseCache, ReturnType<typeof singleFlight<ReadAnswer>>>();
 
 /**
- * A public read through the cache and single flight. `compute` gets the pool to read on (cancelled
- * in the database once every waiter has gone) and the signal that says so. `signalOf` gives the
+ * A public read through the cache and single flight. `compute` gets the pool to read on and the
+ * signal that aborts once every waiter has gone (then answered as abandoned). `signalOf` gives the
  * request's signal, asked for only on a miss (Bun makes a request's signal when it is first read);
  * a waiter without one (a read nested in a page render) keeps the computation alive.
  */
@@ -67,11 +67,12 @@ export async function readThrough(
     `${cache.generation}:${key}`,
     async (gone) => {
       const gen = cache.generation;
-      const { body, paging, status } = await compute(readsFor(pools, gone), gone);
+      const { body, paging, status } = await compute(pools.readSql ?? pools.sql, gone);
       const cached: CachedBody = paging ? { body, etag: etagOf(body), paging } : { body, etag: etagOf(body) };
       // Don't store a result computed while a write landed: it may predate the write.
       if ((status ?? 200) === 200) {
         if (gen === cache.generation) await cache.set(key, cached);
+        if (gone.aborted) throw new RequestAbandoned();
         return cached;
       }
       return { ...cached, status };

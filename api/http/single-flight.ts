@@ -1,10 +1,21 @@
+/** The failure of a read whose every client has gone before it was answered: nothing to log, nobody to answer. */
+export class RequestAbandoned extends Error {
+  constructor() {
+    super('Every client of this read closed its request before the answer.');
+    this.name = 'RequestAbandoned';
+  }
+}
+
+export const isAbandoned = (err: unknown) => err instanceof RequestAbandoned;
+
 /**
  * Concurrent misses of one cache key share one computation: when a popular page or a burst of
  * identical reads arrives before the first answer is cached, the database does the work once
  * instead of once per waiting request (the thundering herd behind a cold or just-invalidated cache).
  *
  * The computation gets a signal that aborts once every waiter that came with a signal has gone
- * (its client closed the connection) and none came without one: work nobody will read stops.
+ * (its client closed the connection) and none came without one. Its queries are not cancelled
+ * (the reads' statement timeout bounds them); a later request for the key starts afresh.
  */
 export function singleFlight<T>() {
   interface Flight {

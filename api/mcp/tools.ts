@@ -1,4 +1,4 @@
-import { isAbandoned } from '../../core/cancellable-sql.ts';
+import { isAbandoned } from '../http/single-flight.ts';
 import { DomainError, type FieldIssue, invalidFields } from '../../core/errors/index.ts';
 import { type Executed, execute } from '../http/execute.ts';
 import { IDEMPOTENCY_ARGUMENT, keyProblem, toHeaderValue } from '../http/idempotency.ts';

@@ -105,7 +105,7 @@ export function publicPagesPlugin(deps: PageDeps) {
 
   /**
    * The anonymous render of a page, through the public-read pipeline (cache, single flight,
-   * cancellation, ETag and 304). A page that is not a 200 is sent private, as error pages are.
+   * ETag and 304). A page that is not a 200 is sent private, as error pages are.
    */
   const anonymous = async (key: string, request: Request, render: (d: typeof deps) => Promise<{ status: number; body: string }>) => {
     const out = await readThrough(

@@ -39,8 +39,8 @@ export interface OperationContext {
   /** The Idempotency-Key sent with the request, if any (REST header or MCP argument). */
   idempotencyKey?: string;
   /**
-   * Aborts when the client has gone: a public read's queries are then cancelled (execute.ts). In a
-   * public read's handler, it aborts once every client waiting for that read has gone.
+   * Aborts when the client has gone. In a public read's handler, it aborts once every client
+   * waiting for that read has gone (its queries run on, bounded by the reads' statement timeout).
    */
   signal?: AbortSignal;
   /** The pool of public reads (AppDeps.readSql): execute() runs cacheable operations on it. */

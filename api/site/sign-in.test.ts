@@ -108,10 +108,9 @@ describe('POST /sign-in', () => {
       expires_at <= now() + interval '15 minutes' as not_too_long from login_links where token_hash = ${hashSecret(token)}`;
     expect(row).toMatchObject({ email, return_to: '/account/api-keys', used_at: null, long_enough: true, not_too_long: true });
     expect((await app.sql`select count(*)::int as n from login_links where token_hash = ${token}`)[0].n).toBe(0);
-    const [job] = await app.sql`select t.identifier as task_identifier, j.payload from graphile_worker._private_jobs j
-      join graphile_worker._private_tasks t on t.id = j.task_id where j.key = ${'mail:' + mail.id}`;
-    expect(job.task_identifier).toBe('send_mail');
-    expect(String(job.payload.id)).toBe(mail.id);
+    // The job's key is made from its payload's mail id (core/jobs/catalogue.ts).
+    const jobs = await app.sql`select task_identifier from graphile_worker.jobs where key = ${'mail:' + mail.id}`;
+    expect(jobs.map((j) => j.task_identifier)).toEqual(['send_mail']);
     // No account exists until the link is used.
     expect((await app.sql`select count(*)::int as n from users where email = ${email}`)[0].n).toBe(0);
   });

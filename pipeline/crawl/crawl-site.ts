@@ -1,11 +1,13 @@
 // Crawls one submitted site for the drafting step: robots.txt first, then up to maxPages HTML
-// pages of the same site, fact-bearing pages first. Every request goes through the SSRF-safe
-// fetcher (a CheerioCrawler whose httpClient is SafeHttpClient); the link frontier and its
-// priority order are ours (page-priority.ts), Crawlee is handed one URL at a time.
-import { CheerioCrawler, Configuration, Log, LogLevel } from '@crawlee/cheerio';
-import { MemoryStorage } from '@crawlee/memory-storage';
-import { UnsafeUrlError, type SafeFetch } from '../../core/net/ssrf-fetch.ts';
-import { SafeHttpClient } from './safe-http-client.ts';
+// pages of the same site, fact-bearing pages first, one at a time at the site's Crawl-delay.
+// Every request goes through the SSRF-safe fetcher (its address checks, size and time caps).
+//
+// A plain loop, not Crawlee: what Crawlee would add here is its request queue (FIFO, where we
+// need the fact pages first: page-priority.ts), its robots.txt support (fetched with its own HTTP
+// client, got-scraping, past the SSRF-safe fetcher; ours follows RFC 9309 per origin, robots.ts)
+// and per-domain pacing (one site, one request at a time, is a sleep of Crawl-delay). It was
+// handed one URL at a time beside our own robots and pacing, and did nothing else of its own.
+import { UnsafeUrlError, type SafeFetch, type SafeResponse } from '../../core/net/ssrf-fetch.ts';
 import { loadRobots, type RobotsRules } from './robots.ts';
 import { byPriority } from './page-priority.ts';
 import { loadHtml, pageTitle, visibleText } from './page-text.ts';
@@ -114,6 +116,16 @@ function isHtml(type: string | null, body: Uint8Array): boolean {
   return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 
+/** The body as text, in the charset its Content-Type names (UTF-8 when none, or one unknown). */
+function decodeBody(type: string | null, body: Uint8Array): string {
+  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(type ?? '')?.[1];
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<CrawlResult> {
@@ -194,23 +206,31 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
     return rules.isAllowed(url) ? null : 'robots_disallowed';
   };
 
-  // Checks what Crawlee does not: the final URL stays on the site, 2xx, HTML, size.
-  const checkPage = (response: { url: string; statusCode: number; headers: Record<string, unknown> }, body: Buffer, first: boolean) => {
+  // What the fetcher does not check: the final URL stays on the site, 2xx, HTML, size.
+  const checkPage = (response: SafeResponse, first: boolean) => {
+    const { body } = response;
     const finalUrl = new URL(response.url);
     // The submitted URL may redirect once to the site's real origin (http to https, to www.);
     // from then on that origin is the site.
     if (first && !excluded.has(finalUrl.origin) && finalUrl.origin !== site.origin && sameHostFamily(finalUrl, start)) site = finalUrl;
     if (!onSite(finalUrl)) throw new PageError('off_site', `redirected off the site to ${finalUrl.href}`);
-    const status = response.statusCode;
+    const status = response.status;
     if (status < 200 || status >= 300) throw new PageError('http_error', `answered ${status}`);
-    const type = response.headers['content-type'];
-    if (!isHtml(typeof type === 'string' ? type : null, body)) {
-      throw new PageError('not_html', `content type ${typeof type === 'string' ? type : 'none'}`);
-    }
+    const type = response.headers.get('content-type');
+    if (!isHtml(type, body)) throw new PageError('not_html', `content type ${type ?? 'none'}`);
     if (opts.maxBytesPerPage !== undefined && body.byteLength > opts.maxBytesPerPage) {
       throw new PageError('too_large', `page is larger than ${opts.maxBytesPerPage} bytes`);
     }
     return finalUrl;
+  };
+
+  // One site, one request at a time, Crawl-delay apart (pages and stylesheets alike).
+  const pace = async () => {
+    if (crawlDelayMs > 0 && lastRequestAt > 0) {
+      const wait = lastRequestAt + crawlDelayMs - Date.now();
+      if (wait > 0) await sleep(wait);
+    }
+    lastRequestAt = Date.now();
   };
 
   const sheets = new StylesheetLoader(
@@ -218,23 +238,55 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
     {
       sameSite: (url) => onSite(new URL(url)),
       allowed: async (url) => Date.now() < deadline && (await robotsRefusal(url)) === null,
-      pace: async () => {
-        if (crawlDelayMs > 0 && lastRequestAt > 0) {
-          const wait = lastRequestAt + crawlDelayMs - Date.now();
-          if (wait > 0) await sleep(wait);
-        }
-        lastRequestAt = Date.now();
-      },
+      pace,
     },
     { ...DEFAULT_STYLESHEET_CAPS, ...opts.stylesheets },
   );
 
-  let startFailure: PageError | null = null;
-  const startKey = normalise(start);
+  // One page: fetched, checked, rendered when it is a JavaScript shell, its stylesheets read and
+  // its links added to the frontier. A failure of the start page fails the crawl; of any other,
+  // it is skipped with the reason.
+  const visit = async (url: string, first: boolean): Promise<PageError | null> => {
+    try {
+      await pace();
+      const response = await fetcher(url, { accept: ACCEPT_HTML });
+      lastRequestAt = Date.now();
+      const finalUrl = checkPage(response, first);
+      seen.add(normalise(finalUrl));
+      let html = decodeBody(response.headers.get('content-type'), response.body);
+      if (opts.render !== undefined && isJsShell(html, visibleText(loadHtml(html)))) {
+        const rendered = await opts.render.render(
+          finalUrl.href,
+          { allowed: async (u) => Date.now() < deadline && onSite(new URL(u)) && (await robotsRefusal(u)) === null },
+          Math.min(opts.renderMs ?? 10_000, deadline - Date.now()),
+        );
+        if (rendered !== null && (opts.maxBytesPerPage === undefined || Buffer.byteLength(rendered) <= opts.maxBytesPerPage)) html = rendered;
+      }
+      const $ = loadHtml(html);
+      const title = pageTitle($);
+      const hrefs = $('a[href]')
+        .map((_, element) => $(element).attr('href') ?? '')
+        .get();
+      const base = $('base[href]').attr('href');
+      const linkBase = base ? new URL(base, finalUrl).href : finalUrl.href;
+      const css: { url: string; css: string }[] = [];
+      for (const sheet of linkedStylesheets($, linkBase)) {
+        const rules = await sheets.load(sheet);
+        if (rules !== null) css.push({ url: sheet, css: rules });
+      }
+      const stored = withStylesheets(html, css);
+      const text = visibleText(stored === html ? $ : loadHtml(stored));
+      pages.push({ url: finalUrl.href, status: response.status, title, html: stored, text, fetchedAt: new Date().toISOString() });
+      for (const href of hrefs) consider(href, linkBase);
+      return null;
+    } catch (error) {
+      lastRequestAt = Date.now();
+      return failureOf(error);
+    }
+  };
 
-  // Crawlee runs one request at a time; we hand it the next best URL after each page, so the
-  // priority order and the page cap are ours, not the queue's FIFO order.
-  const enqueueNext = async () => {
+  /** The next page to fetch, best first (page-priority.ts); what cannot be fetched is skipped with why. */
+  const nextPage = async (): Promise<string | null> => {
     while (frontier.length > 0 && requests < maxPages) {
       frontier = byPriority(frontier);
       const next = frontier.shift()!;
@@ -247,99 +299,19 @@ export async function crawlSite(startUrl: string, opts: CrawlOptions): Promise<C
         skip(next, refusal);
         continue;
       }
-      requests += 1;
-      await crawler.addRequests([{ url: next, uniqueKey: next }]);
-      return;
+      return next;
     }
+    return null;
   };
 
-  const config = new Configuration({
-    persistStorage: false,
-    storageClient: new MemoryStorage({ persistStorage: false, writeMetadata: false }),
-  });
-  const crawler = new CheerioCrawler(
-    {
-      httpClient: new SafeHttpClient(fetcher),
-      // Every failure is reported in the result; Crawlee's own logging would only repeat it.
-      log: new Log({ level: LogLevel.OFF }),
-      maxConcurrency: 1,
-      maxRequestRetries: 0,
-      useSessionPool: false,
-      persistCookiesPerSession: false,
-      // Non-HTML answers reach the handler, which skips them by Content-Type.
-      additionalMimeTypes: ['*/*'],
-      ignoreHttpErrorStatusCodes: Array.from({ length: 200 }, (_, i) => 400 + i),
-      requestHandlerTimeoutSecs: 30,
-      navigationTimeoutSecs: 30,
-      preNavigationHooks: [
-        async (_context, gotOptions) => {
-          if (crawlDelayMs > 0 && lastRequestAt > 0) {
-            const wait = lastRequestAt + crawlDelayMs - Date.now();
-            if (wait > 0) await sleep(wait);
-          }
-          lastRequestAt = Date.now();
-          gotOptions.headers = { ...gotOptions.headers, accept: ACCEPT_HTML };
-        },
-      ],
-      requestHandler: async ({ request, response, body }) => {
-        lastRequestAt = Date.now();
-        const buffer = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
-        try {
-          const finalUrl = checkPage(response as never, buffer, request.uniqueKey === startKey);
-          seen.add(normalise(finalUrl));
-          // CheerioCrawler hands over the body decoded by the response charset.
-          let html = typeof body === 'string' ? body : buffer.toString('utf8');
-          if (opts.render !== undefined && isJsShell(html, visibleText(loadHtml(html)))) {
-            const rendered = await opts.render.render(
-              finalUrl.href,
-              { allowed: async (url) => Date.now() < deadline && onSite(new URL(url)) && (await robotsRefusal(url)) === null },
-              Math.min(opts.renderMs ?? 10_000, deadline - Date.now()),
-            );
-            if (rendered !== null && (opts.maxBytesPerPage === undefined || Buffer.byteLength(rendered) <= opts.maxBytesPerPage)) html = rendered;
-          }
-          const $ = loadHtml(html);
-          const title = pageTitle($);
-          const hrefs = $('a[href]')
-            .map((_, element) => $(element).attr('href') ?? '')
-            .get();
-          const base = $('base[href]').attr('href');
-          const linkBase = base ? new URL(base, finalUrl).href : finalUrl.href;
-          const css: { url: string; css: string }[] = [];
-          for (const url of linkedStylesheets($, linkBase)) {
-            const rules = await sheets.load(url);
-            if (rules !== null) css.push({ url, css: rules });
-          }
-          const stored = withStylesheets(html, css);
-          const text = visibleText(stored === html ? $ : loadHtml(stored));
-          pages.push({ url: finalUrl.href, status: response.statusCode ?? 200, title, html: stored, text, fetchedAt: new Date().toISOString() });
-          for (const href of hrefs) consider(href, linkBase);
-        } catch (error) {
-          const failure = failureOf(error);
-          if (request.uniqueKey === startKey) startFailure = failure;
-          else skip(request.url, failure.reason);
-        }
-        await enqueueNext();
-      },
-      failedRequestHandler: async ({ request }, error) => {
-        lastRequestAt = Date.now();
-        const failure = failureOf(error);
-        if (request.uniqueKey === startKey) startFailure = failure;
-        else skip(request.url, failure.reason);
-        if (startFailure === null) await enqueueNext();
-      },
-    },
-    config,
-  );
-
   requests = 1;
-  const timer = setTimeout(() => void crawler.teardown().catch(() => {}), Math.max(0, deadline - Date.now()));
-  try {
-    await crawler.run([{ url: startKey, uniqueKey: startKey }]);
-  } finally {
-    clearTimeout(timer);
+  const startFailure = await visit(normalise(start), true);
+  if (startFailure !== null) return { status: 'failed', reason: startFailure.reason, detail: startFailure.message };
+  for (let next = await nextPage(); next !== null; next = await nextPage()) {
+    requests += 1;
+    const failure = await visit(next, false);
+    if (failure !== null) skip(next, failure.reason);
   }
-  const failed = startFailure as PageError | null;
-  if (failed !== null) return { status: 'failed', reason: failed.reason, detail: failed.message };
   for (const rest of frontier) skip(rest, Date.now() >= deadline ? 'time_limit' : 'page_cap');
   skipped.push(...sheets.skipped);
   return { status: 'ok', pages, skipped, stylesheetBytes: sheets.fetchedBytes };

@@ -134,7 +134,7 @@ describe('the LLM drafter through the pipeline', () => {
     expect(job).toMatchObject({ attempts: 1, max_attempts: 3 });
     // Bring the retries forward instead of sleeping through the backoff.
     for (let i = 0; i < 2; i++) {
-      await db.sql`update graphile_worker._private_jobs set run_at = now() where key = ${'draft_profile:' + id}`;
+      await db.sql`select graphile_worker.reschedule_jobs(array(select id from graphile_worker.jobs where key = ${'draft_profile:' + id}), run_at => now())`;
       await runJobs({ connectionString: db.url, taskList: { draft_profile: tasks.draft_profile }, logger });
     }
     const d = await draftById(db.sql, id);

@@ -86,7 +86,7 @@ test('a refused delivery records the error and fails the job; the retry delivers
   expect(job).toMatchObject({ attempts: 1, later: true });
 
   // graphile-worker retries with backoff; move the retry to now instead of waiting for it.
-  await db.sql`update graphile_worker._private_jobs set run_at = now() where key = ${'mail:' + id}`;
+  await db.sql`select graphile_worker.reschedule_jobs(array(select id from graphile_worker.jobs where key = ${'mail:' + id}), run_at => now())`;
   await runJobs({ connectionString: db.url, taskList: { send_mail: task }, logger });
   await sink.waitFor((m) => m.to.includes('second@example.test'));
   const sent = await outboxRow(id);
@@ -107,7 +107,7 @@ test('an unreachable SMTP server fails the job and records why', async () => {
   expect(row.sent_at).toBeNull();
   expect(row.attempts).toBe(1);
   expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
-  await db.sql`delete from graphile_worker._private_jobs where key = ${'mail:' + id}`;
+  await db.sql`select graphile_worker.remove_job(${'mail:' + id})`;
 });
 
 test('without SMTP_URL the mail stays in the outbox, and the worker says so once', async () => {

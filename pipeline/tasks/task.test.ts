@@ -1,6 +1,6 @@
-// defineTask against a real database: a payload that does not match its job fails at once,
-// permanently (no retries with backoff), with the reason in the log and on the job row; a valid
-// payload runs with its typed fields.
+// defineTask against a real database: a payload that does not match its job is set aside at once
+// in job_dead_letters with the reason (in the log too) and its job completed, so it is never
+// retried; a valid payload runs with its typed fields.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { Logger } from 'graphile-worker';
 import { runJobs } from '../../test/jobs.ts';
@@ -49,6 +49,13 @@ const jobRow = async (id: string) =>
   (await db.sql`select attempts, max_attempts, last_error from graphile_worker.jobs where id = ${id}`)[0] as
     | { attempts: number; max_attempts: number; last_error: string | null }
     | undefined;
+const deadLetters = async (id: string) =>
+  (await db.sql`select task, payload, error, attempts from job_dead_letters where job_id = ${id}`).map((r) => ({ ...r })) as {
+    task: string;
+    payload: unknown;
+    error: string;
+    attempts: number;
+  }[];
 
 const bad: [string, unknown, RegExp][] = [
   ['a field of the wrong type', { n: 'three', v: 2 }, /test_echo: invalid payload at \/n/],
@@ -58,20 +65,22 @@ const bad: [string, unknown, RegExp][] = [
 ];
 
 for (const [what, payload, message] of bad) {
-  test(`a payload with ${what} fails permanently on its first attempt, saying why`, async () => {
+  test(`a payload with ${what} is set aside on its first attempt, saying why, and never retried`, async () => {
     const { logger, lines } = recordingLogger();
     const before = seen.length;
     const id = await addRaw(ECHO.name, payload, ECHO.maxAttempts);
     await runJobs({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
     expect(seen.length).toBe(before);
-    const row = await jobRow(id);
-    expect(row).toMatchObject({ attempts: 1, max_attempts: 1 });
-    expect(row!.last_error).toMatch(message);
-    expect(lines.some((l) => message.test(l) && l.includes('fails permanently without retries'))).toBe(true);
-    // Even when its retry would be due, a permanently failed job is not picked up again.
-    await db.sql`update graphile_worker._private_jobs set run_at = now() where id = ${id}`;
+    const [letter, ...more] = await deadLetters(id);
+    expect(more).toEqual([]);
+    expect(letter).toMatchObject({ task: ECHO.name, payload, attempts: 1 });
+    expect(letter!.error).toMatch(message);
+    expect(lines.some((l) => message.test(l) && l.includes('set aside in job_dead_letters'))).toBe(true);
+    // Its job is complete: nothing is left to retry, however often the worker runs.
+    expect(await jobRow(id)).toBeUndefined();
     await runJobs({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
-    expect(await jobRow(id)).toMatchObject({ attempts: 1, max_attempts: 1 });
+    expect(seen.length).toBe(before);
+    expect(await deadLetters(id)).toHaveLength(1);
   });
 }
 
@@ -93,6 +102,17 @@ test('a catalogue job (send_mail) with a bad payload is not retried up to its 25
     taskList: { [JOBS.send_mail.name]: sendMail({ sql: db.sql, mail: { smtpUrl: null, from: 'robot@directory.test' } }) },
     logger,
   });
-  expect(await jobRow(id)).toMatchObject({ attempts: 1, max_attempts: 1 });
+  expect(await jobRow(id)).toBeUndefined();
+  expect(await deadLetters(id)).toMatchObject([{ task: 'send_mail', payload: { id: 'not-a-number', v: 1 }, attempts: 1 }]);
   expect(lines.some((l) => l.includes('send_mail: invalid payload at /id'))).toBe(true);
+});
+
+test('a job delivered again after a crash is set aside once', async () => {
+  const { logger } = recordingLogger();
+  const id = await addRaw(ECHO.name, { n: 'again', v: 2 }, ECHO.maxAttempts);
+  // As if a worker died after writing the dead letter but before completing the job.
+  await db.sql`insert into job_dead_letters (job_id, task, payload, error, attempts) values (${id}, ${ECHO.name}, '{}', 'first delivery', 1)`;
+  await runJobs({ connectionString: db.url, taskList: { [ECHO.name]: echo }, logger });
+  expect(await jobRow(id)).toBeUndefined();
+  expect(await deadLetters(id)).toMatchObject([{ error: 'first delivery' }]);
 });

@@ -15,21 +15,24 @@ export type TaskBody<P extends TProperties> = (payload: Static<TObject<P>>, help
 
 /**
  * A payload that does not match its job (wrong type, unknown field, another version) will not
- * match on a retry either: the job is failed permanently at once instead of being retried with
- * backoff up to its max_attempts. graphile-worker 0.18 has no public call for that from inside a
- * running job (permanently_fail_jobs skips locked jobs), so its own row is given max_attempts =
- * attempts before the error is thrown: graphile-worker then records the error as the job's
- * last_error and leaves it as a permanently failed job for operators to inspect. This is
- * graphile-worker's bookkeeping, so it goes through graphile-worker's own client.
+ * match on a retry either. It is set aside in job_dead_letters (the task, the payload as queued,
+ * why) and the job then ends as completed, so graphile-worker never retries it, through nothing
+ * but its front door: a task that returns completes its job. (Its permanently_fail_jobs skips the
+ * locked job that is running, and its tables are its own.) Recorded once: a job delivered again
+ * after a crash finds its row there already. Written through graphile-worker's client, the one
+ * defineTask has: it is the running job's own bookkeeping, not a task's work.
  */
-async function failPermanently(helpers: JobHelpers, error: PayloadError): Promise<never> {
+async function setAside(helpers: JobHelpers, raw: unknown, error: PayloadError): Promise<void> {
   const { job } = helpers;
-  helpers.logger.error(`${error.message}; job ${job.id} (${job.task_identifier}) fails permanently without retries`, { payloadError: true, jobId: job.id });
-  await helpers.withPgClient((client) =>
-    client.query('update graphile_worker._private_jobs set max_attempts = attempts where id = $1 and locked_at is not null', [job.id]),
+  helpers.logger.error(`${error.message}; job ${job.id} (${job.task_identifier}) set aside in job_dead_letters, not retried`, {
+    payloadError: true,
+    jobId: job.id,
+  });
+  await helpers.query(
+    `insert into job_dead_letters (job_id, task, payload, error, attempts) values ($1, $2, $3::jsonb, left($4, 2000), $5)
+     on conflict (job_id) do nothing`,
+    [job.id, job.task_identifier, raw === undefined ? null : JSON.stringify(raw), error.message, job.attempts],
   );
-  job.max_attempts = job.attempts; // so graphile-worker's own log line and job:failed event agree with the row
-  throw error;
 }
 
 /** A graphile-worker Task for `job` that runs `body` with the validated payload. */
@@ -39,7 +42,7 @@ export function defineTask<P extends TProperties>(job: JobDefinition<P>, body: T
     try {
       payload = parsePayload(job, raw);
     } catch (error) {
-      if (error instanceof PayloadError) return failPermanently(helpers, error);
+      if (error instanceof PayloadError) return setAside(helpers, raw, error);
       throw error;
     }
     await body(payload, helpers);
