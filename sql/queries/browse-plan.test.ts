@@ -4,12 +4,14 @@ import { seedSynthetic } from '../../seeds/synthetic.ts';
 import { connect, type Sql } from '../db.ts';
 import { ensureSite } from '../site.ts';
 import { browseStatement } from './browse.ts';
+import { categoryListingIds } from './categories.ts';
 import type { SearchFilters } from './listing-filters.ts';
 
-// The plan of browse.sql as PostgreSQL caches it (generic: the plan every call after the fifth
-// runs), run. A list of many matches walks its sort's own index and stops at the page: no sort of
-// its matches, and, when it is counted without them, no read of them either. A list of few
-// matches reads them through its most selective filter's index and sorts only them.
+// The plans of the lists without q (browse-*.sql) and of a category's page (get_category) as
+// PostgreSQL caches them (generic: the plan every call after the fifth runs), run. A list of many
+// matches walks its sort's own index and stops at the page: no sort of its matches, and, when it
+// is counted without them, no read of them either. A list of few matches reads them through its
+// most selective filter's index and sorts only them.
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let one: Sql;
@@ -134,4 +136,25 @@ test('few matches are read through their filter’s index and only they are sort
     });
     expect(p.sorted.every((rows) => rows <= most)).toBe(true);
   }
+});
+
+test('a category’s page (get_category) walks category_members_page to the page, with no sort', async () => {
+  // The tagged template as it runs: its text with $n for each value.
+  let run: { text: string; values: unknown[] } | null = null;
+  const spy = new Proxy(one, {
+    apply(target, self, args: [TemplateStringsArray, ...unknown[]]) {
+      const [strings, ...values] = args;
+      run = { text: strings.reduce((text, s, i) => `${text}$${i}${s}`), values };
+      return Reflect.apply(target, self, args);
+    },
+  }) as Sql;
+  const [{ id }] = await db.sql<{ id: number }[]>`
+    select k.category_id as id from category_counts k where k.site_id = ${siteId} order by k.listings desc limit 1`;
+  await categoryListingIds(spy, siteId, id, 3, 20);
+  const { text, values } = run!;
+  const lines = (await one.unsafe<{ 'QUERY PLAN': string }[]>(`explain (analyze, costs off, timing off, summary off) ${text}`, values as never[])).map(
+    (r) => r['QUERY PLAN'],
+  );
+  expect(lines.some((l) => l.includes('Scan using category_members_page') && !l.includes('never executed'))).toBe(true);
+  expect(lines.filter((l) => /Sort \(/.test(l) && !l.includes('never executed'))).toEqual([]);
 });
