@@ -1804,7 +1804,7 @@ CREATE INDEX listings_domain ON public.listings USING btree (lower(domain));
 
 CREATE INDEX listings_domain_suffix ON public.listings USING btree (reverse(lower(domain)) text_pattern_ops);
 
-CREATE INDEX listings_live_launched ON public.listings USING btree (site_id, launched_at DESC NULLS LAST, id DESC) WHERE (status = 'live'::text);
+CREATE INDEX listings_live_launched ON public.listings USING btree (site_id, launched_at DESC NULLS LAST, id DESC) INCLUDE (stage, country, pricing_model) WHERE (status = 'live'::text);
 
 CREATE INDEX listings_name_trgm ON public.listings USING gin (lower(name) gin_trgm_ops) WITH (fastupdate=off);
 

@@ -70,7 +70,8 @@ beforeAll(async () => {
   // The newest live tool, by its tools-ai tag alone: untagged after the refresh, it leaves tools at once.
   await db.sql`update listings set launched_at = '2026-02-01' where slug = 'l-24'`;
   await db.sql`select refresh_directory_views()`;
-  await db.sql`analyze`;
+  // Vacuumed as autovacuum keeps a directory: the plans below cost index-only walks as they are there.
+  await db.sql`vacuum analyze`;
   // A category alone is counted as of the last refresh: its live listings now, before the changes.
   for (const slug of ['tools', 'tools-ai', 'games']) {
     const [{ n }] = await db.sql.unsafe(`select count(*)::int as n from listings l where l.site_id = ${siteId} and ${LIVE_NOW} and ${IN_CATEGORY(slug)}`);
@@ -201,13 +202,13 @@ async function waysRead(f: SearchFilters, page = 1): Promise<{ walked: boolean; 
   const { text, values } = seen.at(-1)!;
   const rows = await db.sql.unsafe(`explain (analyze, costs off, timing off, summary off) ${text}`, values as never[]);
   const lines = rows.map((r: Record<string, string>) => r['QUERY PLAN']!);
-  // The sort probes each match's counters by primary key; the walk reads an index in the sort's order.
-  const sortedAt = lines.findIndex((l) => l.includes('using listing_stats_pkey on listing_stats'));
-  const walkedAt = lines.findIndex((l) => /using (listing_stats_(?!pkey)\w+|listings_live_launched) on/.test(l));
+  // The sort probes each match's counters by primary key; the walk reads an index in the sort's order
+  // (the statement holds a walk for each sort, and only the sort's own runs).
+  const ran = (re: RegExp) => lines.some((l) => re.test(l) && !l.includes('never executed'));
   const matchesAt = lines.findIndex((l) => l.trim() === 'CTE m');
   return {
-    sorted: sortedAt >= 0 && !lines[sortedAt]!.includes('never executed'),
-    walked: walkedAt >= 0 && !lines[walkedAt]!.includes('never executed'),
+    sorted: ran(/using listing_stats_pkey on listing_stats/),
+    walked: ran(/using (listing_stats_(?!pkey)\w+|listings_live_launched) on/),
     ...(matchesAt >= 0 ? { matches: !lines[matchesAt + 1]!.includes('never executed') } : {}),
     // A walk whose index orders ties otherwise than the list sorts each tie group it crosses.
     ...(f.sort !== 'newest' ? { sortedTies: lines.some((l) => l.includes('Incremental Sort') && !l.includes('never executed')) } : {}),

@@ -15,19 +15,3 @@ export function exactListingCount(siteId: number, status: 'live' | 'scheduled'):
 const keptCount = (counts: string, deltas: string, where: (t: string) => string) =>
   `((select coalesce(sum(c.listings), 0) from ${counts} c where ${where('c')})
     + (select coalesce(sum(d.delta), 0) from ${deltas} d where ${where('d')}))::int`;
-
-/** A facet of live listings kept counted (migration 0027), named as there. */
-export type Facet = 'stage' | 'country' | 'pricing';
-
-/**
- * A site's live listings with one stage, country or pricing model (lower case), exactly and without
- * reading them: listing_facet_counts as of the last refresh plus the moves since, as above. The value
- * is read from the CTE fv (listingFilters' facetValues), so no plan sees it.
- */
-export function exactFacetCount(siteId: number, facet: Facet): string {
-  return keptCount(
-    'listing_facet_counts',
-    'listing_facet_count_deltas',
-    (t) => `${t}.site_id = ${wholeNumber(siteId)} and ${t}.facet = '${facet}' and ${t}.value = (select fv.${facet} from fv)`,
-  );
-}

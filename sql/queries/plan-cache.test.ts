@@ -48,6 +48,7 @@ test('the hot reads keep a cached plan over calls with different values', async 
   const categories = (
     await one<{ id: number }[]>`select distinct primary_category_id::int as id from listings where primary_category_id is not null limit 15`
   ).map((r) => r.id);
+  const categorySlugs = (await one<{ slug: string }[]>`select slug from categories order by slug limit 15`).map((r) => r.slug);
   for (let i = 0; i < 15; i++) {
     // Names with their last letter changed: a typo search of a few matches.
     const q = names[i]!.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'));
@@ -58,10 +59,15 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await listingAlternativeIds(one, siteId, slugs[i]!, 1 + (i % 2), 6 + i);
     await categoryListingIds(one, siteId, categories[i % categories.length]!, 1 + (i % 4), 10 + i);
     await latestUpdates(one, siteId, 1, 5);
-    // Lists without q by one pricing model or country, rare, broad or used by none: counted from
-    // listing_facet_counts, the value of which no plan may see.
+    // Lists without q by one pricing model or country, rare, broad or used by none: one statement,
+    // counted from listing_facet_counts, the value of which no plan may see.
     await searchListingIds(one, siteId, { status: 'live', sort: 'votes', pricingModel: ['enterprise', 'Freemium', 'barter', 'paid'][i % 4] }, 1, 20);
     await searchListingIds(one, siteId, { status: 'live', sort: 'trending', country: ['US', 'nz', 'ZZ', 'de', 'FR'][i % 5] }, 2, 20);
+    // The other lists without q, each one statement whatever its sort and page.
+    const sort = (['relevance', 'newest', 'trending', 'most_viewed', 'most_followed'] as const)[i % 5];
+    await searchListingIds(one, siteId, { status: 'live', sort }, 1 + (i % 3), 10 + i);
+    await searchListingIds(one, siteId, { status: 'live', sort, category: categorySlugs[i % categorySlugs.length] }, 1 + (i % 2), 20);
+    await searchListingIds(one, siteId, { status: i % 2 ? 'upcoming' : 'live', sort, stage: 'launched', country: 'US' }, 1, 20);
     // get_listing's misses of one turn: one slug or several (api/http/batched-read.ts).
     await profileParts(one, siteId, slugs.slice(0, 1 + (i % 4)));
   }
@@ -73,21 +79,23 @@ test('the hot reads keep a cached plan over calls with different values', async 
   const of = (part: string | string[]) => plans.find((p) => [part].flat().every((x) => p.statement.includes(x)));
   // Each read was called 15 times: at most 5 custom plans (none for a statement with no bound
   // values), then the cached one.
-  for (const part of [
-    'unnest((select',
-    'primary_category_live',
-    'from category_members m',
-    'from listing_updates u',
-    'left join listing_documents d',
-    "c.facet = 'pricing'",
-    "c.facet = 'country'",
-  ]) {
+  for (const part of ['unnest((select', 'primary_category_live', 'from category_members m', 'from listing_updates u', 'left join listing_documents d']) {
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: 15, replanned: false });
   }
-  // The search statement (search.sql) answers both forms: ids, and the page's summaries.
-  const search = of('typo_tsqueries($1::text)');
-  expect({ called: (search?.custom ?? 0) + (search?.generic ?? 0), replanned: (search?.custom ?? 0) > 5 }).toEqual({ called: 30, replanned: false });
+  // The search statement (search.sql) answers both forms: ids, and the page's summaries; the list
+  // by one facet (browse-facet.sql) both the pricing models and the countries; each other list
+  // without q (browse-*.sql) every sort and page.
+  for (const [part, calls] of [
+    ['typo_tsqueries($1::text)', 30],
+    ['from listing_facet_count_deltas d', 30],
+    ['search_listings without q or filters', 15],
+    ['search_listings without q, by a category alone', 15],
+    ['search_listings without q, by any other filters', 15],
+  ] as const) {
+    const p = of(part);
+    expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: calls, replanned: false });
+  }
 });
 
 test("a page of alternatives reads about as many of its category's index entries as it shows", async () => {

@@ -1,5 +1,4 @@
 import type { Sql } from '../db.ts';
-import { type Statement, stmt } from '../statement.ts';
 
 export interface ListingSummaryRow {
   id: number;
@@ -68,17 +67,6 @@ export async function listingSummaries(sql: Sql, ids: (number | bigint | string)
     ${sql.unsafe(JOINS)}
     order by ids.ord`;
 }
-
-/**
- * The same summaries as one JSON array, for a statement that picks its ids itself (ids: any bigint[]
- * expression of it), in the array's order, '[]' for none: a search hydrates its page in its own
- * statement, one round trip rather than two (about 0.2 ms less a search). Where the caller already
- * holds the ids (listingSummaries) rows stay: building JSON costs the database about 6 us a listing
- * (+120 us for 20), more than decoding the rows saves. Rankings (leaderboards, launch weeks) keep
- * their second statement too: a summary per ranked row as JSON cost the database what the round trip
- * saved (community-all-time, 20 a page: 1.02-1.55 against 1.06-1.13 ms).
- */
-export const summariesOf = (ids: Statement, siteUrl: string) => stmt`listing_summaries_json(${ids}, ${siteUrl + '/listings/'}::text)`;
 
 /** A whole number as the text written into a statement rather than bound (see pageBounds). */
 export function wholeNumber(n: number): string {
