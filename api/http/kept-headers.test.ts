@@ -36,7 +36,7 @@ const paths = () => [`/listings/${slug}`, '/listings?q=kept&per_page=1', '/categ
 
 test('a cached read answers with the headers and body of the general path', async () => {
   for (const path of paths()) {
-    for (const encoding of [{}, { 'accept-encoding': 'gzip' }]) {
+    for (const encoding of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
       await answer(path, encoding); // cached now
       const kept = await answer(path, encoding);
       const general = await answer(path, { ...encoding, 'if-none-match': '"matches-nothing"' });

@@ -41,7 +41,16 @@ export interface ReadPools {
   cache: ResponseCache;
 }
 
-export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+/**
+ * A body's ETag: 128 bits of two fast non-cryptographic hashes on Bun (about 1 µs for a 9.5 KB
+ * listing, against 7.5 µs for SHA-1, which every cache miss paid), SHA-1 elsewhere (Deno). An ETag
+ * only has to change when its body does; a crafted collision could at worst make one client keep an
+ * older answer of the same URL until it expires, which no secret or write rides on.
+ */
+export const etagOf: (body: string) => string =
+  typeof Bun !== 'undefined'
+    ? (body) => `"${Bun.hash.xxHash3(body).toString(36)}.${Bun.hash.wyhash(body).toString(36)}"`
+    : (body) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** One set of shared computations per cache (per app: tests run several apps, on several databases, in one process). */
 const flights = new WeakMap<ResponseCache, ReturnType<typeof singleFlight<ReadAnswer>>>();
