@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Sql } from '../../sql/db.ts';
 import type { CachedBody, Paging, ResponseCache } from './cache.ts';
 import { isAbandoned, RequestAbandoned, singleFlight } from './single-flight.ts';
+import { markFinished } from './wire.ts';
 
 /**
  * The public-read pipeline. A public read (an operation with GET and no scope, or the anonymous
@@ -40,7 +41,16 @@ export interface ReadPools {
   cache: ResponseCache;
 }
 
-export const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+/**
+ * A body's ETag: 128 bits of two fast non-cryptographic hashes on Bun (about 1 µs for a 9.5 KB
+ * listing, against 7.5 µs for SHA-1, which every cache miss paid), SHA-1 elsewhere (Deno). An ETag
+ * only has to change when its body does; a crafted collision could at worst make one client keep an
+ * older answer of the same URL until it expires, which no secret or write rides on.
+ */
+export const etagOf: (body: string) => string =
+  typeof Bun !== 'undefined'
+    ? (body) => `"${Bun.hash.xxHash3(body).toString(36)}.${Bun.hash.wyhash(body).toString(36)}"`
+    : (body) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** One set of shared computations per cache (per app: tests run several apps, on several databases, in one process). */
 const flights = new WeakMap<ResponseCache, ReturnType<typeof singleFlight<ReadAnswer>>>();
@@ -96,7 +106,12 @@ export function etagMatches(header: string | null, etag: string): boolean {
 }
 
 /** Cache-Control of every public read: shared caches may keep it, and serve it stale while they revalidate. */
-export const publicCacheControl = (maxAge: number) => `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`;
+const cacheControls = new Map<number, string>();
+export function publicCacheControl(maxAge: number): string {
+  let v = cacheControls.get(maxAge);
+  if (v === undefined) cacheControls.set(maxAge, (v = `public, max-age=${maxAge}, stale-while-revalidate=${maxAge * 2}`));
+  return v;
+}
 
 /**
  * The HTTP answer of a public read: `headers` (the surface's own: content type, rate limits,
@@ -106,9 +121,54 @@ export const publicCacheControl = (maxAge: number) => `public, max-age=${maxAge}
  */
 export function answerRead(request: Request, answer: ReadAnswer, headers: Record<string, string>, maxAge: number | string): Response {
   const status = answer.status ?? 200;
-  const all = { ...headers, etag: answer.etag, 'cache-control': typeof maxAge === 'number' ? publicCacheControl(maxAge) : maxAge };
+  const all = readHeaders(answer, { ...headers }, maxAge);
   if (status === 200 && etagMatches(request.headers.get('if-none-match'), answer.etag)) return new Response(null, { status: 304, headers: all });
   return new Response(answer.body, { status, headers: all });
+}
+
+/** Adds a public read's ETag and Cache-Control to `headers` (its own object: it is changed). */
+const readHeaders = (answer: ReadAnswer, headers: Record<string, string>, maxAge: number | string) => {
+  headers.etag = answer.etag;
+  headers['cache-control'] = typeof maxAge === 'number' ? publicCacheControl(maxAge) : maxAge;
+  return headers;
+};
+
+/** Where one route keeps the constant headers of the answer it last sent (see answerKept), and that answer's ETag. */
+export interface KeptHeaders {
+  etag?: string;
+  headers?: Headers;
+}
+
+/**
+ * answerRead for a route that answers one URL again and again (a remembered read plan): the
+ * headers that stay the same while the answer does (content type, ETag, Cache-Control, links, and
+ * what the wire adds: finishedHeaders) are built once per answer and copied into each response,
+ * which then gets only `perRequest` (request id, rate limits). Building a cached get_listing's
+ * dozen headers from an object and finishing them one by one cost about 3 µs of CPU, copying them
+ * about 0.7 µs (in process). An answer's first sending, a 304, a status other than 200, and
+ * anything but GET go through answerRead.
+ */
+export function answerKept(
+  request: Request,
+  answer: ReadAnswer,
+  kept: KeptHeaders,
+  constant: () => Record<string, string>,
+  perRequest: Record<string, string>,
+  maxAge: number,
+): Response {
+  if (request.method !== 'GET' || (answer.status ?? 200) !== 200 || request.headers.has('if-none-match')) {
+    return answerRead(request, answer, Object.assign(constant(), perRequest), maxAge);
+  }
+  if (kept.etag !== answer.etag) {
+    // An answer's first sending goes the general way: most of a long tail is never sent twice.
+    kept.etag = answer.etag;
+    kept.headers = undefined;
+    return answerRead(request, answer, Object.assign(constant(), perRequest), maxAge);
+  }
+  kept.headers ??= new Headers(readHeaders(answer, constant(), maxAge));
+  const response = new Response(answer.body, { headers: kept.headers });
+  for (const k in perRequest) response.headers.set(k, perRequest[k]);
+  return markFinished(response);
 }
 
 /** A request nobody is left to read: nginx's 499 keeps it apart from failures in the metrics. Null for any other error. */

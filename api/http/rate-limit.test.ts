@@ -151,7 +151,7 @@ describe('in-process store', () => {
     }
   });
 
-  test('memory stays bounded: the key count is capped, the least recently used key forgotten first', async () => {
+  test('memory stays bounded: the key count is capped, the key whose window began first forgotten first', async () => {
     const l = createRateLimiter({ limits: limits(3600, 1), redisUrl: null, maxKeys: 10 });
     try {
       for (let i = 0; i < 50; i++) expect((await l.consume('anonymous_read', `ip:k${i}`)).allowed).toBe(true);

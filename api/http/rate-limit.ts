@@ -60,8 +60,8 @@ export interface RateLimiterOptions {
   /** Key prefix in Redis; tests use their own. */
   prefix?: string;
   /**
-   * Largest number of keys held in process (default 100,000). Past it the least recently used
-   * key is forgotten (its budget restarts full): memory stays bounded under a flood of distinct
+   * Largest number of keys held in process (default 100,000). Past it the key whose window began
+   * first is forgotten (its budget restarts full): memory stays bounded under a flood of distinct
    * addresses, at the cost of leniency toward the oldest.
    */
   maxKeys?: number;
@@ -85,15 +85,12 @@ const CLASSES: RateClass[] = ['anonymous_read', 'authenticated_read', 'write'];
  */
 class InsuranceLimiter extends RateLimiterMemory {
   onInsured: () => void = () => {};
-  /** Notes each key used, for the bound on keys held (see maxKeys). */
-  held: (key: string | number) => void = () => {};
   override consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
     this.onInsured();
     return this.direct(key, points, options);
   }
   /** A decision asked for directly (no Redis configured, or the breaker open). */
   direct(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
-    this.held(key);
     return super.consume(key, points, options);
   }
 }
@@ -114,6 +111,9 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const redis = new Map<RateClass, RateLimiterRedis>();
   // rate-limiter-flexible's memory store drops a key when its window ends but holds any number of
   // keys until then; this bounds their count (a 60 s window of rotating IPv6 /64s would not be).
+  // A key is noted when its window begins, not at every decision: noting each one (a string and an
+  // LRU update per request) was a third of a decision's cost, and the key whose window began first
+  // is as fair a one to forget as the least recently used.
   const held = new LRUCache<string, { cls: RateClass; key: string | number }>({
     max: opts.maxKeys ?? 100_000,
     dispose: (v, _k, reason) => {
@@ -123,9 +123,6 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   for (const cls of CLASSES) {
     const points = limitOf(opts.limits, cls);
     const insurance = new InsuranceLimiter({ points, duration: windowSeconds, keyPrefix: cls });
-    insurance.held = (key) => {
-      held.set(`${cls}:${key}`, { cls, key });
-    };
     memory.set(cls, insurance);
     if (!guard) continue;
     insurance.onInsured = () => guard.noteFailure(new Error('a rate-limit command failed or timed out'));
@@ -155,6 +152,7 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
         if (!(refused instanceof RateLimiterRes)) throw refused;
         res = refused;
       }
+      if (res.isFirstInDuration) held.set(`${cls}:${key}`, { cls, key });
       const allowed = res.consumedPoints <= limit;
       return {
         allowed,
@@ -184,12 +182,28 @@ const consoleLog = { warn: (obj: object, msg: string) => console.warn(msg, obj) 
 // so a one-line String serialization suffices instead of a structured-fields library.
 
 const sfString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+const POLICY_NAMES: Record<RateClass, string> = {
+  anonymous_read: sfString('anonymous_read'),
+  authenticated_read: sfString('authenticated_read'),
+  write: sfString('write'),
+};
+
+/** `RateLimit-Policy` of a decision: the same for every decision of a class, so built once per class. */
+const policies = new Map<RateClass, { limit: number; windowSeconds: number; header: string }>();
+export function rateLimitPolicy(d: RateDecision): string {
+  let p = policies.get(d.policyName);
+  if (p === undefined || p.limit !== d.limit || p.windowSeconds !== d.windowSeconds) {
+    p = { limit: d.limit, windowSeconds: d.windowSeconds, header: `${POLICY_NAMES[d.policyName]};q=${d.limit};w=${d.windowSeconds}` };
+    policies.set(d.policyName, p);
+  }
+  return p.header;
+}
 
 /** `RateLimit-Policy` and `RateLimit` for every response; `Retry-After` as well when refused (a 429). */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   const h: Record<string, string> = {
-    'ratelimit-policy': `${sfString(d.policyName)};q=${d.limit};w=${d.windowSeconds}`,
-    ratelimit: `${sfString(d.policyName)};r=${d.remaining};t=${d.resetSeconds}`,
+    'ratelimit-policy': rateLimitPolicy(d),
+    ratelimit: `${POLICY_NAMES[d.policyName]};r=${d.remaining};t=${d.resetSeconds}`,
   };
   // The draft (section 6): Retry-After should not be earlier than the end of the effective window.
   if (!d.allowed) h['retry-after'] = String(d.resetSeconds);

@@ -1,4 +1,5 @@
 import type { Paging } from './cache.ts';
+import type { KeptHeaders } from './public-read.ts';
 
 /**
  * What a public read's URL always comes to: its validated input and cache key, and the page links
@@ -11,6 +12,8 @@ export interface ReadPlan {
   input: Record<string, unknown>;
   key: string;
   links?: { page: number; has_more: boolean; header: string | null };
+  /** The constant headers of the answer last sent for this URL (public-read.ts, answerKept). */
+  kept?: KeptHeaders;
 }
 
 /** A bounded map of plans by URL; when full it starts over (no per-hit bookkeeping on the hot path). */

@@ -7,6 +7,7 @@ import { operationContext } from './context.ts';
 import { API_PREFIX } from './prefix.ts';
 import { rateGate } from './rate-gate.ts';
 import { restRoutes } from './rest.ts';
+import { securityHeaders } from './security-headers.ts';
 
 /** The REST API: every operation of the registry under /api/v1, credentials resolved for the REST resource. */
 export function restPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 'site' | 'cache' | 'log' | 'limiter'>, ops: Operation[] = operations) {
@@ -20,5 +21,6 @@ export function restPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 's
     maxBodyBytes: config.maxBodyBytes,
     httpMaxAge: config.httpCacheMaxAge,
     logError: (err, meta) => deps.log.error({ err, ...meta }, 'operation failed'),
+    always: securityHeaders(config),
   });
 }

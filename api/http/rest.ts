@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia';
 import { DomainError } from '../../core/errors/index.ts';
 import type { Operation, OperationContext } from '../registry/operation.ts';
-import { execute, isCacheable, pagingOf, readKey } from './execute.ts';
-import { abandonedAnswer, answerRead } from './public-read.ts';
+import { type Executed, execute, isCacheable, pagingOf, readKey } from './execute.ts';
+import { abandonedAnswer, answerKept, answerRead } from './public-read.ts';
+import { finishedHeaders, pathnameOf } from './wire.ts';
 import { planLinks, readMemo, type ReadPlan } from './read-memo.ts';
 import type { Paging } from './cache.ts';
 import { errorHeaders, problemFromError, problemResponse } from './problem.ts';
@@ -23,6 +24,8 @@ export function authChallenge(config: Config, status: number, op: Operation, ctx
 
 export type ContextFactory = (request: Request) => Promise<OperationContext>;
 export type ErrorLogger = (err: unknown, ctx: { requestId: string; operation: string }) => void;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const toElysiaPath = (path: string) => path.replace(/\{([a-z_]+)\}/g, ':$1');
 
@@ -85,6 +88,8 @@ export function restRoutes(
     maxBodyBytes: number;
     httpMaxAge: number;
     logError: ErrorLogger;
+    /** The wire's headers for every response (securityHeaders), which a cached answer carries from the start. */
+    always: Record<string, string>;
   },
 ) {
   const app = new Elysia({ name: 'rest' });
@@ -92,6 +97,18 @@ export function restRoutes(
     const cacheable = isCacheable(op);
     const paginated = op.method === 'GET' && op.query?.properties.page !== undefined;
     const memo = cacheable ? readMemo() : undefined;
+    /** `headers` with the Link header of a paginated answer. */
+    const linked = (requestUrl: string, plan: ReadPlan | undefined, out: Executed, headers: Record<string, string>) => {
+      if (!paginated) return headers;
+      const links = (paging: Paging | undefined) => {
+        const url = new URL(requestUrl);
+        return pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, paging);
+      };
+      const paging = out.paging ?? pagingOf(JSON.parse(out.body));
+      const link = plan ? planLinks(plan, paging, links) : links(paging);
+      if (link) headers.link = link;
+      return headers;
+    };
     const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const ctx = await deps.makeContext(request);
       const limit = await deps.rateLimit(request, ctx, op.method !== 'GET');
@@ -110,18 +127,15 @@ export function restRoutes(
           if (memo) plan = memo.remember(request.url, input, readKey(op, input));
         }
         const out = await execute(op, input, ctx, plan?.key);
-        const status = out.status ?? op.status ?? 200;
-        const headers: Record<string, string> = { ...base, ...idempotencyHeaders(out), 'content-type': 'application/json; charset=utf-8', etag: out.etag };
-        if (status === 201 && op.location) headers.location = `${deps.siteUrl}${prefix}${op.location(JSON.parse(out.body), input as never)}`;
-        if (paginated) {
-          const links = (paging: Paging | undefined) => {
-            const url = new URL(request.url);
-            return pageLinks(`${deps.siteUrl}${url.pathname}`, url.searchParams, paging);
-          };
-          const paging = out.paging ?? pagingOf(JSON.parse(out.body));
-          const link = plan ? planLinks(plan, paging, links) : links(paging);
-          if (link) headers.link = link;
+        if (cacheable && plan) {
+          const p = plan;
+          const constant = () => finishedHeaders(pathnameOf(request.url), linked(request.url, p, out, { 'content-type': JSON_TYPE }), deps.always);
+          return answerKept(request, out, (p.kept ??= {}), constant, base, deps.httpMaxAge);
         }
+        const status = out.status ?? op.status ?? 200;
+        const headers: Record<string, string> = { ...base, ...idempotencyHeaders(out), 'content-type': JSON_TYPE, etag: out.etag };
+        if (status === 201 && op.location) headers.location = `${deps.siteUrl}${prefix}${op.location(JSON.parse(out.body), input as never)}`;
+        linked(request.url, plan, out, headers);
         if (cacheable) return answerRead(request, out, headers, deps.httpMaxAge);
         headers['cache-control'] = 'no-store';
         return new Response(out.body, { status, headers });

@@ -250,6 +250,31 @@ class HeaderEdit {
 }
 
 /**
+ * Responses whose headers already hold all the wire would add when the body goes as it is:
+ * the read pipeline builds the constant headers of a cached answer once (finishedHeaders) and
+ * answers each request from them. Finishing such a response header by header cost about as much
+ * as the rest of a cached read's answer (1.5 of the 3 µs of building and finishing one, in process).
+ */
+const finished = new WeakSet<Response>();
+
+/** `own` with what finishResponse would add to a response of this path and type sent as it is, as one object to build Headers from. */
+export function finishedHeaders(pathname: string, own: Record<string, string>, always: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...always, ...own };
+  if (isCorsPath(pathname)) Object.assign(out, CORS_HEADERS);
+  if (COMPRESSIBLE.test(out['content-type'] ?? '')) addVary({ get: (k) => out[k] ?? null, set: (k, v) => void (out[k] = v) }, 'Accept-Encoding');
+  return out;
+}
+
+/**
+ * Marks a response built from finishedHeaders for a GET: finishResponse passes it on untouched
+ * unless the client takes an encoding (then it is finished as any other, compressing its body).
+ */
+export function markFinished(response: Response): Response {
+  finished.add(response);
+  return response;
+}
+
+/**
  * Every response on its way out. It gets the `always` headers it lacks (the security headers: a
  * route's own CSP stays); errors carry the request id (header and the problem's `instance`);
  * API and MCP responses carry CORS headers; text bodies of 1 KB and more are compressed when the
@@ -257,6 +282,7 @@ class HeaderEdit {
  * when it must change (a compression that is not cached yet).
  */
 export async function finishResponse(request: Request, response: Response, always: Record<string, string> = {}): Promise<Response> {
+  if (finished.has(response) && negotiate(request.headers.get('accept-encoding')).best === null) return response;
   const pathname = pathnameOf(request.url);
   const headers = new HeaderEdit(response);
   for (const k in always) if (!headers.has(k)) headers.set(k, always[k]);

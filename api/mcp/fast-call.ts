@@ -1,7 +1,8 @@
-import { isCacheable } from '../http/execute.ts';
+import { type Executed, isCacheable, readKey } from '../http/execute.ts';
+import { readMemo } from '../http/read-memo.ts';
+import { finishedHeaders, markFinished } from '../http/wire.ts';
 import type { OperationContext } from '../registry/operation.ts';
-import type { Executed } from '../http/execute.ts';
-import { runTool, type ToolSpec } from './tools.ts';
+import { runTool, type ToolSpec, validateArguments } from './tools.ts';
 
 /** A tools/call the fast path may answer: its JSON-RPC id, its tool and its arguments. */
 export interface PlainReadCall {
@@ -60,12 +61,42 @@ function resultText(out: Executed): string {
   return text;
 }
 
-/** The JSON-RPC response to a plain read call, as the SDK's JSON leg sends it. */
-export async function answerPlainRead(call: PlainReadCall, ctx: OperationContext, deps: Parameters<typeof runTool>[3]): Promise<Response> {
-  const outcome = await runTool(call.spec, call.args, ctx, deps);
-  const result = 'out' in outcome ? resultText(outcome.out) : JSON.stringify(outcome.failed);
-  return new Response(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`, {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  });
+/**
+ * The validated input and cache key of a plain read's arguments, remembered by tool and arguments
+ * as REST remembers them by URL (read-memo.ts): validating get_listing's arguments again cost about
+ * 1.3 µs of a cached call's CPU. Only valid arguments are remembered; the rest are validated, and
+ * refused, each time.
+ */
+function plainReadPlans() {
+  const memo = readMemo();
+  return (spec: ToolSpec, args: unknown) => {
+    let text: string | null;
+    try {
+      text = `${spec.name}\n${JSON.stringify(args)}`;
+    } catch {
+      text = null; // nested too deep to write out: the validator says so, naming the field
+    }
+    const known = text === null ? undefined : memo.get(text);
+    if (known) return known;
+    const input = validateArguments(spec, args);
+    const key = readKey(spec.op, input);
+    return text === null ? { input, key } : memo.remember(text, input, key);
+  };
+}
+
+/**
+ * The JSON-RPC responder of plain read calls, as the SDK's JSON leg answers them. Its headers
+ * (media type, and what the wire adds: finishedHeaders) are the same for every call, so they are
+ * built once and copied; `perRequest` (the rate limits) is set on each.
+ */
+export function plainReadResponder(always: Record<string, string>) {
+  const plans = plainReadPlans();
+  const headers = new Headers(finishedHeaders('/mcp', { 'content-type': 'application/json' }, always));
+  return async (call: PlainReadCall, ctx: OperationContext, deps: Parameters<typeof runTool>[3], perRequest: Record<string, string>): Promise<Response> => {
+    const outcome = await runTool(call.spec, call.args, ctx, deps, plans);
+    const result = 'out' in outcome ? resultText(outcome.out) : JSON.stringify(outcome.failed);
+    const response = new Response(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`, { status: 200, headers });
+    for (const k in perRequest) response.headers.set(k, perRequest[k]);
+    return markFinished(response);
+  };
 }

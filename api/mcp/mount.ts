@@ -18,7 +18,8 @@ import { type Bytes, readBody, TOO_LARGE } from '../http/body.ts';
 import { operations } from '../registry/index.ts';
 import type { Operation } from '../registry/operation.ts';
 import { callTool, toolSpecsOf, type JsonSchema, type ToolSpec } from './tools.ts';
-import { answerPlainRead, plainReadCalls } from './fast-call.ts';
+import { plainReadCalls, plainReadResponder } from './fast-call.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { mcpAuthGate } from './auth-gate.ts';
 import { noteMcpCall } from '../observability/edge-observability.ts';
 import { authInfoOf, principalOf } from './auth-info.ts';
@@ -145,13 +146,20 @@ export function mcpPlugin(
           specs,
           MCP_PROTOCOL_VERSIONS.filter((v) => v.startsWith('2025-')),
         );
-  const route = async (incoming: Request, bytes: Bytes | null, body: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+  const answerPlainRead = plainReadResponder(securityHeaders(config));
+  const route = async (
+    incoming: Request,
+    bytes: Bytes | null,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+    limits: Record<string, string>,
+  ): Promise<Response> => {
     const call = plainRead(incoming, body);
     if (call) {
       const opCtx = operationContext(deps, incoming, { principal: principalOf(authInfo), rejected: false });
-      return answerPlainRead(call, opCtx, { siteUrl: config.siteUrl, logError });
+      return answerPlainRead(call, opCtx, { siteUrl: config.siteUrl, logError }, limits);
     }
-    return sdk(incoming, bytes, body, authInfo);
+    return withHeaders(await sdk(incoming, bytes, body, authInfo), limits);
   };
   // DNS-rebinding guard the transport spec asks for: a browser page from another origin (scheme,
   // host and port, not the host alone) gets 403, unless MCP_ALLOWED_ORIGINS names it (browser apps
@@ -211,7 +219,7 @@ export function mcpPlugin(
     const limit = await rateLimit(incoming, g, g.write);
     if (limit.refused) return limit.refused;
     const authInfo = g.principal ? authInfoOf(g.principal, incoming, resource) : undefined;
-    return withHeaders(g.denial ?? (await route(incoming, bytes, g.body, authInfo)), limit.headers);
+    return g.denial ? withHeaders(g.denial, limit.headers) : route(incoming, bytes, g.body, authInfo, limit.headers);
   };
   // parse: 'none' leaves the body unread for the SDK. Every method goes to the SDK: GET and DELETE
   // are 405 on the stateless leg (there is no session to stream on or end), as are other methods.

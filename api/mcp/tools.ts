@@ -166,12 +166,15 @@ export async function runTool(
     siteUrl: string;
     logError: (err: unknown, meta: { requestId: string; operation: string }) => void;
   },
+  /** The validated input and cache key of these arguments when known (the fast path remembers them); validated here otherwise. */
+  plan?: (spec: ToolSpec, rawArgs: unknown) => { input: Record<string, unknown>; key: string },
 ): Promise<ToolOutcome> {
   try {
-    const input = validateArguments(spec, rawArgs);
+    const known = plan?.(spec, rawArgs);
+    const input = known ? known.input : validateArguments(spec, rawArgs);
     const key = spec.op.idempotent ? (rawArgs as Record<string, unknown> | undefined)?.[IDEMPOTENCY_ARGUMENT] : undefined;
     // The argument wins over a header sent on the HTTP request.
-    return { out: await execute(spec.op, input, typeof key === 'string' ? { ...ctx, idempotencyKey: toHeaderValue(key) } : ctx) };
+    return { out: await execute(spec.op, input, typeof key === 'string' ? { ...ctx, idempotencyKey: toHeaderValue(key) } : ctx, known?.key) };
   } catch (err) {
     if (!(err instanceof DomainError) && !isAbandoned(err)) deps.logError(err, { requestId: ctx.requestId, operation: spec.op.name });
     const problem = { ...problemFromError(deps.siteUrl, err), instance: ctx.requestId };
