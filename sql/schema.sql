@@ -2285,10 +2285,10 @@ begin
 end $function$;
 comment on function listing_stats_category() is 'Sets a listing_stats row''s primary category from its listing as the row is inserted.';
 
-CREATE OR REPLACE FUNCTION public.listing_summaries_json(ids bigint[], profile_base text)
- RETURNS json
+CREATE OR REPLACE FUNCTION public.listing_summaries(ids bigint[], profile_base text)
+ RETURNS SETOF json
  LANGUAGE sql
- STABLE PARALLEL SAFE
+ STABLE PARALLEL SAFE ROWS 1
 AS $function$
   select coalesce((
     select json_agg(json_build_object(
@@ -2305,7 +2305,7 @@ AS $function$
     left join categories c on c.id = l.primary_category_id
     left join listing_stats s on s.listing_id = l.id), '[]'::json)
 $function$;
-comment on function listing_summaries_json(ids bigint[], profile_base text) is 'The summaries of the listings ids names, in their order, as a JSON array (profile_base: the site''s listing URL, slug appended).';
+comment on function listing_summaries(ids bigint[], profile_base text) is 'One row: the summaries of the listings ids names, in their order, as a JSON array (profile_base: the site''s listing URL, slug appended).';
 
 CREATE OR REPLACE FUNCTION public.next_document_number(p_site integer, p_kind text, p_year integer)
  RETURNS integer

@@ -99,5 +99,5 @@ page as materialized (
   end as ids)
 select (select n.n from n) as total,
        case when (select p.profile_base from p) is null then page.ids end as ids,
-       case when (select p.profile_base from p) is not null then listing_summaries_json(page.ids, (select p.profile_base from p))::text end as items
+       case when (select p.profile_base from p) is not null then (select s.items::text from p, listing_summaries(page.ids, p.profile_base) as s(items)) end as items
 from page

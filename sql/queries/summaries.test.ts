@@ -7,7 +7,7 @@ import { listingSummaries } from './summaries.ts';
 
 // A listing summary comes two ways from one list of members: as rows (listingSummaries, for ids the
 // caller holds) and as one JSON array inside a statement that picks its own ids
-// (listing_summaries_json, the page of search.sql and the browse statements). A client must not
+// (listing_summaries, the page of search.sql and the browse statements). A client must not
 // tell them apart: same members, order, values and types.
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -32,13 +32,13 @@ test('the JSON summaries are the rows, member for member, in the order of the id
   ).map((r) => r.id);
   expect(ids.length).toBeGreaterThan(10);
   const rows = await listingSummaries(db.sql, ids, SITE);
-  const [{ items }] = await db.sql<{ items: unknown[] }[]>`select listing_summaries_json(${ids.map(String)}::bigint[], ${`${SITE}/listings/`}) as items`;
+  const [{ items }] = await db.sql<{ items: unknown[] }[]>`select s.items from listing_summaries(${ids.map(String)}::bigint[], ${`${SITE}/listings/`}) as s(items)`;
   expect(rows.map((r) => r.id)).toEqual(ids.map(Number));
   expect(JSON.stringify(items)).toBe(JSON.stringify(rows));
   expect(rows.some((r) => r.category === null && r.launched_at === null)).toBe(true);
   expect(rows.some((r) => r.category !== null && r.votes > 0)).toBe(true);
   // No ids: an empty array, not null.
-  const [{ items: none }] = await db.sql<{ items: unknown[] }[]>`select listing_summaries_json('{}'::bigint[], ${`${SITE}/listings/`}) as items`;
+  const [{ items: none }] = await db.sql<{ items: unknown[] }[]>`select s.items from listing_summaries('{}'::bigint[], ${`${SITE}/listings/`}) as s(items)`;
   expect(none).toEqual([]);
 });
 

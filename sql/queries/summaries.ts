@@ -23,7 +23,7 @@ export interface ListingSummaryRow {
 /**
  * A summary's members in order, each with its SQL over l (the listing), c (its primary category) and
  * s (its counters); PROFILE_URL stands for the site's listing URL, bound. The JSON form
- * (listing_summaries_json in sql/functions/50_summaries.sql) lists the same; summaries.test.ts holds them equal.
+ * (listing_summaries in sql/functions/50_summaries.sql) lists the same; summaries.test.ts holds them equal.
  */
 const MEMBERS: [string, string][] = [
   ['id', 'l.id::int'],
