@@ -32,7 +32,9 @@ test('the JSON summaries are the rows, member for member, in the order of the id
   ).map((r) => r.id);
   expect(ids.length).toBeGreaterThan(10);
   const rows = await listingSummaries(db.sql, ids, SITE);
-  const [{ items }] = await db.sql<{ items: unknown[] }[]>`select s.items from listing_summaries(${ids.map(String)}::bigint[], ${`${SITE}/listings/`}) as s(items)`;
+  const [{ items }] = await db.sql<
+    { items: unknown[] }[]
+  >`select s.items from listing_summaries(${ids.map(String)}::bigint[], ${`${SITE}/listings/`}) as s(items)`;
   expect(rows.map((r) => r.id)).toEqual(ids.map(Number));
   expect(JSON.stringify(items)).toBe(JSON.stringify(rows));
   expect(rows.some((r) => r.category === null && r.launched_at === null)).toBe(true);
