@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { awardsRanking } from '../../sql/queries/awards.ts';
-import { pageOf, pagedRanking, withSummaries } from '../../sql/queries/launches.ts';
+import { awardsPage } from '../../sql/queries/awards.ts';
+import { withSummaries } from '../../sql/queries/rankings.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Paging, Slug } from '../registry/schemas.ts';
@@ -40,7 +40,7 @@ export const awardsOperations: Operation[] = [
       'path resource: a slug that matches no live listing on this site gives an empty list (200), like a listing without ' +
       'awards, rather than a 404 (the API answers 404 only for resources named in the path).',
     handler: async ({ listing, page, per_page }, { sql, site, config }) => {
-      const { total, rows } = await pagedRanking(sql, awardsRanking(sql, site.id, listing, pageOf(sql, page, per_page)));
+      const { total, rows } = await awardsPage(sql, site.id, listing, page, per_page);
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing: summary }) => ({
         week: row.week as string,
         week_end: row.week_end as string,

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Nullable, Paging } from '../registry/schemas.ts';
-import { launchWeekRanking, pageOf, pagedRanking, withSummaries } from '../../sql/queries/launches.ts';
+import { launchWeekPage } from '../../sql/queries/launches.ts';
+import { withSummaries } from '../../sql/queries/rankings.ts';
 import { launchIntegrity, type LaunchIntegrityRow } from '../../sql/queries/launch-integrity.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { WEEK_PATTERN, resolveWeek } from '../../core/launch-weeks.ts';
@@ -92,7 +93,7 @@ export const launchIntegrityOperations: Operation[] = [
       'scheduled launches with zeros.',
     handler: async ({ week, page, per_page }, { sql, site, config }) => {
       const w = await resolveWeek(sql, site.id, week, 'path');
-      const { total, rows } = await pagedRanking(sql, launchWeekRanking(sql, site.id, w.week, w.is_future, pageOf(sql, page, per_page)));
+      const { total, rows } = await launchWeekPage(sql, site.id, w.week, w.is_future, page, per_page);
       const ranked = await withSummaries(sql, rows, config.siteUrl);
       const numbers = await launchIntegrity(
         sql,

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, type Operation } from '../registry/operation.ts';
 import { ListingSummary, ListOf, Nullable, Paging } from '../registry/schemas.ts';
-import { LAUNCH_SECTIONS, SECTION_METRIC, launchSection, launchWeekRanking, pageOf, pagedRanking, withSummaries } from '../../sql/queries/launches.ts';
+import { LAUNCH_SECTIONS, SECTION_METRIC, launchSectionPage, launchWeekPage } from '../../sql/queries/launches.ts';
+import { withSummaries } from '../../sql/queries/rankings.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { MAX_WEEKS_AHEAD, WEEK_PATTERN, resolveWeek } from '../../core/launch-weeks.ts';
 import { launchesExamples } from './launches-examples.ts';
@@ -77,7 +78,7 @@ export const launchesOperations: Operation[] = [
       `shown), while total counts the week as of that refresh.`,
     handler: async ({ week, page, per_page }, { sql, site, config }) => {
       const w = await resolveWeek(sql, site.id, week, 'path');
-      const { total, rows } = await pagedRanking(sql, launchWeekRanking(sql, site.id, w.week, w.is_future, pageOf(sql, page, per_page)));
+      const { total, rows } = await launchWeekPage(sql, site.id, w.week, w.is_future, page, per_page);
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
         rank: row.rank,
         votes: row.votes,
@@ -121,7 +122,7 @@ export const launchesOperations: Operation[] = [
       "refresh is left out at once; total is counted at that refresh (today's is counted exactly), and a listing added since " +
       'then joins trending, most-voted, most-viewed and most-followed at the next one.',
     handler: async ({ section = 'this-week', page, per_page }, { sql, site, config }) => {
-      const { total, rows } = await pagedRanking(sql, launchSection(sql, site.id, section, pageOf(sql, page, per_page)));
+      const { total, rows } = await launchSectionPage(sql, site.id, section, page, per_page);
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
         ...listing,
         rank: row.pos,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../core/errors/index.ts';
-import { BOARDS, boardRanking, type Board } from '../../sql/queries/leaderboards.ts';
-import { pageOf, pagedRanking, withSummaries, type RankedRow } from '../../sql/queries/launches.ts';
+import { BOARDS, boardPage, type Board } from '../../sql/queries/leaderboards.ts';
+import { withSummaries, type RankedRow } from '../../sql/queries/rankings.ts';
 import { pageInfo } from '../../sql/queries/summaries.ts';
 import { MAX_WEEKS_AHEAD, resolveWeek, type LaunchWeek } from '../../core/launch-weeks.ts';
 import { defineOperation, type Operation } from '../registry/operation.ts';
@@ -153,7 +153,7 @@ export const leaderboardsOperations: Operation[] = [
         const issue = { field: 'week', in: 'query', message: 'applies to the community-weekly board only' };
         throw invalid(`Invalid input: week ${issue.message}`, [issue]);
       }
-      const { total, rows } = await pagedRanking(sql, boardRanking(sql, site.id, board, w?.week ?? null, pageOf(sql, page, per_page)));
+      const { total, rows } = await boardPage(sql, site.id, board, w?.week ?? null, page, per_page);
       const paid = board === 'billboard';
       const items = (await withSummaries(sql, rows, config.siteUrl)).map(({ row, listing }) => ({
         rank: row.rank ?? row.pos,
