@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { freshDatabase } from '../../test/db.ts';
-import { seedSynthetic } from '../../seeds/synthetic.ts';
-import { connect, type Sql } from '../db.ts';
-import { ensureSite } from '../site.ts';
+import { beforeAll, expect, test } from 'bun:test';
+import { planDatabase, ranPlan, type PlanDatabase } from '../../test/plans.ts';
+import type { Sql } from '../db.ts';
 import { browseStatement } from './browse.ts';
 import { categoryListingIds } from './categories.ts';
 import type { SearchFilters } from './listing-filters.ts';
@@ -13,46 +11,20 @@ import type { SearchFilters } from './listing-filters.ts';
 // is counted without them, no read of them either. A list of few matches reads them through its
 // most selective filter's index and sorts only them.
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
+const plans = planDatabase(3000);
+let db: PlanDatabase['db'];
 let one: Sql;
 let siteId: number;
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
-  await seedSynthetic(db.sql, siteId, 3000);
-  await db.sql`analyze`;
-  one = connect(db.url, { max: 1 });
-  await one`set plan_cache_mode = force_generic_plan`;
-}, 120_000);
-afterAll(async () => {
-  await one?.end();
-  await db.drop();
+beforeAll(() => {
+  ({ db, one, siteId } = plans);
 });
 
-interface Plan {
-  text: string;
-  /** Whether a node on this index (or table) ran. */
-  ran: (index: string) => boolean;
-  /** Rows each Sort node that ran sorted. */
-  sorted: number[];
-  /** Whether the matches (CTE m) were read. */
-  matchesRead: boolean;
-}
-
-async function plan(f: Partial<SearchFilters>, perPage = 20, page = 1): Promise<Plan> {
+/** The plan as it ran, and whether the matches (CTE m) were read. */
+async function plan(f: Partial<SearchFilters>, perPage = 20, page = 1) {
   const { text, values } = browseStatement(siteId, { status: 'live', sort: 'votes', ...f }, page, perPage, 'http://localhost');
-  const lines = (await one.unsafe<{ 'QUERY PLAN': string }[]>(`explain (analyze, costs off, timing off, summary off) ${text}`, values as never[])).map(
-    (r) => r['QUERY PLAN'],
-  );
-  const ranNodes = lines.filter((l) => !l.includes('never executed'));
-  const m = lines.findIndex((l) => l.trim() === 'CTE m');
-  return {
-    text: lines.join('\n'),
-    ran: (index) => ranNodes.some((l) => l.includes(` ${index} `)),
-    sorted: ranNodes.filter((l) => /(^|->\s+)(Incremental )?Sort \(/.test(l.trim())).map((l) => Number(/rows=([\d.]+)/.exec(l)![1])),
-    matchesRead: m >= 0 && !lines[m + 1]!.includes('never executed'),
-  };
+  const ran = await ranPlan(one, text, values);
+  const m = ran.lines.findIndex((l) => l.trim() === 'CTE m');
+  return { ...ran, matchesRead: m >= 0 && !ran.lines[m + 1]!.includes('never executed') };
 }
 
 const WALKS = {

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { freshDatabase } from '../../test/db.ts';
-import { seedSynthetic } from '../../seeds/synthetic.ts';
-import { connect, type Sql } from '../db.ts';
-import { ensureSite } from '../site.ts';
+import { beforeAll, expect, test } from 'bun:test';
+import { planDatabase, ranPlan, type PlanDatabase } from '../../test/plans.ts';
+import type { Sql } from '../db.ts';
 import { awardsStatement } from './awards.ts';
 import { LAUNCH_SECTIONS, launchSectionStatement, launchWeekStatement } from './launches.ts';
 import { BOARDS, boardStatement } from './leaderboards.ts';
@@ -15,55 +13,30 @@ import { RANKING_SQL, type RankingStatement } from './rankings.ts';
 // meant to be sorted (a day's launches, the awards) sort only their own rows. Each statement keeps
 // its cached plan over calls with different values.
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-let one: Sql;
-let siteId: number;
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
-  await seedSynthetic(db.sql, siteId, 3000);
+const plans = planDatabase(3000, async (sql, siteId) => {
   // Paid and revenue boards the size of the others: half the live listings on the billboard, every
   // company with a figure, so that reading the whole board and sorting it would show.
-  await db.sql`
+  await sql`
     insert into billboard_contributions (listing_id, amount_cents, currency)
     select id, 1000 + (id % 977) * 100, 'USD' from listings where site_id = ${siteId} and status = 'live' and id % 2 = 0`;
-  await db.sql`
+  await sql`
     insert into revenue_figures (company_id, month, mrr_cents)
     select distinct company_id, date_trunc('month', now() - interval '1 month')::date, (company_id % 991) * 1000
     from listings where site_id = ${siteId}
     on conflict do nothing`;
-  await db.sql`select refresh_directory_views()`;
-  await db.sql`analyze`;
-  one = connect(db.url, { max: 1 });
-  await one`set plan_cache_mode = force_generic_plan`;
-}, 180_000);
-afterAll(async () => {
-  await one?.end();
-  await db.drop();
+  await sql`select refresh_directory_views()`;
+});
+let db: PlanDatabase['db'];
+let one: Sql;
+let siteId: number;
+beforeAll(() => {
+  ({ db, one, siteId } = plans);
 });
 
-interface Plan {
-  text: string;
-  /** Whether a node on this index ran. */
-  ran: (index: string) => boolean;
-  /** Rows each Sort node that ran sorted. */
-  sorted: number[];
-  /** Whether the statement read a whole table. */
-  seqScan: boolean;
-}
-
-async function plan({ text, values }: RankingStatement): Promise<Plan> {
-  const lines = (await one.unsafe<{ 'QUERY PLAN': string }[]>(`explain (analyze, costs off, timing off, summary off) ${text}`, values as never[])).map(
-    (r) => r['QUERY PLAN'],
-  );
-  const ranNodes = lines.filter((l) => !l.includes('never executed'));
-  return {
-    text: lines.join('\n'),
-    ran: (index) => ranNodes.some((l) => l.includes(` ${index} `)),
-    sorted: ranNodes.filter((l) => /(^|->\s+)(Incremental )?Sort \(/.test(l.trim())).map((l) => Number(/rows=([\d.]+)/.exec(l)![1])),
-    seqScan: ranNodes.some((l) => / Seq Scan on (listings|listing_stats|listing_domain_rating|mv_board_\w+) /.test(l)),
-  };
+/** The plan as it ran, and whether the statement read a whole table. */
+async function plan({ text, values }: RankingStatement) {
+  const ran = await ranPlan(one, text, values);
+  return { ...ran, seqScan: ran.ranNodes.some((l) => / Seq Scan on (listings|listing_stats|listing_domain_rating|mv_board_\w+) /.test(l)) };
 }
 
 /** The walk each ranking's page is meant to be, by what it reads. */

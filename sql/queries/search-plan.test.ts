@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { freshDatabase } from '../../test/db.ts';
-import { seedSynthetic } from '../../seeds/synthetic.ts';
-import { connect, type Sql } from '../db.ts';
-import { ensureSite } from '../site.ts';
+import { beforeAll, expect, test } from 'bun:test';
+import { planDatabase, ranPlan, type PlanDatabase } from '../../test/plans.ts';
+import type { Sql } from '../db.ts';
 import { SEARCH_SQL, searchParameters } from './listings.ts';
 import type { SearchFilters } from './listing-filters.ts';
 
@@ -11,32 +9,16 @@ import type { SearchFilters } from './listing-filters.ts';
 // the (site_id, status) index out of it), and the names' trigram index is read only when no word
 // matched.
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
+const plans = planDatabase(3000);
+let db: PlanDatabase['db'];
 let one: Sql;
 let siteId: number;
-
-beforeAll(async () => {
-  db = await freshDatabase();
-  siteId = (await ensureSite(db.sql, 'main', 'http://localhost')).id;
-  await seedSynthetic(db.sql, siteId, 3000);
-  await db.sql`analyze`;
-  one = connect(db.url, { max: 1 });
-  await one`set plan_cache_mode = force_generic_plan`;
-}, 120_000);
-afterAll(async () => {
-  await one?.end();
-  await db.drop();
+beforeAll(() => {
+  ({ db, one, siteId } = plans);
 });
 
 const plan = async (f: SearchFilters & { q: string }, siteUrl: string | null = null) =>
-  (
-    await one.unsafe<{ 'QUERY PLAN': string }[]>(
-      `explain (analyze, costs off, timing off, summary off) ${SEARCH_SQL}`,
-      searchParameters(siteId, f, 1, 20, siteUrl) as never[],
-    )
-  )
-    .map((r) => r['QUERY PLAN'])
-    .join('\n');
+  (await ranPlan(one, SEARCH_SQL, searchParameters(siteId, f, 1, 20, siteUrl))).text;
 
 const node = (text: string, index: string) => text.split('\n').find((l) => l.includes(`Index Scan on ${index}`)) ?? null;
 
