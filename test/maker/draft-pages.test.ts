@@ -7,6 +7,7 @@ import { signInWithClient, WebClient } from '../browser.ts';
 
 const { env, until } = draftsEnv({ socket: false });
 const EVIL = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`;
+const REFRESH = '<noscript><meta http-equiv="refresh" content="3"/></noscript>';
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1];
 
 async function maker(email: string) {
@@ -48,8 +49,36 @@ describe('submit and draft pages', () => {
     const first = await (await c.get(`/me/drafts/${id}/progress`)).json();
     expect(['crawling', 'drafting', 'ready']).toContain(first.status);
     const page = await (await c.get(`/me/drafts/${id}`)).text();
-    if (first.status !== 'ready') expect(page).toContain('<noscript><meta http-equiv="refresh" content="3"/></noscript>');
+    // The page's own status, not the earlier poll's: the draft may have become ready in between.
+    if (!page.includes('data-status="ready"')) expect(page).toContain(REFRESH);
     expect(page).toContain('src="/assets/maker.js"');
+  });
+
+  test('while its site is still being read, the draft page refreshes itself without JavaScript', async () => {
+    // A site that answers only when released holds the draft in its crawl for as long as needed.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const held = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: async () => {
+        await gate;
+        return new Response('<html><body><h1>Held</h1></body></html>', { headers: { 'content-type': 'text/html' } });
+      },
+    });
+    try {
+      const csrf = csrfOf(await (await c.get('/submit')).text());
+      const res = await c.post('/submit', { csrf, url: `http://127.0.0.1:${held.port}/` });
+      expect(res.status).toBe(303);
+      const page = await (await c.get(new URL(res.headers.get('location')!).pathname)).text();
+      expect(page).not.toContain('data-status="ready"');
+      expect(page).toContain(REFRESH);
+    } finally {
+      release();
+      held.stop(true);
+    }
   });
 
   test('ready: every field with its value, state and evidence quote linking to its page', async () => {
