@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Sql } from '../db.ts';
+import { statementFile } from './statement-file.ts';
 import { normalizeDomain, reversedDomain, type SearchFilters } from './listing-filters.ts';
 import { offsetOf } from './summaries.ts';
-
-const read = (name: string) => readFileSync(join(import.meta.dirname, `${name}.sql`), 'utf8');
 
 /**
  * The statements of a list without q, one per kind of list: read them there, or EXPLAIN one with
@@ -14,13 +11,13 @@ const read = (name: string) => readFileSync(join(import.meta.dirname, `${name}.s
  */
 export const BROWSE_SQL = {
   /** The live list unfiltered. */
-  live: read('browse-live'),
+  live: statementFile('browse-live'),
   /** The live list by one stage, country or pricing model. */
-  facet: read('browse-facet'),
+  facet: statementFile('browse-facet'),
   /** The live list by one category. */
-  category: read('browse-category'),
+  category: statementFile('browse-category'),
   /** Any other list: several filters, a domain, upcoming listings. */
-  matches: read('browse-matches'),
+  matches: statementFile('browse-matches'),
 } as const;
 
 /** A list's page, as ids or as its listings' summaries (JSON text), and how many match. */

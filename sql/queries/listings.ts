@@ -1,14 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Sql } from '../db.ts';
 import { browsePage } from './browse.ts';
 import { normalizeDomain, reversedDomain, type SearchFilters } from './listing-filters.ts';
+import { statementFile } from './statement-file.ts';
 import { offsetOf, type ListingSummaryRow } from './summaries.ts';
 
 export { normalizeDomain, SEARCH_SORTS, type SearchFilters, type SearchSort } from './listing-filters.ts';
 
 /** The search statement (search.sql): read it there, or EXPLAIN it with its parameters. */
-export const SEARCH_SQL = readFileSync(join(import.meta.dirname, 'search.sql'), 'utf8');
+export const SEARCH_SQL = statementFile('search');
 
 /** Free text as compared with names: trimmed, lower case, single spaces. */
 const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Sql } from '../db.ts';
+import { statementFile } from './statement-file.ts';
 import { listingSummaries, offsetOf, type ListingSummaryRow } from './summaries.ts';
-
-const read = (name: string) => readFileSync(join(import.meta.dirname, `${name}.sql`), 'utf8');
 
 /**
  * The statements of the rankings (launch weeks, list_launches' sections, leaderboards, awards),
@@ -12,15 +9,15 @@ const read = (name: string) => readFileSync(join(import.meta.dirname, `${name}.s
  */
 export const RANKING_SQL = {
   /** A past or current launch week ranked by its votes, with awards. */
-  week: read('ranking-week'),
+  week: statementFile('ranking-week'),
   /** A future launch week's schedule. */
-  scheduledWeek: read('ranking-week-scheduled'),
+  scheduledWeek: statementFile('ranking-week-scheduled'),
   /** A list_launches section other than this-week. */
-  section: read('ranking-section'),
+  section: statementFile('ranking-section'),
   /** A leaderboard other than community-weekly. */
-  board: read('ranking-board'),
+  board: statementFile('ranking-board'),
   /** Launch of the Week awards. */
-  awards: read('ranking-awards'),
+  awards: statementFile('ranking-awards'),
 } as const;
 
 /** A ranking statement and its parameters in their order. */
