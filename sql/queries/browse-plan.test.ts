@@ -47,6 +47,8 @@ test('the live list walks its sort’s own index to the page: no sort, no read o
       sorted: [],
       matchesRead: false,
     });
+    // The summaries' function is inlined into the statement, never called as a function scan.
+    expect(p.text).not.toContain('Function Scan on listing_summaries');
   }
 });
 
