@@ -3122,6 +3122,10 @@ AS $function$
 declare
   terms text[];
   term text;
+  -- Each term's English tsquery (its stem, or empty for a stop word), built once.
+  stems tsquery[] := '{}';
+  stem tsquery;
+  t int;
   alt tsquery;
   alt_matched tsquery;
   known text[];
@@ -3160,14 +3164,17 @@ begin
   -- English stop words match nothing in the stemmed columns: drop them unless nothing else is left.
   has_content := false;
   foreach term in array terms loop
-    has_content := numnode(plainto_tsquery('english', term)) > 0;
-    exit when has_content;
+    stem := plainto_tsquery('english', term);
+    stems := stems || stem;
+    has_content := has_content or numnode(stem) > 0;
   end loop;
-  foreach term in array terms loop
-    continue when has_content and numnode(plainto_tsquery('english', term)) = 0;
+  for t in 1 .. cardinality(terms) loop
+    term := terms[t];
+    stem := stems[t];
+    continue when has_content and numnode(stem) = 0;
     -- One or two characters match whole words only: as prefixes they would match most listings.
     alt := to_tsquery('simple', quote_literal(term) || case when length(term) >= 3 then ':*' else '' end)
-           || plainto_tsquery('english', term);
+           || stem;
     -- For matching, a prefix becomes the indexed words it stands for when they are few: GIN then
     -- skips through a common term's postings using a rare one, which it cannot do for a prefix.
     alt_matched := alt;
@@ -3214,7 +3221,7 @@ begin
                   order by lexeme using ~<~ limit 41) p) x;
       -- None known (a misspelling, or a word added since the last refresh): the prefix itself.
       if cardinality(known) between 1 and 40 then
-        alt_matched := known_q || plainto_tsquery('english', term);
+        alt_matched := known_q || stem;
         lexemes := lexemes || known;
         lexeme_group := lexeme_group || array_fill(g, array[cardinality(known)]);
       elsif cardinality(known) > 40 then
