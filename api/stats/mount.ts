@@ -8,6 +8,7 @@ import { countClick, countView, listingWebsite } from '../../core/stats/record.t
 import { ReadCounter } from '../../core/stats/read-counter.ts';
 import { mcpCallArguments } from '../observability/edge-observability.ts';
 import { API_PREFIX } from '../http/prefix.ts';
+import { pathnameOf } from '../http/wire.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,219}$/;
 // The smallest transparent GIF (43 bytes).
@@ -27,7 +28,7 @@ export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log
         const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200;
         if (status !== 200) return;
         if (route === restRoute && request.method === 'GET') {
-          const slug = new URL(request.url).pathname.slice(API_PREFIX.length + '/listings/'.length);
+          const slug = pathnameOf(request.url).slice(API_PREFIX.length + '/listings/'.length);
           reads.add(slug, 'api');
         } else if (route === '/mcp') {
           const call = mcpCallArguments(request);
