@@ -1,18 +1,19 @@
 import type { WorkerEvents } from 'graphile-worker';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Sql } from '../../sql/db.ts';
+import { setAsideJobs } from '../tasks/task.ts';
 
 /**
  * The worker's Prometheus metrics: jobs by task and outcome with durations (from graphile-worker's
- * events), and, read from the queue table when scraped, how many jobs wait and how old the oldest
- * waiting one is.
+ * events), and, read from the tables when scraped, how many jobs wait, how old the oldest waiting
+ * one is, and how many jobs lie set aside in job_dead_letters.
  */
 export function workerMetrics(sql: Sql): { registry: Registry; observe(events: WorkerEvents): void } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'directory_worker_' });
   const jobs = new Counter({
     name: 'directory_jobs_total',
-    help: 'Jobs run, by task and outcome (success, error: will retry, failed: gave up).',
+    help: 'Jobs run, by task and outcome (success, set_aside: payload refused and kept in job_dead_letters, not retried; error: will retry; failed: gave up).',
     labelNames: ['task', 'outcome'],
     registers: [registry],
   });
@@ -45,6 +46,17 @@ export function workerMetrics(sql: Sql): { registry: Registry; observe(events: W
     },
   });
   new Gauge({
+    name: 'directory_job_dead_letters',
+    help: 'Jobs set aside in job_dead_letters (payload refused, never retried) and not yet requeued or discarded, by task.',
+    labelNames: ['task'],
+    registers: [registry],
+    async collect() {
+      const rows = await sql<{ task: string; n: number }[]>`select task, count(*)::int as n from job_dead_letters group by task`;
+      this.reset();
+      for (const r of rows) this.set({ task: r.task }, r.n);
+    },
+  });
+  new Gauge({
     name: 'directory_queue_oldest_waiting_seconds',
     help: 'Age of the oldest job due and waiting for a worker (0 when none waits).',
     registers: [registry],
@@ -58,7 +70,8 @@ export function workerMetrics(sql: Sql): { registry: Registry; observe(events: W
       events.on('job:start', ({ job }) => {
         started.set(job, performance.now());
       });
-      events.on('job:success', ({ job }) => finish(job, 'success'));
+      // A set-aside job returned from its task, so graphile-worker reports it as a success.
+      events.on('job:success', ({ job }) => finish(job, setAsideJobs.has(job) ? 'set_aside' : 'success'));
       events.on('job:error', ({ job }) => {
         if (job.attempts < job.max_attempts) finish(job, 'error');
       });

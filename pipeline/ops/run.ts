@@ -15,6 +15,7 @@ import { votesCommand } from './votes.ts';
 import { listingsCommand } from './listings.ts';
 import { domainRatingCommand } from './domain-rating.ts';
 import { fxCommand } from './fx.ts';
+import { jobsCommand } from './jobs.ts';
 
 const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> = {
   user: userCommand,
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, (args: string[], io: OpsIo) => Promise<number>> =
   claims: claimsCommand,
   dr: domainRatingCommand,
   fx: fxCommand,
+  jobs: jobsCommand,
 };
 
 /** Runs one operator command (argv without the program name) and returns the exit code. */

@@ -111,6 +111,18 @@ export const USAGE = `Operator commands: npm run ops -- <command>
       Exchange rates the revenue board converts with: RATE is how many USD one unit of CURRENCY
       is worth (e.g. fx set EUR 1.08), valid from DATE (default today).
 
+  jobs dead-letters [--limit N] [--task T]
+      Jobs set aside because their payload did not match their job (never retried), newest first
+      (default 20, at most 500): id, task, when, graphile-worker's job id, attempts, why, and the
+      payload (abbreviated). T is a task name, e.g. send_mail.
+
+  jobs requeue <id>
+      Queue the job again with its stored payload and remove the dead letter: for after a deploy
+      whose job accepts it. A payload this version still refuses is left where it is (exit 1).
+
+  jobs discard <id> --reason R
+      Delete the dead letter; it and R are kept in the audit trail.
+
   help
       This text.
 

@@ -14,6 +14,15 @@ export interface TaskDeps {
 export type TaskBody<P extends TProperties> = (payload: Static<TObject<P>>, helpers: JobHelpers) => Promise<void>;
 
 /**
+ * The jobs of this process set aside (see setAside), for the metrics: they end through
+ * graphile-worker's job:success like any task that returns, and are counted as set_aside instead.
+ * graphile-worker (0.18, worker.js) hands one object to makeJobHelpers as helpers.job and to every
+ * job:* event of that run, so the helpers' job is the key the event listener looks up. Weak: a
+ * finished job's object is let go with everything else.
+ */
+export const setAsideJobs = new WeakSet<object>();
+
+/**
  * A payload that does not match its job (wrong type, unknown field, another version) will not
  * match on a retry either. It is set aside in job_dead_letters (the task, the payload as queued,
  * why) and the job then ends as completed, so graphile-worker never retries it, through nothing
@@ -33,6 +42,7 @@ async function setAside(helpers: JobHelpers, raw: unknown, error: PayloadError):
      on conflict (job_id) do nothing`,
     [job.id, job.task_identifier, raw === undefined ? null : JSON.stringify(raw), error.message, job.attempts],
   );
+  setAsideJobs.add(job);
 }
 
 /** A graphile-worker Task for `job` that runs `body` with the validated payload. */
