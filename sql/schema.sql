@@ -2817,10 +2817,11 @@ begin
                  vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
                    and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc') as in_week
           from noted n2 join votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id
-          -- Discounted votes and the votes of suspended people are kept but do not count.
+          -- Discounted votes and the votes (and follows, below) of suspended people are kept but do not count.
           where vo.discounted_at is null and not exists (select from users su where su.id = vo.user_id and su.suspended_at is not null)) z
     group by z.listing_id) v on v.listing_id = l.id
   left join (select fo.listing_id, count(*) as follows from noted n3 join follows fo on fo.listing_id = n3.listing_id
+             where not exists (select from users su where su.id = fo.user_id and su.suspended_at is not null)
              group by fo.listing_id) f on f.listing_id = l.id
   left join (select lv.listing_id, sum(lv.views) as views from noted n4 join listing_views lv on lv.listing_id = n4.listing_id
              group by lv.listing_id) w on w.listing_id = l.id
@@ -2961,11 +2962,13 @@ AS $function$
 begin
   update users set suspended_at = null, suspended_reason = null where id = p_user and suspended_at is not null;
   if not found then return false; end if;
-  insert into listing_stats_dirty select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user;
+  insert into listing_stats_dirty
+    select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user
+    union select listing_id from follows where user_id = p_user;
   perform review_recheck(review_id) from review_flags where user_id = p_user;
   return true;
 end $function$;
-comment on function restore_user(p_user bigint) is 'Lifts a suspension: the account''s votes, reviews and flags count again (it signs in anew; ended sessions and revoked keys stay ended).';
+comment on function restore_user(p_user bigint) is 'Lifts a suspension: the account''s votes, reviews, follows and flags count again (it signs in anew; ended sessions and revoked keys stay ended).';
 
 CREATE OR REPLACE FUNCTION public.review_recheck(p_review bigint)
  RETURNS boolean
@@ -3042,11 +3045,13 @@ begin
   update oauth_tokens set revoked_at = now()
     where revoked_at is null and grant_id in (select id from oauth_grants where user_id = p_user);
   update oauth_grants set revoked_at = now() where user_id = p_user and revoked_at is null;
-  insert into listing_stats_dirty select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user;
+  insert into listing_stats_dirty
+    select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user
+    union select listing_id from follows where user_id = p_user;
   perform review_recheck(review_id) from review_flags where user_id = p_user;
   return true;
 end $function$;
-comment on function suspend_user(p_user bigint, p_reason text) is 'Suspends an account: ends its sessions, revokes its API keys and OAuth grants and tokens; its votes, reviews and flags stop counting (kept).';
+comment on function suspend_user(p_user bigint, p_reason text) is 'Suspends an account: ends its sessions, revokes its API keys and OAuth grants and tokens; its votes, reviews, follows and flags stop counting (kept).';
 
 CREATE OR REPLACE FUNCTION public.suspicious_vote_clusters(p_site integer, p_week date)
  RETURNS TABLE(listing_id bigint, kind text, votes integer, new_accounts integer, unvisited integer, first_vote timestamp with time zone, last_vote timestamp with time zone, accounts_created_within interval, vote_ids bigint[])

@@ -4,7 +4,7 @@ import { enqueueMail } from '../mail/outbox.ts';
 
 /**
  * Suspending a person (suspend_user): their sessions end, their API keys, OAuth grants and tokens
- * are revoked, and their votes, reviews and flags stop counting (all kept, so restoring brings
+ * are revoked, and their votes, reviews, follows and flags stop counting (all kept, so restoring brings
  * them back). The person is told why by mail.
  */
 const stateOf = async (sql: Sql, email: string) =>
@@ -40,8 +40,8 @@ export async function setSuspended(sql: Sql, email: string, reason: string | nul
       subject: reason === null ? `Your ${site?.name ?? ''} account is restored` : `Your ${site?.name ?? ''} account is suspended`,
       text:
         reason === null
-          ? 'The site team lifted the suspension of your account: sign in again to use it. Your votes, reviews and flags count again.'
-          : `The site team suspended your account: you are signed out, your API keys and app connections are revoked, and your votes, reviews and flags no longer count (they are kept).\n\nReason: ${reason}\n\nReply to this mail to ask the team to look again.`,
+          ? 'The site team lifted the suspension of your account: sign in again to use it. Your votes, reviews, follows and flags count again.'
+          : `The site team suspended your account: you are signed out, your API keys and app connections are revoked, and your votes, reviews, follows and flags no longer count (they are kept).\n\nReason: ${reason}\n\nReply to this mail to ask the team to look again.`,
     });
     await tx`select directory_changed()`;
     return 'done';

@@ -8,6 +8,7 @@ import { DomainError, invalidFields, type FieldIssue } from '../errors/index.ts'
 import { decideVat, isKnownCountry, vatOf, type VatDecision } from './vat.ts';
 import { APPLIED_ONCE, appliedElsewhere, productAlreadyApplied } from './applied-once.ts';
 import { listingExists, publicListingOfProduct } from '../listings/product-key.ts';
+import { ownsListing } from '../listings/own-listing.ts';
 import type { ViesCheck } from './vies.ts';
 
 export interface OrderItemInput {
@@ -82,7 +83,7 @@ interface ListingRow {
   extras: string[];
 }
 
-/** The caller's listings on this site among `ids`; another account's listing is simply absent. */
+/** The caller's listings on this site among `ids` (owned or co-owned); another account's listing is simply absent. */
 async function ownListings(scope: OrderScope, ids: number[]): Promise<Map<number, ListingRow>> {
   if (!ids.length) return new Map();
   const rows = await scope.sql<ListingRow[]>`
@@ -92,7 +93,7 @@ async function ownListings(scope: OrderScope, ids: number[]): Promise<Map<number
            coalesce(array(select c.slug from listing_categories lc join categories c on c.id = lc.category_id
                           where lc.listing_id = l.id and not lc.is_primary order by c.slug), '{}') as extras
     from listings l left join categories pc on pc.id = l.primary_category_id
-    where l.id = any(${ids}::bigint[]) and l.site_id = ${scope.siteId} and l.owner_user_id = ${scope.userId}`;
+    where l.id = any(${ids}::bigint[]) and l.site_id = ${scope.siteId} and ${ownsListing(scope.sql, scope.userId)}`;
   return new Map(rows.map((r) => [Number(r.id), r]));
 }
 

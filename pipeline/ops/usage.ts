@@ -6,7 +6,7 @@ export const USAGE = `Operator commands: npm run ops -- <command>
 
   users suspend <email> --reason R
       Suspend the account: its sessions end, its API keys and OAuth grants are revoked, and its
-      votes, reviews and flags stop counting (all kept). users restore <email> lifts it.
+      votes, reviews, follows and flags stop counting (all kept). users restore <email> lifts it.
 
   api-key create --email E --scopes S [--name N]
       Make an API key for E (the account is made if missing). S is a comma-separated list of

@@ -46,8 +46,8 @@ async function suspension(sub: 'suspend' | 'restore', rest: string[], io: OpsIo)
   }
   io.out(
     sub === 'suspend'
-      ? `${address} suspended: sessions ended, API keys and OAuth grants revoked; votes, reviews and flags no longer count`
-      : `${address} restored: votes, reviews and flags count again`,
+      ? `${address} suspended: sessions ended, API keys and OAuth grants revoked; votes, reviews, follows and flags no longer count`
+      : `${address} restored: votes, reviews, follows and flags count again`,
   );
   return EXIT.ok;
 }

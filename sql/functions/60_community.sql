@@ -158,18 +158,22 @@ begin
   update oauth_tokens set revoked_at = now()
     where revoked_at is null and grant_id in (select id from oauth_grants where user_id = p_user);
   update oauth_grants set revoked_at = now() where user_id = p_user and revoked_at is null;
-  insert into listing_stats_dirty select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user;
+  insert into listing_stats_dirty
+    select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user
+    union select listing_id from follows where user_id = p_user;
   perform review_recheck(review_id) from review_flags where user_id = p_user;
   return true;
 end $$;
-comment on function suspend_user is 'Suspends an account: ends its sessions, revokes its API keys and OAuth grants and tokens; its votes, reviews and flags stop counting (kept).';
+comment on function suspend_user is 'Suspends an account: ends its sessions, revokes its API keys and OAuth grants and tokens; its votes, reviews, follows and flags stop counting (kept).';
 
 create or replace function restore_user(p_user bigint) returns boolean language plpgsql as $$
 begin
   update users set suspended_at = null, suspended_reason = null where id = p_user and suspended_at is not null;
   if not found then return false; end if;
-  insert into listing_stats_dirty select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user;
+  insert into listing_stats_dirty
+    select listing_id from votes where user_id = p_user union select listing_id from reviews where user_id = p_user
+    union select listing_id from follows where user_id = p_user;
   perform review_recheck(review_id) from review_flags where user_id = p_user;
   return true;
 end $$;
-comment on function restore_user is 'Lifts a suspension: the account''s votes, reviews and flags count again (it signs in anew; ended sessions and revoked keys stay ended).';
+comment on function restore_user is 'Lifts a suspension: the account''s votes, reviews, follows and flags count again (it signs in anew; ended sessions and revoked keys stay ended).';
