@@ -9,7 +9,13 @@ const args = process.argv.slice(2);
 const parallel = args.map((a) => /^--parallel(?:=(\d+))?$/.exec(a)).find(Boolean);
 const workers = parallel ? Number(parallel[1] ?? availableParallelism()) : 1;
 // TEST_DATABASE_URL is one server the workers share (a template each run); else one embedded each.
-const servers = await Promise.all(Array.from({ length: process.env.TEST_DATABASE_URL ? 1 : workers }, () => startTestServer()));
+const started = await Promise.allSettled(Array.from({ length: process.env.TEST_DATABASE_URL ? 1 : workers }, () => startTestServer()));
+const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+const failed = started.find((s) => s.status === 'rejected');
+if (failed) {
+  await Promise.all(servers.map((s) => s.stop()));
+  throw failed.reason;
+}
 let code = 1;
 try {
   const run: RunDatabases = servers.map(({ adminUrl, template }) => ({ adminUrl, template }));
