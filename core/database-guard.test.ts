@@ -3,8 +3,8 @@ import { heapStats } from 'bun:jsc';
 import { freshDatabase } from '../test/db.ts';
 import { eventually } from '../test/eventually.ts';
 import { holdTable, waitingOnLocks } from '../test/table-lock.ts';
-import { connect } from '../sql/db.ts';
-import { guardDatabase } from './database-guard.ts';
+import { connect, heavy } from '../sql/db.ts';
+import { HEAVY_SHARE, guardDatabase } from './database-guard.ts';
 import { DomainError } from './errors/index.ts';
 
 // The guard wraps every query of the edge: whatever it keeps per query must go with the query.
@@ -98,6 +98,45 @@ test('with a pool wait, a query that finds every connection busy past it is a 50
   expect(await Promise.all(held)).toEqual(['answered', 'answered']);
   // Their connections are free again.
   expect((await sql`select 1 as one`)[0]!.one).toBe(1);
+  await health.close();
+  await pool.end();
+});
+
+test('heavy statements have a share of the pool wait: a third heavy one past two of eight is refused, a light one still gets a permit', async () => {
+  const pool = connect(db.url, { max: 2 });
+  const permits = 2 * HEAVY_SHARE;
+  const { sql, health } = guardDatabase(pool, {
+    url: db.url,
+    retryAfterSeconds: 4,
+    connectTimeoutMs: 2000,
+    deadlineMs: 10_000,
+    poolWait: { permits, ms: 200 },
+  });
+  const release = await holdTable(db.sql, 'sites');
+  let held: Promise<unknown>[] = [];
+  try {
+    held = [1, 2].map((i) => heavy(sql`select count(*) + ${i} as n from sites`).then(() => 'answered'));
+    expect(
+      await eventually(
+        () => waitingOnLocks(db.sql),
+        (n) => n === 2,
+      ),
+    ).toBe(2);
+    // Refused for want of a heavy permit, not lined up behind the held statements (it would wait for them).
+    const err = (await heavy(sql`select 1 as one`).then(
+      () => null,
+      (e) => e,
+    )) as DomainError;
+    expect(err).toBeInstanceOf(DomainError);
+    expect({ code: err.code, message: err.message }).toEqual({ code: 'unavailable', message: 'Every database connection is busy; retry shortly.' });
+    // A light read has a permit: it is handed to the pool and lines up behind them.
+    held.push(sql`select 2 as two`.then((rows) => rows[0]!.two));
+  } finally {
+    await release();
+  }
+  expect(await Promise.all(held)).toEqual(['answered', 'answered', 2]);
+  // Their permits are back: a heavy statement runs again.
+  expect((await heavy(sql`select 1 as one`))[0]!.one).toBe(1);
   await health.close();
   await pool.end();
 });

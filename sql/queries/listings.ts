@@ -1,4 +1,4 @@
-import type { Sql } from '../db.ts';
+import { heavy, type Sql } from '../db.ts';
 import { browsePage } from './browse.ts';
 import { normalizeDomain, reversedDomain, type SearchFilters } from './listing-filters.ts';
 import { statementFile } from './statement-file.ts';
@@ -65,7 +65,7 @@ async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: numb
   if (!q) return browsePage(sql, siteId, f, page, perPage, siteUrl);
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
-  const [row] = await sql.unsafe<Found[]>(SEARCH_SQL, searchParameters(siteId, { ...f, q }, page, perPage, siteUrl) as never[], { prepare: true });
+  const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, searchParameters(siteId, { ...f, q }, page, perPage, siteUrl) as never[], { prepare: true }));
   return row!;
 }
 
