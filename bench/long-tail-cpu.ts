@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { IN_PROCESS_BASE, inProcessApp } from './in-process-app.ts';
+import { oneTypoNames, prng } from './scenarios.ts';
 
 /**
  * `bun bench/long-tail-cpu.ts`: what a long-tail miss costs in CPU, the edge's and PostgreSQL's,
  * per request: BENCH_REQUESTS (3000) distinct slugs through get_listing and through the listing
- * page, BENCH_CONCURRENCY (25) at a time straight to the app's handler, so misses started in the
- * same turn share their statements as under load. On a machine shared with other work, where req/s
+ * page, and as many distinct one-typo names through search, BENCH_CONCURRENCY (25) at a time
+ * straight to the app's handler, so misses started in the same turn share their statements as
+ * under load. On a machine shared with other work, where req/s
  * swing with the neighbours, CPU per request is the steadier figure. PostgreSQL's share is read
  * from /proc (Linux) for the embedded bench server, its exited backends included.
  */
 const requests = Number(process.env.BENCH_REQUESTS ?? 3000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 25);
-const { db, handle, close } = await inProcessApp({ cacheTtlSeconds: 3600, connections: 10 });
+// DB_POOL_SIZE as the edge reads it (10 when unset here): fewer connections cost PostgreSQL less CPU a statement.
+const { db, handle, close } = await inProcessApp({ cacheTtlSeconds: 3600, connections: Number(process.env.DB_POOL_SIZE ?? 10) });
 const [{ pid }] = await db.sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
 const postmaster = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 const ticks = (p: number, fields: number[]) => {
@@ -40,7 +43,10 @@ const postgresTicks = () => {
 const slugs = (
   await db.sql<{ slug: string }[]>`select slug from listings where site_id = ${db.siteId} and status = 'live' order by md5(slug || ${String(Date.now())})`
 ).map((r) => r.slug);
+// Distinct one-typo names, as the bench's long tail of search asks them.
+const typoNames = await oneTypoNames(db.sql, db.siteId, requests + 1000, prng(Date.now() % 100_000));
 let next = 0;
+let typo = 0;
 const run = async (path: (slug: string) => string, n: number) => {
   let started = 0;
   const worker = async () => {
@@ -56,6 +62,7 @@ const run = async (path: (slug: string) => string, n: number) => {
 for (const [name, path] of [
   ['long tail: get_listing', (s: string) => `/api/v1/listings/${s}`],
   ['long tail: listing page', (s: string) => `/listings/${s}`],
+  ['long tail: search', () => `/api/v1/listings?q=${encodeURIComponent(typoNames[typo++ % typoNames.length]!)}`],
 ] as const) {
   await run(path, 300);
   const pg0 = postgresTicks();

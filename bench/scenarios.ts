@@ -40,6 +40,18 @@ export function oneTypo(rnd: () => number, w: string): string {
   }
 }
 
+/** n live names of the site, each with one typo in its longest word (of 4 letters or more). */
+export async function oneTypoNames(sql: Sql, siteId: number, n: number, rnd: () => number): Promise<string[]> {
+  const names = (await sql`select distinct lower(name) as name from listings where site_id = ${siteId} and status = 'live' order by 1 limit 20000`).map(
+    (r) => r.name as string,
+  );
+  return Array.from({ length: n }, () => {
+    const name = names[Math.floor(rnd() * names.length)]!;
+    const longest = name.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a));
+    return longest.length >= 4 ? name.replace(longest, oneTypo(rnd, longest)) : name;
+  });
+}
+
 interface Call {
   method: 'GET' | 'POST';
   path: string;
@@ -106,18 +118,7 @@ export async function scenarios(sql: Sql, siteId: number): Promise<Scenario[]> {
   const rnd = prng(1);
   const uniform = () => allSlugs[Math.floor(rnd() * allSlugs.length)]!;
   const pageRnd = prng(2);
-  const names = (await sql`select distinct lower(name) as name from listings where site_id = ${siteId} and status = 'live' order by 1 limit 20000`).map(
-    (r) => r.name as string,
-  );
-  const typoQueries = [
-    ...new Set(
-      Array.from({ length: 100_000 }, () => {
-        const name = names[Math.floor(rnd() * names.length)]!;
-        const longest = name.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a));
-        return longest.length >= 4 ? name.replace(longest, oneTypo(rnd, longest)) : name;
-      }),
-    ),
-  ];
+  const typoQueries = [...new Set(await oneTypoNames(sql, siteId, 100_000, rnd))];
   let tq = 0;
   const typoSearch = () => `/api/v1/listings?q=${encodeURIComponent(typoQueries[tq++ % typoQueries.length]!)}`;
   const categorySlugs = (await sql`select slug from categories order by slug`).map((r) => r.slug as string);
