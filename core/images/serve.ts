@@ -29,8 +29,11 @@ export async function listingShareImage(sql: Sql, site: { id: number; name: stri
     { id: string; name: string; tagline: string | null; launch_week: string | null; votes: number; png: Buffer | null; fingerprint: string | null }[]
   >`
     select l.id::text, l.name, l.tagline, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
-           (select count(*) from votes v where v.listing_id = l.id)::int as votes, s.png, s.fingerprint
+           coalesce(st.votes, 0)::int as votes, s.png, s.fingerprint
     from listings l left join listing_share_images s on s.listing_id = l.id
+    -- The votes the listing shows everywhere (as of the last refresh): never discounted ones or a
+    -- suspended account's, which a count of the votes table would include.
+    left join listing_stats st on st.listing_id = l.id
     where l.site_id = ${site.id} and l.slug = ${slug} and l.status = 'live'`;
   if (!l) return null;
   const logo = await listingLogo(sql, site.id, slug, 256);

@@ -152,6 +152,8 @@ describe('the fetch_logos job', () => {
 
 describe('share image', () => {
   test('a 1200x630 PNG named in og:image, stored, and rendered again when the votes change', async () => {
+    // The image shows the votes as of the last refresh, as every list does.
+    await app.sql`select refresh_directory_views()`;
     const res = await get(`/share/${slugs.png}.png`);
     expect(res.status).toBe(200);
     expect(await dims(res)).toEqual({ format: 'png', width: 1200, height: 630 });
@@ -160,9 +162,16 @@ describe('share image', () => {
     const [again] = await app.sql`select fingerprint, rendered_at from listing_share_images where listing_id = ${ids.png}`;
     expect(again.rendered_at).toEqual(first.rendered_at);
     const [u] = await app.sql`insert into users (email) values ('share-voter@example.test') returning id`;
-    await app.sql`insert into votes (listing_id, user_id) values (${ids.png}, ${u.id})`;
+    // A vote the site team discounted is not counted on the image, as nowhere else.
+    await app.sql`insert into votes (listing_id, user_id, discounted_at, discount_reason) values (${ids.png}, ${u.id}, now(), 'test')`;
+    await app.sql`select refresh_directory_views()`;
+    const [site] = await app.sql<{ id: number; name: string }[]>`select id, name from sites where id = ${app.siteId}`;
+    const unchanged = await listingShareImage(app.sql, site!, slugs.png);
+    expect(unchanged!.etag).toBe(first.fingerprint.slice(0, 27));
+    await app.sql`update votes set discounted_at = null, discount_reason = null where listing_id = ${ids.png} and user_id = ${u.id}`;
+    await app.sql`select refresh_directory_views()`;
     // The edge keeps a served image a minute; what it serves next renders again because the fingerprint changed.
-    const rerendered = await listingShareImage(app.sql, { id: app.siteId, name: 'Directory' }, slugs.png);
+    const rerendered = await listingShareImage(app.sql, site!, slugs.png);
     expect((await sharp(rerendered!.png).metadata()).width).toBe(1200);
     const [after] = await app.sql`select fingerprint from listing_share_images where listing_id = ${ids.png}`;
     expect(after.fingerprint).not.toBe(first.fingerprint);
