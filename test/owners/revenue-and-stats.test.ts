@@ -161,7 +161,8 @@ describe('get_listing_stats', () => {
     await sql`insert into follows (listing_id, user_id) values (${mine}, ${env.userIds.other})`;
     await sql`insert into votes (listing_id, user_id) values (${mine}, ${env.userIds.other})`;
     // A vote the site team discounted, and one by a suspended account, are kept but not counted.
-    const [discounted, suspended] = await sql`insert into users (email) values ('stats-discounted@example.test'), ('stats-suspended@example.test') returning id`;
+    const [discounted, suspended] =
+      await sql`insert into users (email) values ('stats-discounted@example.test'), ('stats-suspended@example.test') returning id`;
     await sql`update users set suspended_at = now(), suspended_reason = 'test' where id = ${suspended.id}`;
     await sql`insert into votes (listing_id, user_id, discounted_at, discount_reason) values (${mine}, ${discounted.id}, now(), 'test'), (${mine}, ${suspended.id}, null, null)`;
     // No address is stored: only hashes of the day's salt with the visitor.
