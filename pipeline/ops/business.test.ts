@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadReferenceData } from '../../seeds/reference.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { runOps } from './run.ts';
 import { eventually } from '../../test/eventually.ts';
+import { runOpsCommand } from '../../test/ops.ts';
 
 // Operator commands for prices and site settings, seen through the public API, with their audit.
 let app: TestApp;
@@ -17,12 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, { sql: app.sql, out: (l) => out.push(l), err: (l) => err.push(l), actor: 'olga' });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const ops = (...argv: string[]) => runOpsCommand(argv, { sql: app.sql, actor: 'olga' });
 
 const launchPrice = async () => {
   const { body } = await app.json<{ items: { code: string; price: { amount_cents: number } | null }[] }>('/products');

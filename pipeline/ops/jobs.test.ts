@@ -7,7 +7,7 @@ import { JOBS } from '../../core/jobs/index.ts';
 import { freshDatabase } from '../../test/db.ts';
 import { runJobs } from '../../test/jobs.ts';
 import { defineTask } from '../tasks/task.ts';
-import { runOps } from './run.ts';
+import { runOpsCommand } from '../../test/ops.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
@@ -15,12 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, { sql: db.sql, out: (l) => out.push(l), err: (l) => err.push(l), actor: 'tester' });
-  return { code, out, err, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const ops = (...argv: string[]) => runOpsCommand(argv, { sql: db.sql, actor: 'tester' });
 
 const logger = new Logger(() => () => {});
 const sent: number[] = [];

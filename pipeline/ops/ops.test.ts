@@ -4,7 +4,7 @@ import { findUserByEmail } from '../../core/auth/users.ts';
 import type { Sql } from '../../sql/db.ts';
 import { enqueueMail } from '../../core/mail/outbox.ts';
 import { freshDatabase } from '../../test/db.ts';
-import { runOps } from './run.ts';
+import { runOpsCommand } from '../../test/ops.ts';
 
 let db: { sql: Sql; drop(): Promise<void> };
 beforeAll(async () => {
@@ -12,13 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-/** Runs a command in process, as the CLI would, and keeps what it printed. */
-async function ops(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, { sql: db.sql, out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const ops = (...argv: string[]) => runOpsCommand(argv, { sql: db.sql });
 
 describe('usage', () => {
   test('help prints every command on stdout', async () => {

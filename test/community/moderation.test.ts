@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { signInWithClient, WebClient } from '../browser.ts';
 import { makeApiKey } from '../builders.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
 import { eventually } from '../eventually.ts';
+import { runOpsCommand } from '../ops.ts';
 
 // Moderation by the site team: a listing taken off every public surface (its owner told why) and
 // put back; a person suspended (signed out, keys and grants revoked, votes, reviews and flags no
@@ -33,9 +33,8 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const ops = async (...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runOps(argv, { sql: app.sql, out: (l) => out.push(l), err: (l) => out.push(l), actor: 'moderator' });
-  return { code, out };
+  const { code, lines } = await runOpsCommand(argv, { sql: app.sql, actor: 'moderator' });
+  return { code, out: lines };
 };
 async function signedIn(email: string) {
   const c = new WebClient(app.url, app.fetch);

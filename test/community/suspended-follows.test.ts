@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { signInWithClient, WebClient } from '../browser.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
+import { runOpsCommand } from '../ops.ts';
 
 // A suspended person's follows are kept but stop counting, as their votes do: in listing_stats
 // (get_listing, the most-followed sorts), the live count a signed-in page shows and the coming-soon
@@ -49,7 +49,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app.stop());
 
-const ops = (...argv: string[]) => runOps(argv, { sql: app.sql, out: () => {}, err: () => {}, actor: 'moderator' });
+const ops = async (...argv: string[]) => (await runOpsCommand(argv, { sql: app.sql, actor: 'moderator' })).code;
 
 /** What the public reads say after the minute refresh has run. */
 async function counts() {

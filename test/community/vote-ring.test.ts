@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../harness.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
 import { eventually } from '../eventually.ts';
 import { unvote } from '../../core/community/actions.ts';
+import { runOpsCommand } from '../ops.ts';
 
 // One launch week, simulated: four organic launches voted by established accounts from many
 // networks, spread over days; and one launch boosted by 300 fresh accounts voting from five
@@ -77,9 +77,8 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const ops = async (...argv: string[]) => {
-  const out: string[] = [];
-  const code = await runOps(argv, { sql: app.sql, out: (l) => out.push(l), err: (l) => out.push(l), actor: 'trust-and-safety' });
-  return { code, out };
+  const { code, lines } = await runOpsCommand(argv, { sql: app.sql, actor: 'trust-and-safety' });
+  return { code, out: lines };
 };
 const awards = async () =>
   (await app.sql`select l.slug from awards a join listings l on l.id = a.listing_id where a.week = ${WEEK}::date order by a.rank`).map((r) => r.slug);

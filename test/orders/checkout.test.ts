@@ -7,9 +7,9 @@ import { signInWithClient, WebClient } from '../browser.ts';
 import { ordersOperations } from '../../api/operations/orders.ts';
 import { recordPayment } from '../../core/orders/payments.ts';
 import { expireOrders } from '../../core/orders/refund.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
 import { ordersEnv } from './env.ts';
 import { until } from '../eventually.ts';
+import { runOpsCommand } from '../ops.ts';
 
 const { env, call, listing, weeks } = ordersEnv({ socket: false, worker: true });
 const opOutput = (name: string) => ordersOperations.find((o) => o.name === name)!.output;
@@ -33,11 +33,7 @@ const pay = async (number: string) => {
     currency: body.currency,
   });
 };
-const ops = async (...argv: string[]) => {
-  const lines: string[] = [];
-  const code = await runOps(argv, { sql: env.app.sql, out: (l) => lines.push(l), err: (l) => lines.push(l), actor: 'test' });
-  return { code, text: lines.join('\n') };
-};
+const ops = (...argv: string[]) => runOpsCommand(argv, { sql: env.app.sql, actor: 'test' });
 const publicJson = (path: string) => env.app.json(path);
 const slugOf = async (id: number) => (await env.app.sql`select slug from listings where id = ${id}`)[0].slug as string;
 

@@ -11,20 +11,16 @@ import { ordersOperations } from '../../api/operations/orders.ts';
 import { issueOrderDocuments } from '../../core/documents/issue.ts';
 import { updateBilling } from '../../core/orders/checkout.ts';
 import { recordPayment } from '../../core/orders/payments.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
 import { ordersEnv } from './env.ts';
 import { eventually, until } from '../eventually.ts';
+import { runOpsCommand } from '../ops.ts';
 
 const sink = await startSmtpSink();
 afterAll(() => sink.stop());
 const { env, call, listing } = ordersEnv({ socket: false, worker: true, env: { SMTP_URL: sink.url, SELLER_COUNTRY: 'DE' } });
 const getOrder = ordersOperations.find((o) => o.name === 'get_order')!.output;
 
-const ops = async (...argv: string[]) => {
-  const lines: string[] = [];
-  const code = await runOps(argv, { sql: env.app.sql, out: (l) => lines.push(l), err: (l) => lines.push(l), actor: 'test' });
-  return { code, text: lines.join('\n') };
-};
+const ops = (...argv: string[]) => runOpsCommand(argv, { sql: env.app.sql, actor: 'test' });
 const pay = async (number: string, who: 'owner' | 'other' = 'owner') => {
   const { body } = await call('GET', `/orders/${number}`, undefined, who);
   return recordPayment(env.app.sql, {

@@ -10,18 +10,14 @@ import { eventually } from '../eventually.ts';
 import { startFakeStripe, type FakeSubscription } from '../orders/stripe-server.ts';
 import { makeListing, ownersEnv } from './env.ts';
 import { makerInsightsOperations } from '../../api/operations/maker-insights.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
+import { runOpsCommand } from '../ops.ts';
 
 const stripe = startFakeStripe();
 afterAll(() => stripe.stop());
 const SECRET = 'ab'.repeat(32);
 const { env, call, until, runJob } = ownersEnv({ socket: false, worker: true, env: { REVENUE_KEYS_SECRET: SECRET, REVENUE_STRIPE_API_URL: stripe.url } });
 const output = (name: string) => makerInsightsOperations.find((o) => o.name === name)!.output;
-const ops = async (...argv: string[]) => {
-  const lines: string[] = [];
-  const code = await runOps(argv, { sql: env.app.sql, out: (l) => lines.push(l), err: (l) => lines.push(l), actor: 'test' });
-  return { code, text: lines.join('\n') };
-};
+const ops = (...argv: string[]) => runOpsCommand(argv, { sql: env.app.sql, actor: 'test' });
 
 let mine = 0;
 let second = 0;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { makeListing, ownersEnv } from '../owners/env.ts';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
-import { runOps } from '../../pipeline/ops/run.ts';
 import { selectListings } from '../../core/recrawl/batches.ts';
+import { runOpsCommand } from '../ops.ts';
 
 const { env, call } = ownersEnv({ socket: false });
 
@@ -17,18 +17,8 @@ let hidden = 0; // status draft, on siteB
 let categoryId = 0;
 
 async function ops(...argv: string[]) {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const code = await runOps(argv, {
-    sql: env.app.sql,
-    out: (l) => lines.push(l),
-    err: (l) => errors.push(l),
-    actor: 'test',
-    config: env.app.config,
-    databaseUrl: env.app.databaseUrl,
-    tty: false,
-  });
-  return { code, lines, errors };
+  const r = await runOpsCommand(argv, { sql: env.app.sql, actor: 'test', config: env.app.config, databaseUrl: env.app.databaseUrl, tty: false });
+  return { code: r.code, lines: r.out, errors: r.err };
 }
 const batchIdOf = (lines: string[]) => /recrawl batch ([0-9a-f-]{36})/.exec(lines.join('\n'))![1];
 
