@@ -1904,6 +1904,26 @@ CREATE INDEX votes_created ON public.votes USING btree (created_at);
 
 CREATE UNIQUE INDEX votes_id ON public.votes USING btree (id);
 
+create view counted_follows as
+ SELECT listing_id,
+    user_id,
+    created_at
+   FROM follows f
+  WHERE NOT (EXISTS ( SELECT
+           FROM users su
+          WHERE su.id = f.user_id AND su.suspended_at IS NOT NULL));
+comment on view counted_follows is 'The follows that count: not by a suspended account.';
+
+create view counted_votes as
+ SELECT listing_id,
+    user_id,
+    created_at
+   FROM votes v
+  WHERE discounted_at IS NULL AND NOT (EXISTS ( SELECT
+           FROM users su
+          WHERE su.id = v.user_id AND su.suspended_at IS NOT NULL));
+comment on view counted_votes is 'The votes that count: not discounted by the site team, not by a suspended account.';
+
 create view moderation_feed as
  SELECT v.id,
     v.site_id,
@@ -2816,12 +2836,10 @@ begin
                  max(trend_x(vo.created_at)) over (partition by vo.listing_id) as top,
                  vo.created_at >= (li.launch_week::timestamp at time zone 'utc')
                    and vo.created_at < ((li.launch_week + 7)::timestamp at time zone 'utc') as in_week
-          from noted n2 join votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id
-          -- Discounted votes and the votes (and follows, below) of suspended people are kept but do not count.
-          where vo.discounted_at is null and not exists (select from users su where su.id = vo.user_id and su.suspended_at is not null)) z
+          -- Only the votes and follows that count (80_views.sql).
+          from noted n2 join counted_votes vo on vo.listing_id = n2.listing_id join listings li on li.id = vo.listing_id) z
     group by z.listing_id) v on v.listing_id = l.id
-  left join (select fo.listing_id, count(*) as follows from noted n3 join follows fo on fo.listing_id = n3.listing_id
-             where not exists (select from users su where su.id = fo.user_id and su.suspended_at is not null)
+  left join (select fo.listing_id, count(*) as follows from noted n3 join counted_follows fo on fo.listing_id = n3.listing_id
              group by fo.listing_id) f on f.listing_id = l.id
   left join (select lv.listing_id, sum(lv.views) as views from noted n4 join listing_views lv on lv.listing_id = n4.listing_id
              group by lv.listing_id) w on w.listing_id = l.id

@@ -112,10 +112,8 @@ export async function viewerState(sql: Sql, listingId: number, userId: string) {
   const [row] = await sql`
     select exists (select 1 from votes where listing_id = ${listingId} and user_id = ${userId}) as voted,
            exists (select 1 from follows where listing_id = ${listingId} and user_id = ${userId}) as following,
-           (select count(*)::int from votes v where v.listing_id = ${listingId} and v.discounted_at is null
-              and not exists (select from users su where su.id = v.user_id and su.suspended_at is not null)) as votes,
-           (select count(*)::int from follows f where f.listing_id = ${listingId}
-              and not exists (select from users su where su.id = f.user_id and su.suspended_at is not null)) as follows,
+           (select count(*)::int from counted_votes where listing_id = ${listingId}) as votes,
+           (select count(*)::int from counted_follows where listing_id = ${listingId}) as follows,
            (select json_build_object('id', id, 'rating', rating, 'body', body) from reviews where listing_id = ${listingId} and user_id = ${userId}) as review,
            exists (select 1 from listings l where l.id = ${listingId} and ${ownsListing(sql, userId)}) as owns`;
   return row as {

@@ -39,11 +39,9 @@ export async function listingStats(owner: { sql: Sql; userId: string; siteId: nu
       coalesce((select sum(impressions) from listing_badge_impressions b where b.listing_id = ${id} and b.day = d.day), 0)::int as badge_impressions,
       coalesce((select reads from listing_reads r where r.listing_id = ${id} and r.day = d.day and r.surface = 'api'), 0)::int as api_reads,
       coalesce((select reads from listing_reads r where r.listing_id = ${id} and r.day = d.day and r.surface = 'mcp'), 0)::int as mcp_reads,
-      (select count(*) from follows f where f.listing_id = ${id} and (f.created_at at time zone 'utc')::date = d.day
-         and not exists (select from users su where su.id = f.user_id and su.suspended_at is not null))::int as follows,
-      -- Counted votes only, as every ranking counts them: not discounted, not a suspended account's.
-      (select count(*) from votes v where v.listing_id = ${id} and (v.created_at at time zone 'utc')::date = d.day and v.discounted_at is null
-         and not exists (select from users su where su.id = v.user_id and su.suspended_at is not null))::int as votes
+      -- The follows and votes that count, as every ranking counts them.
+      (select count(*) from counted_follows f where f.listing_id = ${id} and (f.created_at at time zone 'utc')::date = d.day)::int as follows,
+      (select count(*) from counted_votes v where v.listing_id = ${id} and (v.created_at at time zone 'utc')::date = d.day)::int as votes
     from d order by d.day`;
   const hosts = await sql<{ host: string; impressions: number }[]>`
     select host, sum(impressions)::int as impressions from listing_badge_impressions

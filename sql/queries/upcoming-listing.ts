@@ -18,9 +18,7 @@ export interface UpcomingListing {
 export async function upcomingListing(sql: Sql, siteId: number, slug: string): Promise<UpcomingListing | null> {
   const [row] = await sql<UpcomingListing[]>`
     select l.id::int as id, l.slug, l.name, l.tagline, l.domain, l.status, to_char(l.launch_week, 'YYYY-MM-DD') as launch_week,
-           -- A suspended person's follow is kept but not counted (as in listing_stats).
-           (select count(*)::int from follows f where f.listing_id = l.id
-              and not exists (select from users su where su.id = f.user_id and su.suspended_at is not null)) as follows
+           (select count(*)::int from counted_follows f where f.listing_id = l.id) as follows
     from listings l
     where l.site_id = ${siteId} and l.slug = ${slug} and l.status in ('scheduled', 'awaiting_badge')`;
   return row ?? null;
