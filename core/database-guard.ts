@@ -5,6 +5,18 @@ import { cancelledBy, proxyQueries } from './query-proxy.ts';
 import { isHeavy, type Sql } from '../sql/db.ts';
 
 /**
+ * Heavy statements (sql/db.ts) in flight at once, as a share of the pool wait's permits: one in
+ * four, so that of the eight statements a connection may have lined up (READS_LINED_UP) about two
+ * are heavy searches. Deep pipelines of them only lengthened the tail: the long tail of one-typo
+ * searches, 100k listings, 50 connections, pool 4, quiet machine, 2026-11-28: 8 lined up
+ * 1,190-1,277 req/s at p99 123-141 ms, 2 lined up 1,220-1,226 req/s at p99 70-71 ms. A heavy
+ * statement still takes one ordinary permit too; charging it four of them instead starved the
+ * cheap reads beside it (mixed traffic lost 10%), and they keep eight lined up: with one or two,
+ * connections idled between them and their long tail lost a fifth to a third.
+ */
+export const HEAVY_SHARE = 4;
+
+/**
  * A circuit breaker around the edge's PostgreSQL pool, so that an outage answers fast 503s rather
  * than requests that hang in postgres.js's reconnect back-off.
  *
@@ -20,22 +32,11 @@ import { isHeavy, type Sql } from '../sql/db.ts';
  *   trips the breaker too (a probe that answers closes it again at once).
  * - With `poolWait`, at most `permits` queries and transactions are handed to the pool at once
  *   (postgres.js runs one per connection and lines the rest up behind them), and one that waits
- *   longer than `ms` for a permit fails with a 503 to retry instead of queueing: abandoned or slow
- *   reads hold the pool at most until their statement timeout, and what arrives meanwhile is
- *   refused fast. The database is up then, so the breaker stays closed.
+ *   longer than `ms` for a permit fails with a 503 to retry instead of queueing (a heavy statement
+ *   needs one of HEAVY_SHARE's permits too): abandoned or slow reads hold the pool at most until
+ *   their statement timeout, and what arrives meanwhile is refused fast. The database is up then,
+ *   so the breaker stays closed.
  */
-/**
- * Heavy statements (sql/db.ts) in flight at once, as a share of the pool wait's permits: one in
- * four, so that of the eight statements a connection may have lined up (READS_LINED_UP) about two
- * are heavy searches. Deep pipelines of them only lengthened the tail: the long tail of one-typo
- * searches, 100k listings, 50 connections, pool 4, quiet machine, 2026-11-28: 8 lined up
- * 1,190-1,277 req/s at p99 123-141 ms, 2 lined up 1,220-1,226 req/s at p99 70-71 ms. A heavy
- * statement still takes one ordinary permit too; charging it four of them instead starved the
- * cheap reads beside it (mixed traffic lost 10%), and they keep eight lined up: with one or two,
- * connections idled between them and their long tail lost a fifth to a third.
- */
-export const HEAVY_SHARE = 4;
-
 export interface DatabaseGuardOptions {
   url: string;
   retryAfterSeconds: number;
