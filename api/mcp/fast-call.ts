@@ -62,7 +62,11 @@ function resultText(out: Executed): string {
   return text;
 }
 
-/** Whether a value holds arrays or objects nested more than `depth` levels deep (looks no deeper). */
+/**
+ * Whether a value holds arrays or objects nested more than `depth` levels deep (looks no deeper).
+ * Only the depth, before the cache key is written: the full check (bodyIssues, in validation) also
+ * reads every string, which a remembered call never needs.
+ */
 function nestedDeeper(v: unknown, depth: number): boolean {
   if (v === null || typeof v !== 'object') return false;
   if (depth === 0) return true;
