@@ -3,6 +3,7 @@ import type { Config } from '../core/config.ts';
 import { type ConnectOptions, connect, type Sql } from '../sql/db.ts';
 import { guardDatabase } from '../core/database-guard.ts';
 import { ensureSite } from '../sql/site.ts';
+import { vocabularyOf } from '../sql/queries/search-vocabulary.ts';
 import { buildApp } from './app.ts';
 import { createCache } from './http/cache.ts';
 import { createRateLimiter, notePeerAddress } from './http/rate-limit.ts';
@@ -73,6 +74,9 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
   const poolWait = { permits: READS_LINED_UP * config.db.poolSize, ms: config.db.poolWaitMs };
   const reads = readPool ? guardDatabase(readPool, { ...guardOptions, poolWait }) : undefined;
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
+  // The reads' copy of the search vocabulary, read before the first search: a search then waits
+  // for the pool as any read does, never behind a first load that waits for it (typo-plan.ts).
+  await vocabularyOf(reads?.sql ?? sql).get();
   const [{ gen }] = await sql.unsafe<{ gen: string }[]>(GENERATION);
   cache = createCache({
     ttlSeconds: config.cacheTtlSeconds,

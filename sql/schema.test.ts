@@ -71,14 +71,14 @@ test('every function, view and trigger is defined in sql/functions, and no later
 });
 
 test('migrate applies sql/functions again when they differ from what it applied last', async () => {
-  const original = (await db.sql<{ def: string }[]>`select pg_get_functiondef('typo_tsquery(text)'::regprocedure) as def`)[0]!.def;
+  const original = (await db.sql<{ def: string }[]>`select pg_get_functiondef('words_of(text[])'::regprocedure) as def`)[0]!.def;
   const [{ at }] = await db.sql<{ at: Date }[]>`select applied_at as at from schema_functions`;
   // Nothing changed: nothing is applied again.
   await migrate(db.sql, db.url);
   expect((await db.sql<{ at: Date }[]>`select applied_at as at from schema_functions`)[0]!.at).toEqual(at);
   // A definition changed by hand and the files' hash forgotten (as after editing a file): the file's comes back.
-  await db.sql.unsafe(`create or replace function typo_tsquery(q text) returns tsquery language sql immutable as $$ select null::tsquery $$`);
+  await db.sql.unsafe(`create or replace function words_of(text[]) returns text language sql immutable as $$ select 'changed' $$`);
   await db.sql`update schema_functions set hash = 'another'`;
   await migrate(db.sql, db.url);
-  expect((await db.sql<{ def: string }[]>`select pg_get_functiondef('typo_tsquery(text)'::regprocedure) as def`)[0]!.def).toBe(original);
+  expect((await db.sql<{ def: string }[]>`select pg_get_functiondef('words_of(text[])'::regprocedure) as def`)[0]!.def).toBe(original);
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../test/db.ts';
+import { typoTsqueries } from '../test/typo.ts';
 
-// Typo correction (typo_tsqueries, migration 0016): which known words a search term also stands
-// for, and that it finds them by index probes, whatever the size of the vocabulary.
+// Typo correction (sql/queries/typo-plan.ts, built by planned_tsqueries): which known words a
+// search term also stands for, among a vocabulary of thousands.
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
@@ -25,20 +26,18 @@ beforeAll(async () => {
   ];
   await db.sql`insert into search_words ${db.sql(words.map((word) => ({ word, listings: 1 })))} on conflict do nothing`;
   await db.sql`insert into search_lexemes (lexeme, listings) select word, listings from search_words on conflict do nothing`;
-  await db.sql`analyze search_words`;
-  await db.sql`analyze search_lexemes`;
 }, 60_000);
 afterAll(() => db.drop());
 
 /** The known words a query's ranked tsquery also matches, besides its own terms. */
 const corrections = async (q: string) => {
-  const [{ ranked }] = await db.sql<{ ranked: string | null }[]>`select ranked::text from typo_tsqueries(${q})`;
+  const { ranked } = await typoTsqueries(db.sql, q);
   return [...(ranked ?? '').matchAll(/'((?:[^']|'')*)'(:\*)?/g)].filter((m) => !m[2]).map((m) => m[1]!);
 };
 
 test('every known word one edit away is a correction, though seven others are nearer by trigrams', async () => {
-  // The trigram walk's first six (what 0013 corrected from) do not reach it.
-  const nearest = await db.sql`select word from search_words order by word <-> 'vexila', word limit 6`;
+  // The six nearest by trigrams (what a plain nearest-neighbour walk would correct to) do not reach it.
+  const nearest = await db.sql`select word from search_words order by similarity(word, 'vexila') desc, word limit 6`;
   expect(nearest.map((r) => r.word)).not.toContain('vexilo');
   expect(await corrections('vexila')).toContain('vexilo');
   // Two edits are too many for a word under 7 letters.
@@ -57,32 +56,16 @@ test('an unknown long word with two typos and nothing one edit away is still cor
 });
 
 test('a prefix is spelled out as the known words it stands for, in any script', async () => {
-  const matched = async (q: string) => (await db.sql<{ matched: string }[]>`select matched::text from typo_tsqueries(${q})`)[0]!.matched;
+  const matched = async (q: string) => (await typoTsqueries(db.sql, q)).matched;
   expect(await matched('vexi')).toContain("'vexilaaa' | 'vexilabb'");
   expect(await matched('прив')).toContain("'привет' | 'приветствие'");
 });
 
-test('with cached generic plans, correction reads the word and lexeme indexes, never every row', async () => {
-  await db.sql.begin(async (tx) => {
-    // What PL/pgSQL settles on after a few calls in a session.
-    await tx`set local plan_cache_mode = force_generic_plan`;
-    // This backend's counts not yet reported (earlier statements' included): compared before and after.
-    const scans = async () =>
-      Object.fromEntries(
-        (
-          await tx<{ relname: string; seq_scan: number; idx_scan: number }[]>`
-            select relname, seq_scan::int, idx_scan::int from pg_stat_xact_user_tables
-            where relname in ('search_words', 'search_lexemes')`
-        ).map((r) => [r.relname, r]),
-      );
-    const before = await scans();
-    // The lookups every term makes. Not the fallback walk for an unknown long word ('reconcilaton'):
-    // with 4,000 words PostgreSQL 15 rightly finds sorting them all cheaper than walking the index.
-    for (const q of ['vexila', 'notoin', 'bookeeping', 'reconcilation', 'vex', 'vexila notion']) await tx`select * from typo_tsqueries(${q})`;
-    const after = await scans();
-    for (const table of ['search_words', 'search_lexemes']) {
-      expect({ table, seq_scans: after[table]!.seq_scan - (before[table]?.seq_scan ?? 0) }).toEqual({ table, seq_scans: 0 });
-      expect(after[table]!.idx_scan - (before[table]?.idx_scan ?? 0)).toBeGreaterThan(0);
-    }
-  });
+test('stop words are dropped unless nothing else is left; short words match whole', async () => {
+  expect((await typoTsqueries(db.sql, 'the notoin')).ranked).not.toContain("'the'");
+  expect((await typoTsqueries(db.sql, 'the')).ranked).toBe("'the':*");
+  expect((await typoTsqueries(db.sql, 'ab')).ranked).toBe("'ab' | 'ab'");
+  // Accents as unaccent removes them, case folded, split at anything but letters and digits.
+  expect((await typoTsqueries(db.sql, 'NOTÍON!')).ranked).toContain("'notion'");
+  expect(await typoTsqueries(db.sql, '!!!')).toEqual({ ranked: null, matched: null, narrow: null });
 });

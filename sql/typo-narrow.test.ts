@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../test/db.ts';
 import { makeCompany, makeListing } from '../test/builders.ts';
+import { typoTsqueries } from '../test/typo.ts';
 import { ensureSite } from './site.ts';
 import { searchListingIds } from './queries/listings.ts';
 
-// The narrow group of a typo search (typo_tsqueries, migration 0018): a term far rarer than a
+// The narrow group of a typo search (sql/queries/typo-plan.ts): a term far rarer than a
 // common word spelled out as many lexemes is found alone by the index, and every listing it finds
 // is checked against the whole query. The rows must be those of the whole query.
 
@@ -33,16 +34,17 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => db.drop());
 
-const tsqueries = async (q: string) =>
-  (await db.sql<{ matched: string | null; narrow: string | null }[]>`select matched::text, narrow::text from typo_tsqueries(${q})`)[0]!;
+const tsqueries = (q: string) => typoTsqueries(db.sql, q);
 
 /** The listings the whole matched query finds, by the index alone. */
-const matchedIds = async (q: string) =>
-  (
+const matchedIds = async (q: string) => {
+  const { matched } = await tsqueries(q);
+  return (
     await db.sql<{ id: string }[]>`
-      select l.id::text from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ (select matched from typo_tsqueries(${q}))
+      select l.id::text from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ ${matched}::tsquery
       order by l.id`
   ).map((r) => r.id);
+};
 
 test('a misspelt rare name beside a common word of many lexemes is the narrow group', async () => {
   const { matched, narrow } = await tsqueries('vectorbease kit');
@@ -51,7 +53,7 @@ test('a misspelt rare name beside a common word of many lexemes is the narrow gr
   expect(narrow).not.toContain('kit');
 });
 
-test('a misspelt rare name beside a short word in very many listings is the narrow group (0023)', async () => {
+test('a misspelt rare name beside a short word in very many listings is the narrow group', async () => {
   const { narrow } = await tsqueries('quilstack ai');
   expect(narrow).toContain("'quillstack'");
   expect(narrow).not.toContain("'ai'");

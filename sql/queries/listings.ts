@@ -1,8 +1,10 @@
 import { heavy, type Sql } from '../db.ts';
 import { browsePage } from './browse.ts';
 import { normalizeDomain, reversedDomain, type SearchFilters } from './listing-filters.ts';
+import { vocabularyOf } from './search-vocabulary.ts';
 import { statementFile } from './statement-file.ts';
 import { offsetOf, type ListingSummaryRow } from './summaries.ts';
+import { planTypoSearch, type TypoPlan } from './typo-plan.ts';
 
 export { normalizeDomain, SEARCH_SORTS, type SearchFilters, type SearchSort } from './listing-filters.ts';
 
@@ -34,7 +36,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
 }
 
 /** The parameters of search.sql, in its order. */
-export function searchParameters(siteId: number, f: SearchFilters & { q: string }, page: number, perPage: number, siteUrl: string | null) {
+export function searchParameters(siteId: number, f: SearchFilters & { q: string }, page: number, perPage: number, siteUrl: string | null, plan: TypoPlan) {
   const qName = nameText(f.q);
   const domain = f.domain !== undefined ? reversedDomain(normalizeDomain(f.domain)) : null;
   return [
@@ -53,6 +55,11 @@ export function searchParameters(siteId: number, f: SearchFilters & { q: string 
     perPage,
     offsetOf(page, perPage),
     siteUrl === null ? null : `${siteUrl}/listings/`,
+    plan.terms,
+    plan.near,
+    plan.nearGroup,
+    plan.known,
+    plan.narrowGroup,
   ];
 }
 
@@ -65,13 +72,23 @@ async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: numb
   if (!q) return browsePage(sql, siteId, f, page, perPage, siteUrl);
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
-  const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, searchParameters(siteId, { ...f, q }, page, perPage, siteUrl) as never[], { prepare: true }));
-  return row!;
+  const vocabulary = vocabularyOf(sql);
+  const run = async (seen?: string) => {
+    const copy = await vocabulary.get(seen);
+    const params = searchParameters(siteId, { ...f, q }, page, perPage, siteUrl, planTypoSearch(copy, q));
+    const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, params as never[], { prepare: true }));
+    return { row: row!, planned: copy.generation };
+  };
+  const first = await run();
+  // The refresh moved the vocabulary since the copy was read: planned again from a fresh copy, once.
+  return first.row.generation === first.planned ? first.row : (await run(first.row.generation)).row;
 }
 
 /** What the search statement answers: the count, and the page as ids or as summaries. */
 interface Found {
   total: number;
+  /** The vocabulary's generation when the statement ran. */
+  generation: string;
   ids?: bigint[];
   /** The page's summaries as JSON text. */
   items?: string;

@@ -87,7 +87,7 @@ test('the hot reads keep a cached plan over calls with different values', async 
   // by one facet (browse-facet.sql) both the pricing models and the countries; each other list
   // without q (browse-*.sql) every sort and page.
   for (const [part, calls] of [
-    ['typo_tsqueries($1::text)', 30],
+    ['planned_tsqueries($16::text[]', 30],
     ['from listing_facet_count_deltas d', 30],
     ['search_listings without q or filters', 15],
     ['search_listings without q, by a category alone', 15],

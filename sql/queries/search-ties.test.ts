@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';
+import { typoTsqueries } from '../../test/typo.ts';
 import { makeUsers } from '../../test/builders.ts';
 import { ensureSite } from '../site.ts';
 import { searchListingIds } from './listings.ts';
@@ -52,23 +53,24 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 /** Every match in relevance order, each one's votes looked up: the order the pages must follow. */
-const expected = async (q: string) =>
-  (
+const expected = async (q: string) => {
+  const tq = await typoTsqueries(db.sql, q);
+  return (
     await db.sql<{ id: string }[]>`
-      with tq as (select ranked, matched from typo_tsqueries(${q}))
       select l.id::text from listings l left join listing_stats s on s.listing_id = l.id
-      where l.site_id = ${siteId} and l.status = 'live' and l.search @@ (select matched from tq)
+      where l.site_id = ${siteId} and l.status = 'live' and l.search @@ ${tq.matched}::tsquery
       order by case when starts_with(lower(l.name), ${q}) then 1 else 0 end desc,
-               ts_rank(l.search_rank, (select ranked from tq)) desc,
+               ts_rank(l.search_rank, ${tq.ranked}::tsquery) desc,
                coalesce(s.votes, 0) desc, l.launched_at desc nulls last, l.id desc`
   ).map((r) => r.id);
+};
 
 test('the tie is large and scores alike: what this test is about', async () => {
   // The three named "Gadget" score higher (the word in the name) and rank above the tie.
+  const tq = await typoTsqueries(db.sql, 'gadget');
   const groups = await db.sql<{ n: number }[]>`
-    with tq as (select ranked, matched from typo_tsqueries('gadget'))
-    select count(*)::int as n from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ (select matched from tq)
-    group by ts_rank(l.search_rank, (select ranked from tq)) order by n`;
+    select count(*)::int as n from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ ${tq.matched}::tsquery
+    group by ts_rank(l.search_rank, ${tq.ranked}::tsquery) order by n`;
   expect(groups.map((g) => g.n)).toEqual([3, TIED - 3 - 1 + 3]);
 });
 

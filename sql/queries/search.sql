@@ -6,10 +6,11 @@
 -- $10 domain, reversed, and $11 its subdomains as a LIKE pattern on the reversed domain
 -- $12 sort            $13 per page    $14 offset
 -- $15 the site's listing URL: given, the page comes as its summaries (items); else as ids.
+-- $16-$20 q's typo plan (typo-plan.ts): its terms, near words and their groups, known lexemes, narrow group.
 -- A filter that is null is not applied.
 --
 -- Matches (m) are read once, counted and ordered from there, so total is exact. They are the
--- listings whose words match q with typos corrected (typo_tsqueries), or, only when none do, those
+-- listings whose words match q with typos corrected (planned_tsqueries), or, only when none do, those
 -- whose name is similar to q as a whole (a run-together or badly misspelt name).
 with
 -- The parameters as a row the statement reads, not as bound values: a plan that sees a value (a
@@ -23,7 +24,9 @@ k as (select $13::bigint + $14::bigint as k, $13::bigint as per_page, $14::bigin
 cat as materialized (
   select c.id from categories c where c.slug = (select p.category from p)
   union select ch.id from categories ch join categories parent on parent.id = ch.parent_id where parent.slug = (select p.category from p)),
-tq as materialized (select t.ranked, t.matched, t.narrow from typo_tsqueries($1::text) t),
+-- The typo-tolerant tsqueries, built from the edge's plan (sql/queries/typo-plan.ts).
+tq as materialized (select t.ranked, t.matched, t.narrow
+                    from planned_tsqueries($16::text[], $17::text[], $18::int[], $19::text[], $20::int) t),
 -- Each match's tiers for relevance: name 3 = the name is q, 2 = it starts with q, 1 = it is q with
 -- its typos corrected (as many words, each matched by q's alternatives, checked only for names about
 -- as long as q so a broad word's thousands of matches parse no name), 0 = none; then score, ts_rank
@@ -126,6 +129,8 @@ page as materialized (
     limit (select k.per_page from k) offset (select k.off from k))
   end as ids)
 select (select n.n from n)::int as total,
+       -- The vocabulary's generation now: when the plan's copy was read at another, the edge reads it again.
+       (select last_value::text from search_vocabulary_generation) as generation,
        case when (select p.profile_base from p) is null then page.ids end as ids,
        case when (select p.profile_base from p) is not null then (select s.items::text from p, listing_summaries(page.ids, p.profile_base) as s(items)) end as items
 from page
