@@ -1626,7 +1626,7 @@ create table users (
   constraint users_suspended_reason_check CHECK (((length(suspended_reason) >= 1) AND (length(suspended_reason) <= 500)))
 );
 comment on table users is 'People with an account: owners, voters, reviewers.';
-comment on column users.suspended_at is 'When the site team suspended the account (null: not suspended); its votes, reviews and flags do not count meanwhile.';
+comment on column users.suspended_at is 'When the site team suspended the account (null: not suspended); its votes, follows, reviews and flags do not count meanwhile.';
 comment on column users.suspended_reason is 'Why the account was suspended, as told to the person.';
 
 create table view_salts (
