@@ -8,6 +8,8 @@ export { normalizeDomain, SEARCH_SORTS, type SearchFilters, type SearchSort } fr
 
 /** The search statement (search.sql): read it there, or EXPLAIN it with its parameters. */
 export const SEARCH_SQL = statementFile('search');
+/** The search's fallback when no word matches (search-names.sql): names similar to q as a whole. */
+export const SEARCH_NAMES_SQL = statementFile('search-names');
 
 /** Free text as compared with names: trimmed, lower case, single spaces. */
 const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -33,7 +35,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   return { ids: ids ?? [], total };
 }
 
-/** The parameters of search.sql, in its order. */
+/** The parameters of search.sql (and search-names.sql), in its order. */
 export function searchParameters(siteId: number, f: SearchFilters & { q: string }, page: number, perPage: number, siteUrl: string | null) {
   const qName = nameText(f.q);
   const domain = f.domain !== undefined ? reversedDomain(normalizeDomain(f.domain)) : null;
@@ -58,18 +60,22 @@ export function searchParameters(siteId: number, f: SearchFilters & { q: string 
 
 /**
  * The page of a list: with q, search.sql (one statement: the page, as ids or with the site's URL as
- * its summaries, and the count); without q, browse.ts.
+ * its summaries, and the count), and only when no word matched, search-names.sql (the same, for
+ * names similar to q); without q, browse.ts.
  */
 async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string | null) {
   const q = f.q?.trim() ? f.q : undefined;
   if (!q) return browsePage(sql, siteId, f, page, perPage, siteUrl);
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
-  const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, searchParameters(siteId, { ...f, q }, page, perPage, siteUrl) as never[], { prepare: true }));
-  return row!;
+  const values = searchParameters(siteId, { ...f, q }, page, perPage, siteUrl) as never[];
+  const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, values, { prepare: true }));
+  if (row!.total > 0) return row!;
+  const [byName] = await heavy(sql.unsafe<Found[]>(SEARCH_NAMES_SQL, values, { prepare: true }));
+  return byName!;
 }
 
-/** What the search statement answers: the count, and the page as ids or as summaries. */
+/** What the search statements answer: the count, and the page as ids or as summaries. */
 interface Found {
   total: number;
   ids?: bigint[];

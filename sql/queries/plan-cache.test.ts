@@ -49,6 +49,15 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await one<{ id: number }[]>`select distinct primary_category_id::int as id from listings where primary_category_id is not null limit 15`
   ).map((r) => r.id);
   const categorySlugs = (await one<{ slug: string }[]>`select slug from categories order by slug limit 15`).map((r) => r.slug);
+  // Two-word names run together that no word matches: each search runs search-names.sql too.
+  const runTogether = (
+    await one<{ q: string }[]>`
+      select x.q from (select replace(lower(name), ' ', '') as q from listings
+                       where site_id = ${siteId} and status = 'live' and name ~ '^[A-Za-z]+ [A-Za-z]+$' order by md5(slug) limit 200) x
+      where not exists (select from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ (select t.matched from typo_tsqueries(x.q) t))
+      limit 15`
+  ).map((r) => r.q);
+  expect(runTogether.length).toBe(15);
   for (let i = 0; i < 15; i++) {
     // Names with their last letter changed: a typo search of a few matches.
     const q = names[i]!.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'));
@@ -56,6 +65,7 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await listingSummaries(one, ids.length ? ids : [0n], 'http://localhost');
     // The search as the API runs it: the page's summaries from the same statement.
     await searchListings(one, siteId, { q, status: 'live', sort: 'relevance' }, 1 + (i % 3), 5 + i, 'http://localhost');
+    await searchListingIds(one, siteId, { q: runTogether[i]!, status: 'live', sort: 'relevance' }, 1 + (i % 3), 5 + i);
     await listingAlternativeIds(one, siteId, slugs[i]!, 1 + (i % 2), 6 + i);
     await categoryListingIds(one, siteId, categories[i % categories.length]!, 1 + (i % 4), 10 + i);
     await latestUpdates(one, siteId, 1, 5);
@@ -83,11 +93,11 @@ test('the hot reads keep a cached plan over calls with different values', async 
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: 15, replanned: false });
   }
-  // The search statement (search.sql) answers both forms: ids, and the page's summaries; the list
-  // by one facet (browse-facet.sql) both the pricing models and the countries; each other list
-  // without q (browse-*.sql) every sort and page.
+  // The search statement (search.sql) answers both forms: ids, and the page's summaries, and the
+  // run-together names; the list by one facet (browse-facet.sql) both the pricing models and the
+  // countries; each other list without q (browse-*.sql) every sort and page.
   for (const [part, calls] of [
-    ['typo_tsqueries($1::text)', 30],
+    ['typo_tsqueries($1::text)', 45],
     ['from listing_facet_count_deltas d', 30],
     ['search_listings without q or filters', 15],
     ['search_listings without q, by a category alone', 15],
@@ -96,6 +106,11 @@ test('the hot reads keep a cached plan over calls with different values', async 
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: calls, replanned: false });
   }
+  // The names' fallback (search-names.sql): the run-together names, and any typo search above that
+  // no word matched.
+  const byName = of('lower(l.name) % (select p.q_name from p)');
+  expect(byName?.generic ?? 0).toBeGreaterThanOrEqual(10);
+  expect(byName?.custom ?? 0).toBeLessThanOrEqual(5);
 });
 
 test("a page of alternatives reads about as many of its category's index entries as it shows", async () => {

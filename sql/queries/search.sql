@@ -9,8 +9,10 @@
 -- A filter that is null is not applied.
 --
 -- Matches (m) are read once, counted and ordered from there, so total is exact. They are the
--- listings whose words match q with typos corrected (typo_tsqueries), or, only when none do, those
--- whose name is similar to q as a whole (a run-together or badly misspelt name).
+-- listings whose words match q with typos corrected (typo_tsqueries). When none do (total 0), the
+-- caller runs search-names.sql with the same parameters: the listings whose name is similar to q
+-- as a whole (a run-together or badly misspelt name). A statement of its own, as its plan here was
+-- started and ended on every search though it ran on almost none.
 with
 -- The parameters as a row the statement reads, not as bound values: a plan that sees a value (a
 -- filter that is null, the sort) costs less than one that cannot, so PostgreSQL kept planning the
@@ -29,7 +31,7 @@ tq as materialized (select t.ranked, t.matched, t.narrow from typo_tsqueries($1:
 -- as long as q so a broad word's thousands of matches parse no name), 0 = none; then score, ts_rank
 -- over search_rank (the name, tagline and keywords; the description vector is never read). Both 0
 -- for the other sorts.
-by_words as materialized (
+m as materialized (
   select l.id, l.launched_at,
          case when (select p.sort from p) = 'relevance' then ts_rank(l.search_rank, (select tq.ranked from tq)) else 0 end::real as score,
          case when (select p.sort from p) <> 'relevance' then 0
@@ -58,24 +60,6 @@ by_words as materialized (
     and ((select p.country from p) is null or l.country = (select p.country from p))
     and ((select p.pricing from p) is null or lower(l.pricing_model) = (select p.pricing from p))
     and ((select p.domain from p) is null or reverse(lower(l.domain)) = (select p.domain from p) or reverse(lower(l.domain)) like (select p.subdomains from p))),
-by_name as materialized (
-  select l.id, l.launched_at,
-         case when (select p.sort from p) = 'relevance' then similarity(lower(l.name), (select p.q_name from p)) else 0 end::real as score,
-         case when (select p.sort from p) <> 'relevance' then 0
-              when starts_with(lower(l.name), (select p.q_name from p)) then case when lower(l.name) = (select p.q_name from p) then 3 else 2 end
-              else 0 end as name
-  from listings l
-  where not exists (select from by_words)
-    and l.site_id + 0 = (select p.site from p) and l.status || '' = (select p.status from p)
-    and lower(l.name) % (select p.q_name from p)
-    and ((select p.status from p) <> 'scheduled' or l.launch_week >= date_trunc('week', now() at time zone 'utc')::date)
-    and ((select p.category from p) is null or l.primary_category_id in (select cat.id from cat)
-         or exists (select from listing_categories lc where lc.listing_id = l.id and lc.category_id in (select cat.id from cat) offset 0))
-    and ((select p.stage from p) is null or l.stage = (select p.stage from p))
-    and ((select p.country from p) is null or l.country = (select p.country from p))
-    and ((select p.pricing from p) is null or lower(l.pricing_model) = (select p.pricing from p))
-    and ((select p.domain from p) is null or reverse(lower(l.domain)) = (select p.domain from p) or reverse(lower(l.domain)) like (select p.subdomains from p))),
-m as materialized (select * from by_words union all select * from by_name),
 n as (select count(*) as n from m),
 -- Relevance among many live matches: the tie at the page's end can be most of them (every listing
 -- whose tagline has a broad word once scores the same), and looking up each one's votes was a
