@@ -18,47 +18,48 @@
 -- the walk would pay, and its plan would be started on every call.
 with
 -- The parameters as a row the statement reads, not as bound values, so that the cached generic
--- plan is kept (see search.sql).
-p as (select $1::text as q, $2::text as q_name, $3::int as words, $4::int as site, $5::text as status, $6::text as category,
-             $7::text as stage, $8::text as country, $9::text as pricing, $10::text as domain, $11::text as subdomains,
-             $12::text as sort, $15::text as profile_base),
-k as (select $13::bigint + $14::bigint as k, $13::bigint as per_page, $14::bigint as off),
+-- plan is kept; joined where read (see search.sql).
+p as materialized (
+  select $1::text as q, $2::text as q_name, $3::int as words, $4::int as site, $5::text as status, $6::text as category,
+         $7::text as stage, $8::text as country, $9::text as pricing, $10::text as domain, $11::text as subdomains,
+         $12::text as sort, $15::text as profile_base, $13::bigint + $14::bigint as k, $13::bigint as per_page, $14::bigint as off),
 cat as materialized (
-  select c.id from categories c where c.slug = (select p.category from p)
-  union select ch.id from categories ch join categories parent on parent.id = ch.parent_id where parent.slug = (select p.category from p)),
+  select c.id from p, categories c where c.slug = p.category
+  union select ch.id from p, categories ch join categories parent on parent.id = ch.parent_id where parent.slug = p.category),
 -- Each match's tiers for relevance: name 3 = the name is q, 2 = it starts with q, 0 = neither; then
 -- score, the name's similarity to q. Both 0 for the other sorts.
 m as materialized (
   select l.id, l.launched_at,
-         case when (select p.sort from p) = 'relevance' then similarity(lower(l.name), (select p.q_name from p)) else 0 end::real as score,
-         case when (select p.sort from p) <> 'relevance' then 0
-              when starts_with(lower(l.name), (select p.q_name from p)) then case when lower(l.name) = (select p.q_name from p) then 3 else 2 end
+         case when p.sort = 'relevance' then similarity(lower(l.name), p.q_name) else 0 end::real as score,
+         case when p.sort <> 'relevance' then 0
+              when starts_with(lower(l.name), p.q_name) then case when lower(l.name) = p.q_name then 3 else 2 end
               else 0 end as name
-  from listings l
+  from p, listings l
   -- The names' trigram index finds the matches; site and status behind the fence as in search.sql.
-  where l.site_id + 0 = (select p.site from p) and l.status || '' = (select p.status from p)
-    and lower(l.name) % (select p.q_name from p)
-    and ((select p.status from p) <> 'scheduled' or l.launch_week >= date_trunc('week', now() at time zone 'utc')::date)
-    and ((select p.category from p) is null or l.primary_category_id in (select cat.id from cat)
+  where l.site_id + 0 = p.site and l.status || '' = p.status
+    and lower(l.name) % p.q_name
+    and (p.status <> 'scheduled' or l.launch_week >= date_trunc('week', now() at time zone 'utc')::date)
+    and (p.category is null or l.primary_category_id in (select cat.id from cat)
          or exists (select from listing_categories lc where lc.listing_id = l.id and lc.category_id in (select cat.id from cat) offset 0))
-    and ((select p.stage from p) is null or l.stage = (select p.stage from p))
-    and ((select p.country from p) is null or l.country = (select p.country from p))
-    and ((select p.pricing from p) is null or lower(l.pricing_model) = (select p.pricing from p))
-    and ((select p.domain from p) is null or reverse(lower(l.domain)) = (select p.domain from p) or reverse(lower(l.domain)) like (select p.subdomains from p))),
+    and (p.stage is null or l.stage = p.stage)
+    and (p.country is null or l.country = p.country)
+    and (p.pricing is null or lower(l.pricing_model) = p.pricing)
+    and (p.domain is null or reverse(lower(l.domain)) = p.domain or reverse(lower(l.domain)) like p.subdomains)),
 -- Materialized, so that listing_summaries() is inlined (see search.sql).
 page as materialized (
-  select array(
+  select (select count(*) from m) as total, p.profile_base, array(
     -- The best k by name and score and all tied with the k-th (for the other sorts: every match),
     -- then the sort's counter (looked up by primary key for just these), newest first, id.
-    select best.id from (select * from m order by m.name desc, m.score desc fetch first (select k.k from k) rows with ties) best
+    select best.id from (select * from m order by m.name desc, m.score desc fetch first p.k rows with ties) best
     order by best.name desc, best.score desc,
-             case when (select p.sort from p) = 'newest' then null else coalesce((
-               select case (select p.sort from p) when 'trending' then s.trend_log when 'most_viewed' then s.views::float8
-                                     when 'most_followed' then s.follows::float8 else s.votes::float8 end
-               from listing_stats s where s.listing_id = best.id), case when (select p.sort from p) = 'trending' then '-infinity'::float8 else 0 end) end desc nulls last,
+             case when p.sort = 'newest' then null else coalesce((
+               select case p.sort when 'trending' then s.trend_log when 'most_viewed' then s.views::float8
+                                  when 'most_followed' then s.follows::float8 else s.votes::float8 end
+               from listing_stats s where s.listing_id = best.id), case when p.sort = 'trending' then '-infinity'::float8 else 0 end) end desc nulls last,
              best.launched_at desc nulls last, best.id desc
-    limit (select k.per_page from k) offset (select k.off from k)) as ids)
-select (select count(*) from m)::int as total,
-       case when (select p.profile_base from p) is null then page.ids end as ids,
-       case when (select p.profile_base from p) is not null then (select s.items::text from p, listing_summaries(page.ids, p.profile_base) as s(items)) end as items
+    limit p.per_page offset p.off) as ids
+  from p)
+select page.total::int as total,
+       case when page.profile_base is null then page.ids end as ids,
+       case when page.profile_base is not null then (select s.items::text from listing_summaries(page.ids, page.profile_base) as s(items)) end as items
 from page
