@@ -10,7 +10,7 @@
 -- $10 domain, reversed, and $11 its subdomains as a LIKE pattern on the reversed domain
 -- $12 sort            $13 per page    $14 offset
 -- $15 the site's listing URL: given, the page comes as its summaries (items); else as ids.
--- A filter that is null is not applied. $1 and $3 are not read here ($1 only types itself).
+-- A filter that is null is not applied. $1 and $3 are bound but not used here.
 --
 -- Matches (m) are read once, counted and ordered from there, so total is exact. Unlike search.sql
 -- there is no walk of large ties: the page is always the best k and their ties ordered with their

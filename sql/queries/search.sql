@@ -18,8 +18,8 @@ with
 -- filter that is null, the sort) costs less than one that cannot, so PostgreSQL kept planning the
 -- statement anew on every call (as much time again as it runs); read from p, every plan costs the
 -- same and the cached one is kept (materialized: inlined, a plan would see the values). p and tq
--- are joined where read: read as (select p.x from p), each read was an InitPlan of its own, some 60
--- nodes started and ended on every call.
+-- are joined where read: read as (select p.x from p), each read was an InitPlan of its own, some
+-- 55 of them started and ended on every call.
 p as materialized (
   select $1::text as q, $2::text as q_name, $3::int as words, $4::int as site, $5::text as status, $6::text as category,
          $7::text as stage, $8::text as country, $9::text as pricing, $10::text as domain, $11::text as subdomains,
