@@ -10,6 +10,8 @@ export { normalizeDomain, SEARCH_SORTS, type SearchFilters, type SearchSort } fr
 
 /** The search statement (search.sql): read it there, or EXPLAIN it with its parameters. */
 export const SEARCH_SQL = statementFile('search');
+/** The search's fallback when no word matches (search-names.sql): names similar to q as a whole. */
+export const SEARCH_NAMES_SQL = statementFile('search-names');
 
 /** Free text as compared with names: trimmed, lower case, single spaces. */
 const nameText = (q: string) => q.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -35,7 +37,7 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   return { ids: ids ?? [], total };
 }
 
-/** The parameters of search.sql, in its order. */
+/** The parameters of search.sql, in its order; search-names.sql takes the first 15 (all but the typo plan). */
 export function searchParameters(siteId: number, f: SearchFilters & { q: string }, page: number, perPage: number, siteUrl: string | null, plan: TypoPlan) {
   const qName = nameText(f.q);
   const domain = f.domain !== undefined ? reversedDomain(normalizeDomain(f.domain)) : null;
@@ -65,7 +67,8 @@ export function searchParameters(siteId: number, f: SearchFilters & { q: string 
 
 /**
  * The page of a list: with q, search.sql (one statement: the page, as ids or with the site's URL as
- * its summaries, and the count); without q, browse.ts.
+ * its summaries, and the count), and only when no word matched, search-names.sql (the same, for
+ * names similar to q); without q, browse.ts.
  */
 async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: number, perPage: number, siteUrl: string | null) {
   const q = f.q?.trim() ? f.q : undefined;
@@ -73,22 +76,25 @@ async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: numb
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
   const vocabulary = vocabularyOf(sql);
-  const run = async (seen?: string) => {
+  const byWords = async (seen?: string) => {
     const copy = await vocabulary.get(seen);
-    const params = searchParameters(siteId, { ...f, q }, page, perPage, siteUrl, planTypoSearch(copy, q));
-    const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, params as never[], { prepare: true }));
-    return { row: row!, planned: copy.generation };
+    const values = searchParameters(siteId, { ...f, q }, page, perPage, siteUrl, planTypoSearch(copy, q));
+    const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, values as never[], { prepare: true }));
+    return { row: row!, planned: copy.generation, values };
   };
-  const first = await run();
+  let found = await byWords();
   // The refresh moved the vocabulary since the copy was read: planned again from a fresh copy, once.
-  return first.row.generation === first.planned ? first.row : (await run(first.row.generation)).row;
+  if (found.row.generation !== found.planned) found = await byWords(found.row.generation);
+  if (found.row.total > 0) return found.row;
+  const [byName] = await heavy(sql.unsafe<Found[]>(SEARCH_NAMES_SQL, found.values.slice(0, 15) as never[], { prepare: true }));
+  return byName!;
 }
 
-/** What the search statement answers: the count, and the page as ids or as summaries. */
+/** What the search statements answer: the count, and the page as ids or as summaries. */
 interface Found {
   total: number;
-  /** The vocabulary's generation when the statement ran. */
-  generation: string;
+  /** search.sql: the vocabulary's generation when it ran. */
+  generation?: string;
   ids?: bigint[];
   /** The page's summaries as JSON text. */
   items?: string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { freshDatabase } from '../../test/db.ts';
+import { typoTsqueries } from '../../test/typo.ts';
 import { connect, type Sql } from '../db.ts';
 import { seedDemo } from '../../seeds/demo.ts';
 import { seedSynthetic } from '../../seeds/synthetic.ts';
@@ -9,6 +10,7 @@ import { listingAlternativeIds } from './listing-alternatives.ts';
 import { searchListingIds, searchListings } from './listings.ts';
 import { listingSummaries } from './summaries.ts';
 import { profileParts } from './listing-profile.ts';
+import { loadVocabulary } from './search-vocabulary.ts';
 import { latestUpdates } from './updates.ts';
 
 // The hot reads are prepared statements, and PostgreSQL keeps a cached plan for one only when its
@@ -49,6 +51,20 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await one<{ id: number }[]>`select distinct primary_category_id::int as id from listings where primary_category_id is not null limit 15`
   ).map((r) => r.id);
   const categorySlugs = (await one<{ slug: string }[]>`select slug from categories order by slug limit 15`).map((r) => r.slug);
+  // Two-word names run together that no word matches: each search runs search-names.sql too.
+  const candidates = await db.sql<{ q: string }[]>`
+    select replace(lower(name), ' ', '') as q from listings
+    where site_id = ${siteId} and status = 'live' and name ~ '^[A-Za-z]+ [A-Za-z]+$' order by md5(slug) limit 200`;
+  const vocabulary = await loadVocabulary(db.sql);
+  const runTogether: string[] = [];
+  for (const { q } of candidates) {
+    if (runTogether.length === 15) break;
+    const { matched } = await typoTsqueries(db.sql, q, vocabulary);
+    const [{ any }] = await db.sql<{ any: boolean }[]>`
+      select exists (select from listings l where l.site_id = ${siteId} and l.status = 'live' and l.search @@ ${matched}::tsquery) as any`;
+    if (!any) runTogether.push(q);
+  }
+  expect(runTogether.length).toBe(15);
   for (let i = 0; i < 15; i++) {
     // Names with their last letter changed: a typo search of a few matches.
     const q = names[i]!.replace(/.$/, (c) => (c === 'x' ? 'y' : 'x'));
@@ -56,6 +72,7 @@ test('the hot reads keep a cached plan over calls with different values', async 
     await listingSummaries(one, ids.length ? ids : [0n], 'http://localhost');
     // The search as the API runs it: the page's summaries from the same statement.
     await searchListings(one, siteId, { q, status: 'live', sort: 'relevance' }, 1 + (i % 3), 5 + i, 'http://localhost');
+    await searchListingIds(one, siteId, { q: runTogether[i]!, status: 'live', sort: 'relevance' }, 1 + (i % 3), 5 + i);
     await listingAlternativeIds(one, siteId, slugs[i]!, 1 + (i % 2), 6 + i);
     await categoryListingIds(one, siteId, categories[i % categories.length]!, 1 + (i % 4), 10 + i);
     await latestUpdates(one, siteId, 1, 5);
@@ -83,11 +100,11 @@ test('the hot reads keep a cached plan over calls with different values', async 
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: 15, replanned: false });
   }
-  // The search statement (search.sql) answers both forms: ids, and the page's summaries; the list
-  // by one facet (browse-facet.sql) both the pricing models and the countries; each other list
-  // without q (browse-*.sql) every sort and page.
+  // The search statement (search.sql) answers both forms: ids, and the page's summaries, and the
+  // run-together names; the list by one facet (browse-facet.sql) both the pricing models and the
+  // countries; each other list without q (browse-*.sql) every sort and page.
   for (const [part, calls] of [
-    ['planned_tsqueries($16::text[]', 30],
+    ['planned_tsqueries($16::text[]', 45],
     ['from listing_facet_count_deltas d', 30],
     ['search_listings without q or filters', 15],
     ['search_listings without q, by a category alone', 15],
@@ -96,6 +113,11 @@ test('the hot reads keep a cached plan over calls with different values', async 
     const p = of(part);
     expect({ part, called: (p?.custom ?? 0) + (p?.generic ?? 0), replanned: (p?.custom ?? 0) > 5 }).toEqual({ part, called: calls, replanned: false });
   }
+  // The names' fallback (search-names.sql): the run-together names, and any typo search above that
+  // no word matched.
+  const byName = of('lower(l.name) % p.q_name');
+  expect(byName?.generic ?? 0).toBeGreaterThanOrEqual(10);
+  expect(byName?.custom ?? 0).toBeLessThanOrEqual(5);
 });
 
 test("a page of alternatives reads about as many of its category's index entries as it shows", async () => {
