@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import stem from 'wink-porter2-stemmer';
 
 /**
@@ -109,20 +110,11 @@ function similarity(a: Set<string>, b: Set<string>): number {
   return all === 0 ? 0 : shared / all;
 }
 
-/** Levenshtein distance with unit costs; beyond `atMost` apart in length, that difference (the caller only asks within it). */
-export function levenshtein(a: string, b: string, atMost = Number.POSITIVE_INFINITY): number {
-  if (Math.abs(a.length - b.length) > atMost) return Math.abs(a.length - b.length);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
+/** Levenshtein distance with unit costs; beyond `atMost` apart in length, that difference, without comparing (the caller only asks within it). */
+const levenshtein = (a: string, b: string, atMost: number) => (Math.abs(a.length - b.length) > atMost ? Math.abs(a.length - b.length) : distance(a, b));
 
 /** PostgreSQL's quote_literal: how a lexeme is written in tsquery text. */
-export function quoteLiteral(s: string): string {
+function quoteLiteral(s: string): string {
   const body = `'${s.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
   return s.includes('\\') ? `E${body}` : body;
 }
@@ -135,7 +127,7 @@ const SPELLED_OUT: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 
  * people type), split at anything but a letter or digit. Lengths and deletions count UTF-16 units,
  * which are characters for every letter outside the rare supplementary planes.
  */
-export function termsOf(q: string): string[] {
+function termsOf(q: string): string[] {
   const folded = q
     .toLowerCase()
     .normalize('NFKD')
@@ -165,14 +157,10 @@ function lexemeListings(v: Vocabulary, x: string): number {
   return i === undefined ? 0 : v.lexemeCounts[i]!;
 }
 
-/** Nearest first by trigram similarity, ties in word order. */
-function nearestFirst(v: Vocabulary, term: string, ids: number[]): number[] {
-  if (ids.length <= 1) return ids;
+/** Ranked nearest first by trigram similarity (each with it), ties in word order. */
+function nearestFirst(v: Vocabulary, term: string, ids: Iterable<number>): { id: number; sim: number }[] {
   const mine = trigrams(term);
-  return ids
-    .map((id) => ({ id, sim: similarity(trigrams(v.words[id]!), mine) }))
-    .sort((a, b) => b.sim - a.sim || a.id - b.id)
-    .map((x) => x.id);
+  return [...ids].map((id) => ({ id, sim: similarity(trigrams(v.words[id]!), mine) })).sort((a, b) => b.sim - a.sim || a.id - b.id);
 }
 
 /** Without its letter at `at` (-1: as it is). */
@@ -211,7 +199,7 @@ function nearWords(v: Vocabulary, term: string): string[] {
   }
   const near = nearestFirst(v, term, kept)
     .slice(0, 6)
-    .map((id) => v.words[id]!);
+    .map((x) => v.words[x.id]!);
   const swaps: number[] = [];
   for (let i = 0; i + 1 < term.length; i++) {
     const id = v.wordIds.get(term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2));
@@ -226,13 +214,13 @@ function nearWords(v: Vocabulary, term: string): string[] {
  * never within two edits of it, so only words sharing one are ranked.)
  */
 function twoEdits(v: Vocabulary, term: string): string[] {
-  const mine = trigrams(term);
   const found: number[] = [];
-  for (const t of mine) lookup(v.byTrigram, fnv1a(t), found);
-  const sharing = [...new Set(found)].filter((id) => [...trigrams(v.words[id]!)].some((t) => mine.has(t)));
-  return nearestFirst(v, term, sharing)
+  for (const t of trigrams(term)) lookup(v.byTrigram, fnv1a(t), found);
+  // Found by a trigram's hash: one sharing none is a collision.
+  return nearestFirst(v, term, new Set(found))
+    .filter((x) => x.sim > 0)
     .slice(0, 6)
-    .map((id) => v.words[id]!)
+    .map((x) => v.words[x.id]!)
     .filter((w) => w !== term && levenshtein(w, term, 2) <= 2);
 }
 
