@@ -37,8 +37,8 @@ export async function searchListingIds(sql: Sql, siteId: number, f: SearchFilter
   return { ids: ids ?? [], total };
 }
 
-/** The parameters of search.sql, in its order; search-names.sql takes the first 15 (all but the typo plan). */
-export function searchParameters(siteId: number, f: SearchFilters & { q: string }, page: number, perPage: number, siteUrl: string | null, plan: TypoPlan) {
+/** The parameters of search-names.sql, in its order: search.sql's $1-$15. */
+export function searchParameters(siteId: number, f: SearchFilters & { q: string }, page: number, perPage: number, siteUrl: string | null) {
   const qName = nameText(f.q);
   const domain = f.domain !== undefined ? reversedDomain(normalizeDomain(f.domain)) : null;
   return [
@@ -57,13 +57,11 @@ export function searchParameters(siteId: number, f: SearchFilters & { q: string 
     perPage,
     offsetOf(page, perPage),
     siteUrl === null ? null : `${siteUrl}/listings/`,
-    plan.terms,
-    plan.near,
-    plan.nearGroup,
-    plan.known,
-    plan.narrowGroup,
   ];
 }
+
+/** search.sql's $16-$20: q's typo plan. */
+export const typoPlanParameters = (plan: TypoPlan) => [plan.terms, plan.near, plan.nearGroup, plan.known, plan.narrowGroup];
 
 /**
  * The page of a list: with q, search.sql (one statement: the page, as ids or with the site's URL as
@@ -75,18 +73,18 @@ async function searchPage(sql: Sql, siteId: number, f: SearchFilters, page: numb
   if (!q) return browsePage(sql, siteId, f, page, perPage, siteUrl);
   // Text without a letter or digit has no words and no trigrams: it matches nothing.
   if (!/[\p{L}\p{N}]/u.test(q)) return { total: 0, ids: [], items: '[]' };
+  const values = searchParameters(siteId, { ...f, q }, page, perPage, siteUrl);
   const vocabulary = vocabularyOf(sql);
   const byWords = async (seen?: string) => {
     const copy = await vocabulary.get(seen);
-    const values = searchParameters(siteId, { ...f, q }, page, perPage, siteUrl, planTypoSearch(copy, q));
-    const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, values as never[], { prepare: true }));
-    return { row: row!, planned: copy.generation, values };
+    const [row] = await heavy(sql.unsafe<Found[]>(SEARCH_SQL, [...values, ...typoPlanParameters(planTypoSearch(copy, q))] as never[], { prepare: true }));
+    return { row: row!, planned: copy.generation };
   };
   let found = await byWords();
   // The refresh moved the vocabulary since the copy was read: planned again from a fresh copy, once.
   if (found.row.generation !== found.planned) found = await byWords(found.row.generation);
   if (found.row.total > 0) return found.row;
-  const [byName] = await heavy(sql.unsafe<Found[]>(SEARCH_NAMES_SQL, found.values.slice(0, 15) as never[], { prepare: true }));
+  const [byName] = await heavy(sql.unsafe<Found[]>(SEARCH_NAMES_SQL, values as never[], { prepare: true }));
   return byName!;
 }
 

@@ -2,7 +2,7 @@ import { beforeAll, expect, test } from 'bun:test';
 import { planDatabase, ranPlan, type PlanDatabase } from '../../test/plans.ts';
 import type { Sql } from '../db.ts';
 import { typoTsqueries } from '../../test/typo.ts';
-import { SEARCH_NAMES_SQL, SEARCH_SQL, searchParameters } from './listings.ts';
+import { SEARCH_NAMES_SQL, SEARCH_SQL, searchParameters, typoPlanParameters } from './listings.ts';
 import type { SearchFilters } from './listing-filters.ts';
 import { loadVocabulary } from './search-vocabulary.ts';
 import { planTypoSearch } from './typo-plan.ts';
@@ -20,14 +20,14 @@ beforeAll(() => {
   ({ db, one, siteId } = plans);
 });
 
-/** search.sql's parameters (search-names.sql takes the first 15), q planned from a fresh copy of the vocabulary. */
-const parameters = async (f: SearchFilters & { q: string }, siteUrl: string | null) =>
-  searchParameters(siteId, f, 1, 20, siteUrl, planTypoSearch(await loadVocabulary(one), f.q));
-
-const plan = async (f: SearchFilters & { q: string }, siteUrl: string | null = null, statement = SEARCH_SQL) => {
-  const values = await parameters(f, siteUrl);
-  return (await ranPlan(one, statement, statement === SEARCH_SQL ? values : values.slice(0, 15))).text;
+/** A statement's parameters: search.sql's with q planned from a fresh copy of the vocabulary. */
+const parameters = async (f: SearchFilters & { q: string }, siteUrl: string | null, statement = SEARCH_SQL) => {
+  const values = searchParameters(siteId, f, 1, 20, siteUrl);
+  return statement === SEARCH_SQL ? [...values, ...typoPlanParameters(planTypoSearch(await loadVocabulary(one), f.q))] : values;
 };
+
+const plan = async (f: SearchFilters & { q: string }, siteUrl: string | null = null, statement = SEARCH_SQL) =>
+  (await ranPlan(one, statement, await parameters(f, siteUrl, statement))).text;
 
 const node = (text: string, index: string) => text.split('\n').find((l) => l.includes(`Index Scan on ${index}`)) ?? null;
 
