@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Logger, type Runner } from 'graphile-worker';
 import AxeBuilder from '@axe-core/playwright';
 import { launchBrowser, allowNewSignInLink, latestSignInLink, type Browser, type Page } from '../browser.ts';
+import type { Route } from 'playwright-core';
 import { startTestApp, type TestApp } from '../harness.ts';
 import { startFixtureSite, type FixtureSite } from '../fixture-site.ts';
 import { makeCategory, makeListing } from '../builders.ts';
@@ -87,11 +88,18 @@ async function journey(js: boolean, product: string, email: string) {
   expect(new URL(page.url()).pathname).toBe('/submit');
   if (js) await axe(page, 'submit');
 
+  // The page script reloads the draft page when a poll says the state moved on; axe-core must not
+  // run across that reload, so the polls wait (held here) until the in-progress page is checked.
+  const held: Route[] = [];
+  let release = false;
+  await page.route('**/me/drafts/*/progress', (route) => (release ? route.continue() : void held.push(route)));
   await page.getByLabel('Website address').fill(home.site.url);
   await page.getByRole('button', { name: 'Draft my listing' }).click();
   await page.waitForURL(/\/me\/drafts\/[0-9a-f-]{36}$/);
   await page.getByRole('heading', { name: 'Progress' }).waitFor();
   if (js) await axe(page, 'draft in progress');
+  release = true;
+  for (const route of held) await route.continue();
   // Progress moves on by itself: the script polls, or the page refreshes itself without JavaScript.
   await page.getByRole('heading', { name: 'Profile' }).waitFor({ timeout: 60_000 });
   await expect(page.locator('.progress-text').textContent()).resolves.toMatch(/^Ready: \d+% complete\.$/);
