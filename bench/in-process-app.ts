@@ -37,6 +37,8 @@ export async function inProcessApp(opts: { cacheTtlSeconds: number; connections:
   const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
   return {
     db,
+    /** The edge's pool, for reads measured without a request around them. */
+    sql,
     /** Answers one request as the edge would, from the loopback address. */
     async handle(req: Request): Promise<Response> {
       notePeerAddress(req, '127.0.0.1');
