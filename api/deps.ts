@@ -26,4 +26,11 @@ export interface AppDeps {
   dbHealth?: DatabaseHealth;
   /** Prometheus metrics of this edge; buildApp makes a registry when none is given. */
   metrics?: EdgeMetrics;
+  /**
+   * Registers work the edge finishes when it stops, after its requests drain and before its pools
+   * close: counts held in memory between writes. The edge serves through Bun.serve, not Elysia's
+   * listen, so Elysia's own onStop hooks never run. Absent (an app built for a test or the bench):
+   * nothing is finished.
+   */
+  atStop?: (finish: () => Promise<void>) => void;
 }

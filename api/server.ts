@@ -111,7 +111,8 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
     }
   };
   const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: config.redisUrl, log, prefix: `rl:${config.siteKey}`, redis: config.redis });
-  const app = buildApp({ config, sql, readSql: reads?.sql, site, cache, log, limiter, dbHealth: health });
+  const finishing: (() => Promise<void>)[] = [];
+  const app = buildApp({ config, sql, readSql: reads?.sql, site, cache, log, limiter, dbHealth: health, atStop: (finish) => finishing.push(finish) });
 
   const g = globalThis as { Bun?: { serve: Function }; Deno?: { serve: Function } };
   let port: number;
@@ -186,6 +187,8 @@ export async function startEdge(config: Config, databaseUrl: string, opts: { sql
       log.info('draining: no new connections, waiting for requests in flight');
       await close();
       stopped = true;
+      // No request is left to count: what was counted since the last write is written now.
+      await Promise.all(finishing.map((finish) => finish()));
       await listener.unlisten().catch(() => {});
       await cache.close();
       await limiter.close();

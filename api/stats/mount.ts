@@ -14,11 +14,16 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,219}$/;
 // The smallest transparent GIF (43 bytes).
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log'>) {
+export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log' | 'atStop'>) {
   const { config, sql, site, log } = deps;
   const notFound = (request: Request) => problemResponse(request, problem(config.siteUrl, 'not-found', 'No live listing with this slug.'));
   type Req = { request: Request; params: Record<string, string> };
-  const reads = new ReadCounter(sql, site.id, (err) => log.warn({ err }, 'listing reads not recorded'));
+  const notRecorded = (err: unknown) => log.warn({ err }, 'listing reads not recorded');
+  const reads = new ReadCounter(sql, site.id, notRecorded);
+  deps.atStop?.(() => {
+    reads.stop();
+    return reads.flush().catch(notRecorded);
+  });
   const restRoute = `${API_PREFIX}/listings/:slug`;
 
   return (
@@ -34,10 +39,6 @@ export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log
           const call = mcpCallArguments(request);
           if (call?.tool === 'get_listing' && typeof call.args.slug === 'string') reads.add(call.args.slug, 'mcp');
         }
-      })
-      .onStop(() => {
-        reads.stop();
-        return reads.flush().catch(() => {});
       })
       .get(
         '/go/:slug',
