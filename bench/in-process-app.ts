@@ -34,7 +34,8 @@ export async function inProcessApp(opts: { cacheTtlSeconds: number; connections:
   const site = await ensureSite(sql, config.siteKey, config.siteUrl);
   const cache = createCache({ ttlSeconds: opts.cacheTtlSeconds, redisUrl: null, initialGeneration: 0 });
   const limiter = createRateLimiter({ limits: config.rateLimits, redisUrl: null, log, prefix: 'rl:bench' });
-  const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health });
+  const finishing: (() => Promise<void>)[] = [];
+  const app = buildApp({ config, sql, site, cache, log, limiter, dbHealth: health, atStop: (finish) => finishing.push(finish) });
   return {
     db,
     /** The edge's pool, for reads measured without a request around them. */
@@ -45,6 +46,7 @@ export async function inProcessApp(opts: { cacheTtlSeconds: number; connections:
       return app.handle(req);
     },
     async close() {
+      await Promise.all(finishing.map((finish) => finish()));
       await cache.close();
       await limiter.close();
       await health.close();
