@@ -40,6 +40,20 @@ describe('selling points from card grids', () => {
     expect(links.fields.usps).toBeUndefined();
   });
 
+  test('a heading wrapped by a site builder: its list is a sibling of the outermost wrapper', async () => {
+    const widget = (inner: string) => `<div class="widget"><div class="widget-container">${inner}</div></div>`;
+    const items = ['Rotas built from last year’s covers', 'Shift swaps approved in one tap', 'Timesheets that match the till'];
+    const section = (list: string) =>
+      `<div class="container"><div class="inner">${widget('<h2>Why cafés switch to Steamly</h2>')}${list}</div></div>` +
+      `<div class="container"><div class="inner">${widget('<h2>Our newsletter</h2>')}${widget('<ul><li>Monthly tips</li></ul>')}</div></div>`;
+    const d = await draft([page('/', hero + section(widget(`<ul>${items.map((t) => `<li><span>${t}</span></li>`).join('')}</ul>`)))]);
+    expect(d.fields.usps?.value).toEqual(items);
+    // What the heading's own wrapper holds is its section: nothing further up is read as well.
+    const own = widget(`<h2>Why cafés switch to Steamly</h2><ul><li>${items[0]}</li></ul>`);
+    const near = await draft([page('/', hero + `<div class="container"><div class="inner">${own}${widget(`<ul><li>${items[1]}</li></ul>`)}</div></div>`)]);
+    expect(near.fields.usps?.value).toEqual([items[0]]);
+  });
+
   test('a German grid under "Warum ...?" is read the same way', async () => {
     const grid =
       '<h2>Warum Steamly?</h2><div class="hgrid">' +

@@ -125,8 +125,8 @@ export class Sources {
   }
 
   /** The elements of a heading's section: its following siblings up to the next heading of the
-   * same or a higher rank; when the heading sits alone in a wrapper, the wrapper's following
-   * siblings up to the next such heading. */
+   * same or a higher rank; when the heading sits in a small wrapper, the wrapper's following
+   * siblings up to the next such heading, and so on up while none has been found. */
   section(model: PageModel, heading: Element): Element[] {
     const $ = model.$;
     const rank = headingRank(heading);
@@ -138,10 +138,15 @@ export class Sources {
       }
       return false;
     };
-    const stopped = collect($(heading));
-    const parent = $(heading).parent();
-    if (!stopped && parent.length > 0 && !parent.is('body, main, section, article, html') && parent.children().length <= 3) {
-      collect(parent as Cheerio<Element>);
+    let node = $(heading) as Cheerio<Element>;
+    let stopped = collect(node);
+    // Site builders wrap a heading in several levels (Elementor: widget > container > h2), its
+    // content a sibling of the outermost: past the first wrapper, climb only while none is found.
+    for (let level = 0; !stopped && level < WRAPPER_LEVELS && (level === 0 || out.length === 0); level++) {
+      const parent = node.parent();
+      if (parent.length === 0 || parent.is('body, main, section, article, html') || parent.children().length > 3) break;
+      node = parent as Cheerio<Element>;
+      stopped = collect(node);
     }
     return out;
   }
@@ -153,6 +158,8 @@ export class Sources {
 }
 
 const isHeadingTag = (name: string) => /^h[1-6]$/.test(name);
+/** How many wrappers a section's heading may sit in, alone, before its content. */
+const WRAPPER_LEVELS = 4;
 
 /** Whether the element is, or contains, a heading of the given rank or a higher one. (A tree
  * walk: compiling a selector for every sibling costs more than the whole extraction.) */
