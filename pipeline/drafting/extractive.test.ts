@@ -181,6 +181,16 @@ describe('facts a site does not state stay absent', () => {
   });
 });
 
+describe('pricing', () => {
+  test("a plan's label between its name and its price is not its name", async () => {
+    const plan = (name: string, label: string, price: string) =>
+      `<div class="plan"><h2>${name}</h2>${label && `<span class="badge">${label}</span>`}<div class="price">${price}</div><ul><li>Email support</li></ul></div>`;
+    const html = `<html><head><title>Pricing</title></head><body><h1>Pricing</h1>${plan('Stall', 'For one pitch', '£12/month')}${plan('Workshop', 'Most popular', '£24/month')}${plan('Market', '', '£48/month')}</body></html>`;
+    const d = await drafter.draft({ pages: [fixturePage('https://stalls.test/pricing', html)], categoryNames: [] });
+    expect(d.fields.pricing_summary?.value).toBe('Stall: £12/month; Workshop: £24/month; Market: £48/month');
+  });
+});
+
 describe('comparison', () => {
   test('points backed by both sites', async () => {
     const out = await drafter.compare({

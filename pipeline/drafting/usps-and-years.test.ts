@@ -54,6 +54,19 @@ describe('selling points from card grids', () => {
     expect(near.fields.usps?.value).toEqual([items[0]]);
   });
 
+  test('cards a builder numbers one per column, each with an icon-font glyph: their titles, never the glyph', async () => {
+    const column = (n: number, title: string, text: string) =>
+      `<div class="et_pb_column et_pb_column_1_3 et_pb_column_${n}${n === 5 ? ' et-last-child' : ''}"><div class="et_pb_module et_pb_blurb et_pb_blurb_${n}">` +
+      `<div class="et_pb_main_blurb_image"><span class="et-pb-icon">\ue0f3</span></div>` +
+      `<h4 class="et_pb_module_header"><span>${title}</span></h4><div class="et_pb_blurb_description"><p>${text}</p></div></div></div>`;
+    const row =
+      '<div class="et_pb_row"><div class="et_pb_column"><div class="et_pb_text"><div class="et_pb_text_inner"><h2>What Steamly does for your café</h2></div></div></div></div>' +
+      `<div class="et_pb_row">${column(3, 'Rotas in five minutes', 'Drag your regulars in.')}${column(4, 'Swaps without the group chat', 'Offer a shift, approve it.')}${column(5, 'Timesheets that match the till', 'Every Friday.')}</div>`;
+    const d = await draft([page('/', hero + row)]);
+    expect(d.fields.features?.value).toEqual(['Rotas in five minutes', 'Swaps without the group chat', 'Timesheets that match the till']);
+    expect(JSON.stringify(d)).not.toContain('\ue0f3');
+  });
+
   test('a German grid under "Warum ...?" is read the same way', async () => {
     const grid =
       '<h2>Warum Steamly?</h2><div class="hgrid">' +

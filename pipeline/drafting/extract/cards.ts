@@ -27,7 +27,8 @@ const ICON_CLASS =
 const isIconGlyph = (el: Element) => {
   if (!['i', 'span', 'div', 'em'].includes(el.name) || !ICON_CLASS.test(el.attribs?.class ?? '')) return false;
   const text = blockLines(el).join(' ');
-  return text === '' || /^[a-z][a-z0-9_-]*$/.test(text);
+  // Or a code point of the Private Use Area, where icon fonts (Divi's, Elegant Icons) put glyphs.
+  return text === '' || /^[a-z][a-z0-9_-]*$/.test(text) || /^[\p{Co}\s]+$/u.test(text);
 };
 const cardLines = (el: Element) => blockLines(el, isIconGlyph);
 
@@ -46,10 +47,14 @@ const LAYOUT_CLASS =
   /^(?:col|w-|is-|has-|active|first|last|odd|even|animate|aos|wow|fade|js-|p[xytblr]?-|m[xytblr]?-|g-|gap|flex|grid|text-|bg-|border|rounded|shadow)/;
 const NOT_FEATURES = /\b(?:blog|news|posts?|articles?|latest|stories|events?|jobs|careers|openings)\b/i;
 
+// Classes a builder numbers per element (Divi's et_pb_column_3, et_pb_blurb_0) or per position
+// (et-last-child): siblings of one shape differ only in these.
+const POSITION_CLASS = /[_-]\d+$|(?:^|-)(?:first|last)-child$/;
+
 const signature = (el: Element) =>
   `${el.name}.${(el.attribs?.class ?? '')
     .split(/\s+/)
-    .filter((c) => c !== '' && !LAYOUT_CLASS.test(c))
+    .filter((c) => c !== '' && !LAYOUT_CLASS.test(c) && !POSITION_CLASS.test(c))
     .sort()
     .join('.')}`;
 

@@ -11,6 +11,7 @@ import { isInstructionLike, thirdPartyPage } from '../rules/index.ts';
 const MONEY_LINE = (line: string) => line.length <= 60 && (hasPrice(line) || /^free forever$/i.test(line.trim()));
 const PERIOD_LINE = /^(?:per|\/|a|an|each|billed|every)\b.{0,40}$/i;
 const PLAN_NAME = (line: string) => line.length <= 40 && line.split(/\s+/).length <= 4 && !/\d/.test(line) && !/[.!?]$/.test(line);
+const PLAN_LABEL = /^(?:most popular|best value|recommended|popular|for (?:\S+ ){0,3}\S+)$/i;
 const MODEL_WORDS = /\b(?:free|freemium|open[- ]source|one[- ]time|lifetime|contact sales|custom pricing)\b/i;
 
 function pricingScopes(src: Sources): { model: PageModel; lines: Evidence[] }[] {
@@ -62,11 +63,17 @@ export function extractPricing(src: Sources): { model: Proposed<string> | null; 
       // A bare "Free" is the price when no price follows it, else it is the plan's name.
       const isPrice = MONEY_LINE(line) || (/^free$/i.test(line.trim()) && (after === undefined || !MONEY_LINE(after)));
       if (!isPrice) continue;
-      const before = lines[i - 1]?.quote;
-      const plan = before !== undefined && PLAN_NAME(before) && !MONEY_LINE(before) ? before : null;
+      // The plan's name is the line above the price, or the one above that when a plan's label
+      // ("Most popular", "For small teams") sits between its name and its price.
+      const named = (k: number) => {
+        const l = lines[k];
+        return l !== undefined && PLAN_NAME(l.quote) && !MONEY_LINE(l.quote) ? l : null;
+      };
+      const label = lines[i - 1] !== undefined && PLAN_LABEL.test(lines[i - 1]!.quote.trim());
+      const plan = (label ? named(i - 2) : null) ?? named(i - 1);
       const period = after !== undefined && PERIOD_LINE.test(after) ? after : null;
-      items.push(`${plan === null ? '' : `${plan}: `}${line}${period === null ? '' : ` ${period}`}`);
-      if (plan !== null) used.push(lines[i - 1]!);
+      items.push(`${plan === null ? '' : `${plan.quote}: `}${line}${period === null ? '' : ` ${period}`}`);
+      if (plan !== null) used.push(plan);
       used.push(lines[i]!);
       if (period !== null) used.push(lines[i + 1]!);
     }
