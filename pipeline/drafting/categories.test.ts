@@ -29,6 +29,20 @@ describe('categories from the directory tree', () => {
     expect(quotes.join(' ')).not.toMatch(/analytics/i);
   });
 
+  test("a theme's class with 'footer' on the page itself makes no footer of the page", async () => {
+    const body =
+      '<h1>Know which candles make you money</h1><p>Tallow shows profit per product and the conversion funnel of every order.</p>' +
+      '<ul><li>Cohort charts of repeat customers by month</li><li>A weekly revenue report every Monday</li></ul>';
+    for (const wrap of [
+      (b: string) => `<html><head><title>Tallow</title></head><body class="page-template-elementor_header_footer">${b}</body></html>`,
+      (b: string) => `<html><head><title>Tallow</title></head><body><div id="page-container" class="et_pb_footer_columns4">${b}</div></body></html>`,
+    ]) {
+      const draft = await drafter.draft({ pages: [fixturePage('https://tallow.test/', wrap(body))], categoryNames: NAMES, categories: TREE });
+      expect(draft.fields.categories?.value).toEqual(['Analytics']);
+      expect(draft.fields.tags?.value.length).toBeGreaterThan(0);
+    }
+  });
+
   test('below the threshold no category is guessed', async () => {
     const pages = [page('<h1>Tallow</h1><p>Hand-poured candles from a small workshop, shipped in recycled boxes.</p>')];
     const draft = await drafter.draft({ pages, categoryNames: NAMES, categories: TREE });

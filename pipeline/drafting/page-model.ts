@@ -191,6 +191,9 @@ function build(page: CrawledPage): PageModel {
   const ownNorm = normaliseText(blockLines(body, isThirdPartyBlock).join('\n'));
   const addressLines = new Set<string>();
   $('address, footer, [role="contentinfo" i], [itemprop="address"], [class*="address" i], [class*="footer" i], [id*="footer" i]').each((_, el) => {
+    // A theme's classes on the page itself ("page-template-elementor_header_footer",
+    // "et_pb_footer_columns4") name no footer: a block holding the page's main content is none.
+    if (el.name === 'body' || el.name === 'html' || $(el).find('main, h1').length > 0) return;
     for (const line of blockLines(el)) addressLines.add(normaliseText(line));
   });
   const lines = (page.text ?? '')
