@@ -7,7 +7,7 @@ import type { AnyNode, CheerioAPI, Element } from 'cheerio';
 import type { CrawledPage } from '../crawl/crawl-site.ts';
 import { loadHtml, visibleText } from '../crawl/page-text.ts';
 import { absoluteHttpUrl, normaliseText, urlKey } from './normalise.ts';
-import { isThirdPartyBlock } from './rules/attribution.ts';
+import { holdsPageContent, isThirdPartyBlock } from './rules/attribution.ts';
 
 export type JsonLdNode = Record<string, unknown>;
 export type LogoSource = 'jsonld' | 'img' | 'icon' | 'og';
@@ -193,7 +193,7 @@ function build(page: CrawledPage): PageModel {
   $('address, footer, [role="contentinfo" i], [itemprop="address"], [class*="address" i], [class*="footer" i], [id*="footer" i]').each((_, el) => {
     // A theme's classes on the page itself ("page-template-elementor_header_footer",
     // "et_pb_footer_columns4") name no footer: a block holding the page's main content is none.
-    if (el.name === 'body' || el.name === 'html' || $(el).find('main, h1').length > 0) return;
+    if (holdsPageContent(el)) return;
     for (const line of blockLines(el)) addressLines.add(normaliseText(line));
   });
   const lines = (page.text ?? '')

@@ -41,7 +41,9 @@ export function isThirdPartyBlock(el: Element): boolean {
   const name = el.name.toLowerCase();
   if (THIRD_PARTY_TAGS.has(name)) return true;
   if (name === 'figure' && el.children.some((c) => c.type === 'tag' && ['blockquote', 'q'].includes((c as Element).name))) return true;
-  if (THIRD_PARTY_NAME.test(ownName(el))) return true;
+  // By its class or id, unless it holds the page's own main content: a wrapper named for the
+  // theme or the app ("wordpress", "client-app") is the whole page, not a quote on it.
+  if (THIRD_PARTY_NAME.test(ownName(el)) && !holdsPageContent(el)) return true;
   if (['section', 'aside', 'div', 'article'].includes(name)) {
     // A section that opens with a heading naming testimonials, press, partners...
     const first = el.children.find((c) => c.type === 'tag') as Element | undefined;
@@ -57,6 +59,19 @@ export function isThirdPartyBlock(el: Element): boolean {
     }
   }
   return false;
+}
+
+/** Whether the element is the page, or holds its main content (a main element or the h1).
+ * Remembered per element: every node under a wrapper asks it of the same wrapper. */
+const holdsContent = new WeakMap<Element, boolean>();
+export function holdsPageContent(el: Element): boolean {
+  let held = holdsContent.get(el);
+  if (held === undefined) {
+    const name = el.name.toLowerCase();
+    held = ['body', 'html', 'main', 'h1'].includes(name) || el.children.some((c) => c.type === 'tag' && holdsPageContent(c as Element));
+    holdsContent.set(el, held);
+  }
+  return held;
 }
 
 /** Whether the node sits inside a block in someone else's words. */

@@ -111,6 +111,12 @@ describe('whose words', () => {
     const at = (id: string) => inThirdPartyBlock($(`#${id}`)[0]!);
     expect(['a', 'b', 'c', 'd', 'e', 'f'].map(at)).toEqual([true, true, true, true, true, false]);
   });
+  test("a wrapper named for the theme or the app holds the page's own words, and the quotes inside it are still someone else's", () => {
+    const $ = loadHtml(`<body class="wp-theme-wordpress-press"><div id="app" class="client-app"><h1 id="g">Rotas for cafés</h1><p id="h">Own words</p>
+      <div class="testimonial-card"><p id="i">Maria</p></div></div></body>`);
+    const at = (id: string) => inThirdPartyBlock($(`#${id}`)[0]!);
+    expect(['g', 'h', 'i'].map(at)).toEqual([false, false, true]);
+  });
   test('case study, customer and press pages', () => {
     expect(thirdPartyPage('https://x.test/customers/acme-bakery')).toBe(true);
     expect(thirdPartyPage('https://x.test/press')).toBe(true);
