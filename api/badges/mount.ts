@@ -45,12 +45,8 @@ export function badgesPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'readSql' | 
   const gate = rateGate(deps.limiter, config);
   const limited = (request: Request) => gate(request, { principal: null }, false);
   const notFound = (request: Request, detail: string) => problemResponse(request, problem(config.siteUrl, 'not-found', detail));
-  const notRecorded = (err: unknown) => log.warn({ err }, 'badge impressions not recorded');
-  const impressions = new BadgeImpressionCounter(deps.sql, site.id, notRecorded);
-  deps.atStop?.(() => {
-    impressions.stop();
-    return impressions.flush().catch(notRecorded);
-  });
+  const impressions = new BadgeImpressionCounter(deps.sql, site.id, (err) => log.warn({ err }, 'badge impressions not recorded'));
+  deps.atStop?.(() => impressions.close());
 
   return new Elysia({ name: 'badges' }).get('/badges/:slug/:file', async ({ request, params }) => {
     // PostgreSQL cannot hold U+0000; such a slug is bad input, not a query to run.

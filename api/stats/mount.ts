@@ -18,12 +18,8 @@ export function statsPlugin(deps: Pick<AppDeps, 'config' | 'sql' | 'site' | 'log
   const { config, sql, site, log } = deps;
   const notFound = (request: Request) => problemResponse(request, problem(config.siteUrl, 'not-found', 'No live listing with this slug.'));
   type Req = { request: Request; params: Record<string, string> };
-  const notRecorded = (err: unknown) => log.warn({ err }, 'listing reads not recorded');
-  const reads = new ReadCounter(sql, site.id, notRecorded);
-  deps.atStop?.(() => {
-    reads.stop();
-    return reads.flush().catch(notRecorded);
-  });
+  const reads = new ReadCounter(sql, site.id, (err) => log.warn({ err }, 'listing reads not recorded'));
+  deps.atStop?.(() => reads.close());
   const restRoute = `${API_PREFIX}/listings/:slug`;
 
   return (

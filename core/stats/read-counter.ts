@@ -14,7 +14,7 @@ abstract class BatchedCounts {
   constructor(
     protected readonly sql: Sql,
     protected readonly siteId: number,
-    onError: (err: unknown) => void,
+    private readonly onError: (err: unknown) => void,
     everyMs: number,
   ) {
     this.timer = setInterval(() => void this.flush().catch(onError), everyMs);
@@ -36,9 +36,11 @@ abstract class BatchedCounts {
     await this.write(rows);
   }
 
-  stop(): void {
+  /** Stops the periodic writes and writes what is held (at the edge's stop); a failure goes to onError. */
+  async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.flush().catch(this.onError);
   }
 }
 
